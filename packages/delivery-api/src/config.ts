@@ -1,0 +1,67 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join, resolve } from 'node:path';
+
+/** Runtime configuration of the delivery API, parsed once from the environment. */
+export interface DeliveryConfig {
+  /** HTTP port (PORT, default 3000). */
+  port: number;
+  /** Listen address (HOST, default 127.0.0.1). */
+  host: string;
+  /** PostgreSQL URL (DATABASE_URL); absent → embedded PGlite in `dataDir`. */
+  databaseUrl?: string;
+  /** Folder for PGlite, the generated master key and demo credentials (DATA_DIR, default ./data). */
+  dataDir: string;
+  /** 32-byte key that encrypts API and webhook secrets at rest (MASTER_KEY, base64 or hex). */
+  masterKey: Buffer;
+  /** Seconds a used X-Request-ID is remembered (REQUEST_ID_TTL_SECONDS, default 600, at least 120 = 2 × skew). */
+  requestIdTtlSeconds: number;
+  /** A terminal is alive while its last heartbeat is younger than this (POS_HEARTBEAT_WINDOW_SECONDS, default 90). */
+  heartbeatWindowSeconds: number;
+  /** pino level (LOG_LEVEL, default info). */
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+function int(env: NodeJS.ProcessEnv, name: string, dflt: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return dflt;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  return n;
+}
+
+function parseKey(raw: string, name: string): Buffer {
+  const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+  if (key.length !== 32) throw new ConfigError(`${name} must be 32 bytes as 64 hex characters or base64`);
+  return key;
+}
+
+/**
+ * Reads the configuration. Without MASTER_KEY a key is generated once into `<dataDir>/master.key`
+ * (embedded default only; production sets MASTER_KEY). Throws ConfigError naming the bad variable.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): DeliveryConfig {
+  const dataDir = resolve(env.DATA_DIR || 'data');
+  let masterKey: Buffer;
+  if (env.MASTER_KEY) masterKey = parseKey(env.MASTER_KEY, 'MASTER_KEY');
+  else {
+    const file = join(dataDir, 'master.key');
+    if (!existsSync(file)) {
+      mkdirSync(dataDir, { recursive: true });
+      writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
+    }
+    masterKey = parseKey(readFileSync(file, 'utf8').trim(), file);
+  }
+  return {
+    port: int(env, 'PORT', 3000, 0, 65535),
+    host: env.HOST || '127.0.0.1',
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir,
+    masterKey,
+    requestIdTtlSeconds: int(env, 'REQUEST_ID_TTL_SECONDS', 600, 120, 86400),
+    heartbeatWindowSeconds: int(env, 'POS_HEARTBEAT_WINDOW_SECONDS', 90, 5, 3600),
+    logLevel: env.LOG_LEVEL || 'info',
+  };
+}

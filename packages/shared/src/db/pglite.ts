@@ -1,0 +1,23 @@
+import { PGlite } from '@electric-sql/pglite';
+import type { Db, Queryable } from './db.js';
+
+/** Embedded PostgreSQL (PGlite) in `dataDir`, or in memory when no folder is given. */
+export async function openPglite(dataDir?: string): Promise<Db> {
+  const pg = dataDir ? new PGlite(dataDir) : new PGlite();
+  await pg.waitReady;
+  const wrap = (q: Pick<PGlite, 'query'>): Queryable => ({
+    async query<T>(text: string, params: unknown[] = []) {
+      const r = await q.query<T>(text, params as unknown[]);
+      return r.rows;
+    },
+  });
+  const base = wrap(pg);
+  return {
+    kind: 'pglite',
+    query: base.query,
+    tx: <T>(fn: (q: Queryable) => Promise<T>) => pg.transaction(async (t) => fn(wrap(t))),
+    close: async () => {
+      await pg.close();
+    },
+  };
+}

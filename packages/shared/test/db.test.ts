@@ -1,0 +1,34 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { isUniqueViolation, migrate, openTestDb, type Db } from '../src/index.js';
+
+const dir = fileURLToPath(new URL('./fixtures/migrations', import.meta.url));
+let db: Db;
+afterEach(async () => db?.close());
+
+describe('db port', () => {
+  it('migrates once and runs queries', async () => {
+    db = await openTestDb(dir);
+    expect(await migrate(db, dir)).toEqual([]);
+    await db.query('INSERT INTO t (id, v) VALUES ($1, $2)', [1, 'a']);
+    expect(await db.query('SELECT id, v FROM t')).toEqual([{ id: 1, v: 'a' }]);
+  });
+
+  it('rolls a transaction back when it throws', async () => {
+    db = await openTestDb(dir);
+    await expect(
+      db.tx(async (q) => {
+        await q.query('INSERT INTO t (id, v) VALUES (2, $1)', ['b']);
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(await db.query('SELECT * FROM t')).toEqual([]);
+  });
+
+  it('reports unique violations by SQLSTATE', async () => {
+    db = await openTestDb(dir);
+    await db.query('INSERT INTO t (id, v) VALUES (1, $1)', ['a']);
+    const err = await db.query('INSERT INTO t (id, v) VALUES (1, $1)', ['a']).catch((e) => e);
+    expect(isUniqueViolation(err)).toBe(true);
+  });
+});

@@ -1,0 +1,1 @@
+console.log('the demo starter is being built');
