@@ -1,0 +1,72 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { credentialOf } from '../auth/auth.plugin.js';
+import { AUTH_ERRORS, errorResponses, PointIdParams } from '../http/schemas.js';
+import type { CatalogService } from './catalog.service.js';
+import { CatalogRevisionSchema, MenuSchema, ProductsSchema, StopListSchema } from './catalog.schemas.js';
+
+const POINT_ERRORS = errorResponses([...AUTH_ERRORS, 'forbidden', 'not_found']);
+const auth = { auth: 'partner' as const };
+
+/** `If-None-Match` matches the current revision (quotes and weak prefix tolerated). */
+function matches(header: string | string[] | undefined, revision: string): boolean {
+  const v = Array.isArray(header) ? header.join(',') : header;
+  if (!v) return false;
+  return v.split(',').some((t) => t.trim().replace(/^W\//, '').replace(/^"|"$/g, '') === revision);
+}
+
+/** Spec: GET /v1/points/{pointId}/menu, /stop-list, /products, GET /v1/catalog/revision. */
+export function catalogRoutes(app: FastifyInstance, catalog: CatalogService): void {
+  app.get('/v1/points/:pointId/menu', {
+    config: auth,
+    schema: {
+      tags: ['catalog'],
+      summary: 'Menu with the stop-list applied; ETag = revision; If-None-Match → 304 unless stale',
+      params: PointIdParams,
+      response: { 200: MenuSchema, 304: Type.Null({ description: 'not modified' }), ...POINT_ERRORS },
+    },
+    handler: async (req, reply) => {
+      const menu = await catalog.menu(credentialOf(req), (req.params as { pointId: string }).pointId);
+      reply.header('ETag', menu.revision); // spec: "ETag carries the revision" (sent as is)
+      if (!menu.stale && matches(req.headers['if-none-match'], menu.revision)) return reply.status(304).send();
+      return menu;
+    },
+  });
+
+  app.get('/v1/points/:pointId/stop-list', {
+    config: auth,
+    schema: {
+      tags: ['catalog'],
+      summary: 'Stop-list only; same ETag and stale rules as the menu',
+      params: PointIdParams,
+      response: { 200: StopListSchema, 304: Type.Null({ description: 'not modified' }), ...POINT_ERRORS },
+    },
+    handler: async (req, reply) => {
+      const list = await catalog.stopList(credentialOf(req), (req.params as { pointId: string }).pointId);
+      reply.header('ETag', list.revision);
+      if (!list.stale && matches(req.headers['if-none-match'], list.revision)) return reply.status(304).send();
+      return list;
+    },
+  });
+
+  app.get('/v1/catalog/revision', {
+    config: auth,
+    schema: {
+      tags: ['catalog'],
+      summary: 'Menu and stop-list revisions of all points of the key',
+      response: { 200: CatalogRevisionSchema, ...errorResponses(AUTH_ERRORS) },
+    },
+    handler: async (req) => ({ points: await catalog.revisions(credentialOf(req)) }),
+  });
+
+  app.get('/v1/points/:pointId/products', {
+    config: auth,
+    schema: {
+      tags: ['catalog'],
+      summary: 'Legacy product mappings (orders without payment)',
+      params: PointIdParams,
+      response: { 200: ProductsSchema, ...POINT_ERRORS },
+    },
+    handler: async (req) => catalog.products(credentialOf(req), (req.params as { pointId: string }).pointId),
+  });
+}

@@ -1,0 +1,145 @@
+import type { Clock } from '@app/shared';
+import type { Credential } from '../auth/credentials.repo.js';
+import type { PointsService } from '../points/points.service.js';
+import type { TerminalGroupsRepo } from './terminal-groups.repo.js';
+import type { Nutrition, PosMenuItem, StopListEntry, TerminalGroupState } from './catalog.types.js';
+import { contentRevision, NEVER_SYNCED_REVISION, STALE_AFTER_MS } from './revision.js';
+
+const EPOCH = new Date(0).toISOString();
+
+export interface Money {
+  amountMinor: number;
+  currency: 'RUB';
+}
+
+/** Spec: MenuItem. */
+export interface MenuItemView {
+  id: string;
+  categoryId: string;
+  name: string;
+  description: string;
+  price: Money;
+  weightGrams: number;
+  nutrition?: Nutrition;
+  available: boolean;
+  unavailableReason: 'stop_list' | null;
+}
+
+export interface MenuView {
+  pointId: string;
+  revision: string;
+  currency: 'RUB';
+  categories: { id: string; name: string; sort: number; parentId: string | null }[];
+  items: MenuItemView[];
+  syncedAt: string;
+  stale: boolean;
+}
+
+export interface StopListView {
+  pointId: string;
+  revision: string;
+  items: StopListEntry[];
+  syncedAt: string;
+  stale: boolean;
+}
+
+/** Ids of items that are out: listed on the stop-list with balance <= 0 (positive balance = limited stock, still sold). */
+export function unavailableIds(stopList: StopListEntry[] | null): Set<string> {
+  return new Set((stopList ?? []).filter((e) => e.balance <= 0).map((e) => e.id));
+}
+
+/**
+ * Menu, stop-list, catalog revisions and legacy product mappings of the key's points.
+ * Hidden and gift items are not published in the menu (they cannot be ordered directly; see docs/decisions.md).
+ */
+export class CatalogService {
+  constructor(
+    private readonly deps: { points: PointsService; terminalGroups: TerminalGroupsRepo; clock: Clock },
+  ) {}
+
+  /** The terminal group state behind a routed point (403/404 per PointsService.requireRouted). */
+  async stateOf(cred: Credential, pointId: string): Promise<TerminalGroupState | null> {
+    const p = await this.deps.points.requireRouted(cred, pointId);
+    return this.deps.terminalGroups.get(p.route.organizationId, p.route.terminalGroupId);
+  }
+
+  /** Spec: GET /v1/points/{pointId}/menu. Revision covers the menu and which items are out, so ETag follows availability. */
+  async menu(cred: Credential, pointId: string): Promise<MenuView> {
+    return this.menuOf(pointId, await this.stateOf(cred, pointId));
+  }
+
+  menuOf(pointId: string, tg: TerminalGroupState | null): MenuView {
+    const out = unavailableIds(tg?.stopList ?? null);
+    const items = (tg?.menu?.items ?? []).filter((i) => !i.hidden && !i.gift).map((i) => itemView(i, out));
+    return {
+      pointId,
+      revision: menuRevision(tg),
+      currency: 'RUB',
+      categories: (tg?.menu?.categories ?? []).map((c) => ({ id: c.id, name: c.name, sort: c.sort, parentId: c.parentId })),
+      items,
+      syncedAt: tg?.menuSyncedAt?.toISOString() ?? EPOCH,
+      stale: this.isStale(tg?.menuSyncedAt ?? null),
+    };
+  }
+
+  /** Spec: GET /v1/points/{pointId}/stop-list. */
+  async stopList(cred: Credential, pointId: string): Promise<StopListView> {
+    const tg = await this.stateOf(cred, pointId);
+    return {
+      pointId,
+      revision: tg?.stopListRevision ?? NEVER_SYNCED_REVISION,
+      items: tg?.stopList ?? [],
+      syncedAt: tg?.stopListSyncedAt?.toISOString() ?? EPOCH,
+      stale: this.isStale(tg?.stopListSyncedAt ?? null),
+    };
+  }
+
+  /** Spec: GET /v1/catalog/revision — revisions of every point of the key that has an active route. */
+  async revisions(cred: Credential): Promise<Record<string, { menu: string; stopList: string }>> {
+    const out: Record<string, { menu: string; stopList: string }> = {};
+    for (const pointId of cred.pointIds) {
+      let tg: TerminalGroupState | null;
+      try {
+        tg = await this.stateOf(cred, pointId);
+      } catch {
+        continue; // no active route: the point has no catalog for this source
+      }
+      out[pointId] = { menu: menuRevision(tg), stopList: tg?.stopListRevision ?? NEVER_SYNCED_REVISION };
+    }
+    return out;
+  }
+
+  /** Spec: GET /v1/points/{pointId}/products (legacy product mapping). */
+  async products(cred: Credential, pointId: string): Promise<{ externalPointId: string; products: { externalProductId: string; kind: string }[] }> {
+    const tg = await this.stateOf(cred, pointId);
+    return {
+      externalPointId: pointId,
+      products: (tg?.productMappings ?? []).map((m) => ({ externalProductId: m.externalProductId, kind: m.kind })),
+    };
+  }
+
+  private isStale(syncedAt: Date | null): boolean {
+    return !syncedAt || this.deps.clock.now().getTime() - syncedAt.getTime() > STALE_AFTER_MS;
+  }
+}
+
+function menuRevision(tg: TerminalGroupState | null): string {
+  if (!tg?.menuRevision) return NEVER_SYNCED_REVISION;
+  return contentRevision([tg.menuRevision, [...unavailableIds(tg.stopList)].sort()]);
+}
+
+function itemView(i: PosMenuItem, out: Set<string>): MenuItemView {
+  const off = out.has(i.id);
+  const v: MenuItemView = {
+    id: i.id,
+    categoryId: i.categoryId,
+    name: i.name,
+    description: i.description,
+    price: { amountMinor: i.priceMinor, currency: 'RUB' },
+    weightGrams: i.weightGrams,
+    available: !off,
+    unavailableReason: off ? 'stop_list' : null,
+  };
+  if (i.nutrition) v.nutrition = i.nutrition;
+  return v;
+}

@@ -1,0 +1,84 @@
+import type { Queryable } from '@app/shared';
+import type { PushKind, TerminalGroupState } from './catalog.types.js';
+
+const COLUMNS = `organization_id, terminal_group_id, tenant_id, last_heartbeat_at, menu, menu_revision, menu_synced_at,
+  stop_list, stop_list_revision, stop_list_synced_at, streets, streets_synced_at, product_mappings, product_mappings_synced_at`;
+
+type Row = Record<string, unknown>;
+const date = (v: unknown): Date | null => (v == null ? null : new Date(v as string));
+
+function toState(r: Row): TerminalGroupState {
+  return {
+    organizationId: r.organization_id as string,
+    terminalGroupId: r.terminal_group_id as string,
+    tenantId: r.tenant_id as string,
+    lastHeartbeatAt: date(r.last_heartbeat_at),
+    menu: (r.menu as TerminalGroupState['menu']) ?? null,
+    menuRevision: (r.menu_revision as string) ?? null,
+    menuSyncedAt: date(r.menu_synced_at),
+    stopList: (r.stop_list as TerminalGroupState['stopList']) ?? null,
+    stopListRevision: (r.stop_list_revision as string) ?? null,
+    stopListSyncedAt: date(r.stop_list_synced_at),
+    streets: (r.streets as TerminalGroupState['streets']) ?? null,
+    streetsSyncedAt: date(r.streets_synced_at),
+    productMappings: (r.product_mappings as TerminalGroupState['productMappings']) ?? null,
+    productMappingsSyncedAt: date(r.product_mappings_synced_at),
+  };
+}
+
+/** SQL access to terminal groups and their POS-pushed catalog. */
+export class TerminalGroupsRepo {
+  constructor(private readonly db: Queryable) {}
+
+  async get(organizationId: string, terminalGroupId: string): Promise<TerminalGroupState | null> {
+    const rows = await this.db.query<Row>(
+      `SELECT ${COLUMNS} FROM terminal_groups WHERE organization_id = $1 AND terminal_group_id = $2`,
+      [organizationId, terminalGroupId],
+    );
+    return rows[0] ? toState(rows[0]) : null;
+  }
+
+  /** Creates the terminal group if missing (operator, when a route is created). */
+  async ensure(tenantId: string, organizationId: string, terminalGroupId: string): Promise<void> {
+    await this.db.query(
+      `INSERT INTO terminal_groups (organization_id, terminal_group_id, tenant_id) VALUES ($1, $2, $3)
+       ON CONFLICT (organization_id, terminal_group_id) DO NOTHING`,
+      [organizationId, terminalGroupId, tenantId],
+    );
+  }
+
+  async heartbeat(organizationId: string, terminalGroupId: string, at: Date): Promise<void> {
+    await this.db.query(
+      `UPDATE terminal_groups SET last_heartbeat_at = $3 WHERE organization_id = $1 AND terminal_group_id = $2`,
+      [organizationId, terminalGroupId, at.toISOString()],
+    );
+  }
+
+  /**
+   * Stores a pushed document. The revision (a content hash) and the document change only when the content
+   * changed; `synced_at` is set on every push. Returns the revision now stored and whether it changed.
+   */
+  async push(
+    kind: PushKind,
+    organizationId: string,
+    terminalGroupId: string,
+    doc: unknown,
+    revision: string,
+    at: Date,
+  ): Promise<{ revision: string; changed: boolean }> {
+    const rows = await this.db.query<{ revision: string; changed: boolean }>(
+      `WITH prev AS (
+         SELECT ${kind}_revision AS revision FROM terminal_groups
+          WHERE organization_id = $1 AND terminal_group_id = $2 FOR UPDATE)
+       UPDATE terminal_groups t SET
+         ${kind} = CASE WHEN prev.revision IS DISTINCT FROM $4 THEN $3::jsonb ELSE t.${kind} END,
+         ${kind}_revision = $4,
+         ${kind}_synced_at = $5
+       FROM prev WHERE t.organization_id = $1 AND t.terminal_group_id = $2
+       RETURNING t.${kind}_revision AS revision, (prev.revision IS DISTINCT FROM $4) AS changed`,
+      [organizationId, terminalGroupId, JSON.stringify(doc), revision, at.toISOString()],
+    );
+    if (!rows[0]) throw new Error(`terminal group ${organizationId}/${terminalGroupId} does not exist`);
+    return rows[0];
+  }
+}

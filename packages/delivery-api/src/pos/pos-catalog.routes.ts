@@ -1,0 +1,51 @@
+import type { FastifyInstance } from 'fastify';
+import type { Static } from 'typebox';
+import { credentialOf } from '../auth/auth.plugin.js';
+import { errorResponses, PosErrorBody } from '../http/schemas.js';
+import type { PosCatalogService } from './pos-catalog.service.js';
+import {
+  HeartbeatBody,
+  HeartbeatReply,
+  MenuPushBody,
+  ProductMappingsPushBody,
+  PushReply,
+  StopListPushBody,
+  StreetsPushBody,
+} from './pos.schemas.js';
+
+const config = { auth: 'pos' as const };
+const errors = errorResponses(['invalid_request', 'unauthorized', 'forbidden', 'internal_error', 'authentication_unavailable'], PosErrorBody);
+
+/** POS protocol: heartbeat and catalog pushes. Documented in docs/pos-protocol.md and the OpenAPI document. */
+export function posCatalogRoutes(app: FastifyInstance, svc: PosCatalogService): void {
+  app.post('/pos/v1/heartbeat', {
+    config,
+    schema: { tags: ['pos'], summary: 'Terminal liveness', body: HeartbeatBody, response: { 200: HeartbeatReply, ...errors } },
+    handler: async (req) => svc.heartbeat(credentialOf(req)),
+  });
+  app.post('/pos/v1/menu', {
+    config,
+    schema: { tags: ['pos'], summary: 'Push the full menu of the terminal group', body: MenuPushBody, response: { 200: PushReply, ...errors } },
+    handler: async (req) => svc.pushMenu(credentialOf(req), req.body as Static<typeof MenuPushBody>),
+  });
+  app.post('/pos/v1/stop-list', {
+    config,
+    schema: { tags: ['pos'], summary: 'Push the full current stop-list', body: StopListPushBody, response: { 200: PushReply, ...errors } },
+    handler: async (req) => svc.pushStopList(credentialOf(req), (req.body as Static<typeof StopListPushBody>).items),
+  });
+  app.post('/pos/v1/streets', {
+    config,
+    schema: { tags: ['pos'], summary: 'Push the street dictionary', body: StreetsPushBody, response: { 200: PushReply, ...errors } },
+    handler: async (req) => svc.pushStreets(credentialOf(req), (req.body as Static<typeof StreetsPushBody>).streets),
+  });
+  app.post('/pos/v1/product-mappings', {
+    config,
+    schema: {
+      tags: ['pos'],
+      summary: 'Push legacy partner product mappings',
+      body: ProductMappingsPushBody,
+      response: { 200: PushReply, ...errors },
+    },
+    handler: async (req) => svc.pushProductMappings(credentialOf(req), (req.body as Static<typeof ProductMappingsPushBody>).products),
+  });
+}

@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import type { Static } from 'typebox';
+import { credentialOf } from '../auth/auth.plugin.js';
+import { AUTH_ERRORS, errorResponses, PointIdParams } from '../http/schemas.js';
+import type { ZonesService } from './zones.service.js';
+import { AddressCheckBody, AddressCheckReply, ResolveBody, ResolveReply, ZonesReply } from './zones.schemas.js';
+
+const config = { auth: 'partner' as const };
+
+/** Spec: GET /v1/points/{pointId}/delivery-zones, POST /v1/delivery/resolve, POST /v1/addresses/check. */
+export function zonesRoutes(app: FastifyInstance, zones: ZonesService): void {
+  app.get('/v1/points/:pointId/delivery-zones', {
+    config,
+    schema: {
+      tags: ['delivery'],
+      summary: 'Zone polygons of a point ([latitude, longitude] vertices)',
+      params: PointIdParams,
+      response: { 200: ZonesReply, ...errorResponses([...AUTH_ERRORS, 'forbidden', 'not_found']) },
+    },
+    handler: async (req) => ({ zones: await zones.zonesOf(credentialOf(req), (req.params as { pointId: string }).pointId) }),
+  });
+  app.post('/v1/delivery/resolve', {
+    config,
+    schema: {
+      tags: ['delivery'],
+      summary: 'Point, zone, fee and ETA by coordinates (no geocoding)',
+      body: ResolveBody,
+      response: { 200: ResolveReply, ...errorResponses([...AUTH_ERRORS, 'forbidden']) },
+    },
+    handler: async (req) => zones.resolve(credentialOf(req), req.body as Static<typeof ResolveBody>),
+  });
+  app.post('/v1/addresses/check', {
+    config,
+    schema: {
+      tags: ['delivery'],
+      summary: 'Street check against the POS street dictionary of the point',
+      body: AddressCheckBody,
+      response: { 200: AddressCheckReply, ...errorResponses([...AUTH_ERRORS, 'forbidden', 'not_found']) },
+    },
+    handler: async (req) => zones.checkAddress(credentialOf(req), req.body as Static<typeof AddressCheckBody>),
+  });
+}

@@ -1,0 +1,66 @@
+import { Type } from 'typebox';
+import { Location, Money } from '../http/schemas.js';
+
+const strict = { additionalProperties: false } as const;
+const Eta = Type.Object({ min: Type.Integer(), max: Type.Integer() });
+
+export const ZoneSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  polygon: Type.Array(Type.Array(Type.Number(), { minItems: 2, maxItems: 2 }), { description: '[latitude, longitude] pairs' }),
+  minOrder: Money,
+  deliveryFee: Money,
+  freeDeliveryFrom: Type.Union([Money, Type.Null()]),
+  etaMinutes: Eta,
+  priority: Type.Integer(),
+  active: Type.Boolean(),
+});
+
+export const ZonesReply = Type.Object({ zones: Type.Array(ZoneSchema) });
+
+const Address = Type.Object(
+  { city: Type.Optional(Type.String({ maxLength: 200 })), street: Type.Optional(Type.String({ maxLength: 300 })), house: Type.Optional(Type.String({ maxLength: 50 })) },
+  strict,
+);
+
+export const ResolveBody = Type.Object(
+  { deliveryType: Type.Union([Type.Literal('courier'), Type.Literal('pickup')]), location: Type.Optional(Location), address: Type.Optional(Address) },
+  strict,
+);
+
+const StreetStatus = Type.Union(['ok', 'ambiguous', 'not_found', 'unknown'].map((s) => Type.Literal(s)));
+
+export const ResolveReply = Type.Union([
+  Type.Object({
+    serviceable: Type.Literal(true),
+    pointId: Type.String(),
+    zoneId: Type.Union([Type.String(), Type.Null()]),
+    minOrder: Money,
+    deliveryFee: Money,
+    freeDeliveryFrom: Type.Union([Money, Type.Null()]),
+    etaMinutes: Eta,
+    street: Type.Union([Type.Object({ status: StreetStatus, name: Type.Union([Type.String(), Type.Null()]) }), Type.Null()]),
+  }),
+  Type.Object({
+    serviceable: Type.Literal(false),
+    reason: Type.Union(['outside_zones', 'no_location', 'geocoding_required', 'point_not_accepting'].map((s) => Type.Literal(s))),
+  }),
+]);
+
+export const AddressCheckBody = Type.Object(
+  {
+    externalPointId: Type.String({ minLength: 1, maxLength: 64 }),
+    street: Type.String({ minLength: 1, maxLength: 300 }),
+    house: Type.Optional(Type.String({ maxLength: 50 })),
+    city: Type.Optional(Type.String({ maxLength: 200 })),
+  },
+  strict,
+);
+
+const StreetRef = Type.Object({ name: Type.String(), city: Type.String() });
+export const AddressCheckReply = Type.Object({
+  status: StreetStatus,
+  street: Type.Optional(StreetRef),
+  candidates: Type.Optional(Type.Array(StreetRef)),
+  house: Type.Optional(Type.String()),
+});
