@@ -1,0 +1,5 @@
+#!/usr/bin/env node
+// Runs the TypeScript operator CLI through tsx (no build step).
+import { register } from 'tsx/esm/api';
+register();
+await import('../src/operator/cli.ts');

@@ -1,0 +1,70 @@
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { migrate, openDb, randomIds, systemClock, type Clock, type Db, type IdSource } from '@app/shared';
+import { buildApp, createServices, type Services } from './app.js';
+import { SecretBox } from './auth/secret-box.js';
+import type { DeliveryConfig } from './config.js';
+
+export const MIGRATIONS_DIR = join(import.meta.dirname, '..', 'migrations');
+
+/** A running delivery API. */
+export interface DeliveryServer {
+  app: FastifyInstance;
+  db: Db;
+  box: SecretBox;
+  services: Services;
+  /** Base URL it listens on, e.g. http://127.0.0.1:3000 */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Opens the configured database (PostgreSQL, or PGlite in `<dataDir>/delivery-db`) and applies the migrations. */
+export async function openDeliveryDb(config: Pick<DeliveryConfig, 'databaseUrl' | 'dataDir'>): Promise<Db> {
+  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.databaseUrl ? undefined : join(config.dataDir, 'delivery-db') });
+  await migrate(db, MIGRATIONS_DIR);
+  return db;
+}
+
+/**
+ * Starts the delivery API: database, migrations, HTTP listener and background jobs (expired request-id purge).
+ * `close()` stops the jobs, the listener and the database, in that order.
+ */
+export async function startDeliveryServer(opts: {
+  config: DeliveryConfig;
+  clock?: Clock;
+  ids?: IdSource;
+  logger?: boolean | object;
+}): Promise<DeliveryServer> {
+  const { config } = opts;
+  const clock = opts.clock ?? systemClock;
+  const db = await openDeliveryDb(config);
+  const box = new SecretBox(config.masterKey);
+  const deps = {
+    db,
+    box,
+    clock,
+    ids: opts.ids ?? randomIds,
+    requestIdTtlSeconds: config.requestIdTtlSeconds,
+    heartbeatWindowSeconds: config.heartbeatWindowSeconds,
+    logger: opts.logger ?? { level: config.logLevel },
+  };
+  const services = createServices(deps);
+  const app = await buildApp(deps, services);
+  const purge = setInterval(() => {
+    services.requestIds.purgeExpired(clock.now()).catch((err) => app.log.warn({ err }, 'request-id purge failed'));
+  }, 60_000);
+  purge.unref();
+  const address = await app.listen({ port: config.port, host: config.host });
+  return {
+    app,
+    db,
+    box,
+    services,
+    url: address.replace('[::1]', '127.0.0.1'),
+    async close() {
+      clearInterval(purge);
+      await app.close();
+      await db.close();
+    },
+  };
+}
