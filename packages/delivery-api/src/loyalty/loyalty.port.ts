@@ -81,7 +81,7 @@ export interface CalculateResult {
    * program and coupon discounts): the whole check may be paid with bonus, the delivery fee may not.
    */
   bonus: { balanceMinor: number; maxSpendMinor: number };
-  /** Present when a certificate was sent: `available` (balance ≥ amount), `insufficient` (0 < balance < amount), `invalid`. */
+  /** Present when a certificate was sent: `available` (balance ≥ amount), `insufficient` (balance < amount, also 0), `invalid` (unknown or expired). */
   certificate?: { status: 'available' | 'insufficient' | 'invalid'; availableMinor: number };
   /** Every discount line (program and coupon), for mapping to POS discounts. */
   discounts: LoyaltyDiscount[];
