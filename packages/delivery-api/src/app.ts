@@ -20,6 +20,20 @@ import { posCatalogRoutes } from './pos/pos-catalog.routes.js';
 import { ZonesRepo } from './zones/zones.repo.js';
 import { ZonesService } from './zones/zones.service.js';
 import { zonesRoutes } from './zones/zones.routes.js';
+import { CalculationTokens } from './checkout/calculation-token.js';
+import { CheckoutCalculator } from './checkout/calculator.js';
+import { CheckoutService } from './checkout/checkout.service.js';
+import { checkoutRoutes } from './checkout/checkout.routes.js';
+import { PhoneRateLimit } from './checkout/phone-rate-limit.js';
+import type { LoyaltyPort } from './loyalty/loyalty.port.js';
+import { CancelService } from './orders/cancel.service.js';
+import { HoldSweeper } from './orders/hold-sweeper.js';
+import { LoyaltyHolds } from './orders/loyalty-holds.js';
+import { RecordingOrderEvents, type OrderEvents } from './orders/order-events.js';
+import { OrdersService } from './orders/orders.service.js';
+import { ordersRoutes } from './orders/orders.routes.js';
+import { PosOrdersService } from './pos/pos-orders.service.js';
+import { posOrdersRoutes } from './pos/pos-orders.routes.js';
 
 /** Everything the HTTP application needs, passed in (tests pass a ManualClock and an in-memory database). */
 export interface AppDeps {
@@ -29,6 +43,12 @@ export interface AppDeps {
   ids: IdSource;
   requestIdTtlSeconds: number;
   heartbeatWindowSeconds: number;
+  /** Master key; the calculationId signing key is derived from it. */
+  masterKey: Buffer;
+  /** The loyalty service; null = not connected (calculations report loyaltyUnavailable). */
+  loyalty: LoyaltyPort | null;
+  /** The webhook outbox; defaults to an in-memory recorder (no webhooks). */
+  events?: OrderEvents;
   /** Fastify logger option; false in tests. */
   logger?: FastifyServerOptions['logger'];
 }
@@ -48,7 +68,19 @@ export function createServices(deps: AppDeps) {
     clock: deps.clock,
     requestIdTtlSeconds: deps.requestIdTtlSeconds,
   });
-  return { terminalGroups, pointsRepo, points, catalog, zones, posCatalog, requestIds, authenticator };
+  const events = deps.events ?? new RecordingOrderEvents();
+  const zonesRepo = new ZonesRepo(deps.db);
+  const tokens = new CalculationTokens(deps.masterKey);
+  const calculator = new CheckoutCalculator({
+    points, terminalGroups, zones: zonesRepo, loyalty: deps.loyalty, rateLimit: new PhoneRateLimit(), clock: deps.clock, db: deps.db,
+  });
+  const checkout = new CheckoutService({ calculator, tokens, clock: deps.clock, db: deps.db });
+  const holds = new LoyaltyHolds({ db: deps.db, loyalty: deps.loyalty, clock: deps.clock, ids: deps.ids, box: deps.box, events });
+  const orders = new OrdersService({ db: deps.db, clock: deps.clock, ids: deps.ids, calculator, tokens, holds, events, points: pointsRepo, zones, terminalGroups });
+  const cancel = new CancelService({ db: deps.db, clock: deps.clock, events, holds });
+  const posOrders = new PosOrdersService({ db: deps.db, clock: deps.clock, ids: deps.ids, events, holds });
+  const sweeper = new HoldSweeper({ db: deps.db, clock: deps.clock, loyalty: deps.loyalty, holds, events });
+  return { terminalGroups, pointsRepo, points, catalog, zones, posCatalog, requestIds, authenticator, events, checkout, orders, cancel, posOrders, holds, sweeper };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -76,7 +108,7 @@ export async function buildApp(deps: AppDeps, services: Services = createService
           'Every /v1 and /pos/v1 request is signed: X-API-Key, X-Timestamp, X-Request-ID, X-Signature (see README).',
       },
       tags: [
-        { name: 'points' }, { name: 'catalog' }, { name: 'delivery' }, { name: 'health' },
+        { name: 'points' }, { name: 'catalog' }, { name: 'delivery' }, { name: 'checkout' }, { name: 'orders' }, { name: 'health' },
         { name: 'pos', description: 'POS plugin protocol (docs/pos-protocol.md)' },
       ],
     },
@@ -90,5 +122,8 @@ export async function buildApp(deps: AppDeps, services: Services = createService
   catalogRoutes(app, services.catalog);
   zonesRoutes(app, services.zones);
   posCatalogRoutes(app, services.posCatalog);
+  checkoutRoutes(app, services.checkout);
+  ordersRoutes(app, services.orders, services.cancel);
+  posOrdersRoutes(app, services.posOrders);
   return app;
 }

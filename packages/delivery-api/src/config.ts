@@ -20,6 +20,14 @@ export interface DeliveryConfig {
   heartbeatWindowSeconds: number;
   /** pino level (LOG_LEVEL, default info). */
   logLevel: string;
+  /** Loyalty service base URL (LOYALTY_URL); absent → loyalty not connected. */
+  loyaltyUrl?: string;
+  /** Loyalty API login (LOYALTY_API_LOGIN). */
+  loyaltyApiLogin?: string;
+  /** Per-call loyalty timeout in ms (LOYALTY_TIMEOUT_MS, default 5000). */
+  loyaltyTimeoutMs: number;
+  /** Allow plain-http webhook URLs to loopback (WEBHOOKS_ALLOW_INSECURE_LOOPBACK=1; tests and the demo only). */
+  webhooksAllowInsecureLoopback: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -30,6 +38,13 @@ function int(env: NodeJS.ProcessEnv, name: string, dflt: number, min: number, ma
   const n = Number(raw);
   if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
   return n;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return true;
+  throw new ConfigError(`${name} must be 1 or 0, got "${raw}"`);
 }
 
 function parseKey(raw: string, name: string): Buffer {
@@ -54,6 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DeliveryConfig
     }
     masterKey = parseKey(readFileSync(file, 'utf8').trim(), file);
   }
+  if (env.LOYALTY_URL && !env.LOYALTY_API_LOGIN) throw new ConfigError('LOYALTY_API_LOGIN is required with LOYALTY_URL');
   return {
     port: int(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '127.0.0.1',
@@ -63,5 +79,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DeliveryConfig
     requestIdTtlSeconds: int(env, 'REQUEST_ID_TTL_SECONDS', 600, 120, 86400),
     heartbeatWindowSeconds: int(env, 'POS_HEARTBEAT_WINDOW_SECONDS', 90, 5, 3600),
     logLevel: env.LOG_LEVEL || 'info',
+    loyaltyUrl: env.LOYALTY_URL || undefined,
+    loyaltyApiLogin: env.LOYALTY_API_LOGIN || undefined,
+    loyaltyTimeoutMs: int(env, 'LOYALTY_TIMEOUT_MS', 5000, 100, 60000),
+    webhooksAllowInsecureLoopback: flag(env, 'WEBHOOKS_ALLOW_INSECURE_LOOPBACK'),
   };
 }

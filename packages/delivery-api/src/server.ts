@@ -4,6 +4,9 @@ import { migrate, openDb, randomIds, systemClock, type Clock, type Db, type IdSo
 import { buildApp, createServices, type Services } from './app.js';
 import { SecretBox } from './auth/secret-box.js';
 import type { DeliveryConfig } from './config.js';
+import { HttpLoyalty } from './loyalty/loyalty.http.js';
+import type { LoyaltyPort } from './loyalty/loyalty.port.js';
+import type { OrderEvents } from './orders/order-events.js';
 
 export const MIGRATIONS_DIR = join(import.meta.dirname, '..', 'migrations');
 
@@ -34,6 +37,9 @@ export async function startDeliveryServer(opts: {
   clock?: Clock;
   ids?: IdSource;
   logger?: boolean | object;
+  /** Overrides the loyalty adapter built from LOYALTY_URL. */
+  loyalty?: LoyaltyPort | null;
+  events?: OrderEvents;
 }): Promise<DeliveryServer> {
   const { config } = opts;
   const clock = opts.clock ?? systemClock;
@@ -46,6 +52,9 @@ export async function startDeliveryServer(opts: {
     ids: opts.ids ?? randomIds,
     requestIdTtlSeconds: config.requestIdTtlSeconds,
     heartbeatWindowSeconds: config.heartbeatWindowSeconds,
+    masterKey: config.masterKey,
+    loyalty: opts.loyalty !== undefined ? opts.loyalty : loyaltyFromConfig(config),
+    events: opts.events,
     logger: opts.logger ?? { level: config.logLevel },
   };
   const services = createServices(deps);
@@ -54,6 +63,16 @@ export async function startDeliveryServer(opts: {
     services.requestIds.purgeExpired(clock.now()).catch((err) => app.log.warn({ err }, 'request-id purge failed'));
   }, 60_000);
   purge.unref();
+  let sweeping = false;
+  const sweep = setInterval(() => {
+    if (sweeping) return;
+    sweeping = true;
+    services.sweeper
+      .runOnce()
+      .catch((err) => app.log.warn({ err }, 'hold sweep failed'))
+      .finally(() => (sweeping = false));
+  }, 15_000);
+  sweep.unref();
   const address = await app.listen({ port: config.port, host: config.host });
   return {
     app,
@@ -63,8 +82,15 @@ export async function startDeliveryServer(opts: {
     url: address.replace('[::1]', '127.0.0.1'),
     async close() {
       clearInterval(purge);
+      clearInterval(sweep);
       await app.close();
       await db.close();
     },
   };
+}
+
+/** The HTTP loyalty adapter when LOYALTY_URL is configured, else null (loyalty not connected). */
+export function loyaltyFromConfig(config: DeliveryConfig): LoyaltyPort | null {
+  if (!config.loyaltyUrl || !config.loyaltyApiLogin) return null;
+  return new HttpLoyalty({ baseUrl: config.loyaltyUrl, apiLogin: config.loyaltyApiLogin, timeoutMs: config.loyaltyTimeoutMs });
 }

@@ -5,6 +5,10 @@ import { buildSignedHeaders, ManualClock, openTestDb, randomIds, type Db } from 
 import { buildApp, createServices, type Services } from '../src/app.js';
 import { SecretBox } from '../src/auth/secret-box.js';
 import { OperatorService } from '../src/operator/operator.service.js';
+import { FakeLoyalty } from '../src/loyalty/loyalty.fake.js';
+import { makeLoyaltyConfig } from '../src/loyalty/loyalty.fixtures.js';
+import { RecordingOrderEvents } from '../src/orders/order-events.js';
+import { updateTenantSettings } from '../src/tenants/tenant-settings.js';
 
 export const MIGRATIONS = join(import.meta.dirname, '..', 'migrations');
 /** Monday 2026-11-23 12:00 Moscow time. */
@@ -28,6 +32,8 @@ export interface World {
   box: SecretBox;
   partner: Key;
   pos: Record<string, Key>;
+  loyalty: FakeLoyalty;
+  events: RecordingOrderEvents;
   call(key: Key, method: 'GET' | 'POST', url: string, body?: unknown, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
 }
 
@@ -39,7 +45,11 @@ export async function makeWorld(): Promise<World> {
   const db = await openTestDb(MIGRATIONS);
   const clock = new ManualClock(T0);
   const box = new SecretBox(randomBytes(32));
-  const deps = { db, box, clock, ids: randomIds, requestIdTtlSeconds: 600, heartbeatWindowSeconds: 90 };
+  const base = makeLoyaltyConfig();
+  const programs = base.programs.map((p) => (p.id === 'gift' ? { ...p, gift: { productId: GIFT, quantityMilli: 1000 } } : p));
+  const loyalty = new FakeLoyalty({ config: makeLoyaltyConfig({ organizations: [ORG], programs }), clock });
+  const events = new RecordingOrderEvents();
+  const deps = { db, box, clock, ids: randomIds, requestIdTtlSeconds: 600, heartbeatWindowSeconds: 90, masterKey: randomBytes(32), loyalty, events };
   const services = createServices(deps);
   const app = await buildApp(deps, services);
   const operator = new OperatorService({ db, box });
@@ -58,6 +68,7 @@ export async function makeWorld(): Promise<World> {
     });
     pos[String(n)] = await operator.issuePosCredential({ tenantId: 't1', organizationId: ORG, terminalGroupId: TG(n) });
   }
+  await updateTenantSettings(db, 't1', { bonusPaymentTypeCode: 'BONUS', certificatePaymentTypeCode: 'CERT', deliveryFeeProductId: 'fee-product-1' });
   const partner = await operator.issuePartnerCredential({ tenantId: 't1', source: 'website', pointIds: ['1', '2', '3', '4'] });
   const call: World['call'] = async (key, method, url, body, headers = {}) => {
     const raw = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
@@ -70,8 +81,13 @@ export async function makeWorld(): Promise<World> {
       headers: { ...(method === 'POST' ? { 'content-type': 'application/json' } : {}), ...signed, ...headers },
     });
   };
-  return { db, clock, app, services, operator, box, partner, pos, call };
+  return { db, clock, app, services, operator, box, partner, pos, call, loyalty, events };
 }
+
+export const MARGHERITA = '11111111-1111-4111-8111-111111111111';
+export const CAPPUCCINO = '22222222-2222-4222-8222-222222222222';
+export const BAG = '33333333-3333-4333-8333-333333333333';
+export const GIFT = '44444444-4444-4444-8444-444444444444';
 
 /** A small valid menu push with three categories, four items (one hidden, one gift). */
 export function sampleMenu() {

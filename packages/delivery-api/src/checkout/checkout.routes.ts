@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+import { credentialOf } from '../auth/auth.plugin.js';
+import { AUTH_ERRORS, errorResponses } from '../http/schemas.js';
+import { CheckoutBody, CheckoutReply } from './checkout.schemas.js';
+import type { CheckoutRequest, CheckoutService } from './checkout.service.js';
+
+/** Spec: POST /v1/checkout/calculate. */
+export function checkoutRoutes(app: FastifyInstance, checkout: CheckoutService): void {
+  app.post('/v1/checkout/calculate', {
+    config: { auth: 'partner' },
+    schema: {
+      tags: ['checkout'],
+      summary: 'Cart calculation with loyalty discounts; no side effects; calculationId valid 15 minutes',
+      body: CheckoutBody,
+      response: {
+        200: CheckoutReply,
+        ...errorResponses([...AUTH_ERRORS, 'forbidden', 'not_found', 'loyalty_rejected', 'rate_limited', 'checkout_unavailable', 'loyalty_unavailable']),
+      },
+    },
+    handler: async (req) => checkout.calculate(credentialOf(req), req.body as CheckoutRequest),
+  });
+}

@@ -1,0 +1,64 @@
+import type { Clock, Db } from '@app/shared';
+import type { Credential } from '../auth/credentials.repo.js';
+import { ApiError, invalid } from '../errors.js';
+import { LegsRepo } from './legs.repo.js';
+import type { LoyaltyHolds } from './loyalty-holds.js';
+import type { OrderEvents } from './order-events.js';
+import { FINAL_STATES, IN_CREATION_STATES } from './order-states.js';
+import type { CancelReason, OrderView } from './order-view.js';
+import { OrdersRepo, toView } from './orders.repo.js';
+import { transition } from './transition.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Outcome of a cancel request: 200 (cancelled at once or already final) or 202 (passed to the POS). */
+export interface CancelOutcome {
+  status: 200 | 202;
+  order: OrderView;
+}
+
+/**
+ * Spec: POST /v1/orders/{id}/cancel. queued → cancelled at once (holds released); in creation → cancelState
+ * requested (202, event order.cancel_requested); final → 200 without change; POS refused → 409 cancel_rejected.
+ * Restriction: an order with online payment or bonus is not cancelled through the API (cancelState rejected,
+ * cancelDetail sdk_error, 409 cancel_rejected); the restaurant cancels it at the POS.
+ */
+export class CancelService {
+  constructor(private readonly deps: { db: Db; clock: Clock; events: OrderEvents; holds: LoyaltyHolds }) {}
+
+  async cancel(cred: Credential, id: string, req: { reason: CancelReason; comment?: string }): Promise<CancelOutcome> {
+    if (!UUID.test(id)) throw invalid('order id is not a UUID');
+    const now = this.deps.clock.now();
+    const result = await this.deps.db.tx(async (q) => {
+      const repo = new OrdersRepo(q);
+      const order = await repo.byId(id.toLowerCase(), true);
+      if (!order || order.tenantId !== cred.tenantId || order.source !== cred.source || !cred.pointIds.includes(order.pointId)) {
+        throw new ApiError('not_found', {}, 'no such order');
+      }
+      if (FINAL_STATES.has(order.state)) return { status: 200 as const, order, release: false };
+      if (order.cancelState === 'rejected') return { rejected: true as const };
+      if (order.cancelState === 'requested') return { status: 202 as const, order, release: false };
+      const base = { cancelReason: req.reason, cancelComment: req.comment ?? null };
+      const legs = await new LegsRepo(q).forOrder(order.id);
+      const restricted = order.paymentMethod === 'online' || legs.some((l) => l.kind === 'bonus' && l.state !== 'released');
+      if (restricted) {
+        const upd = await repo.update(order.id, { ...base, cancelState: 'rejected', cancelDetail: 'sdk_error' }, now);
+        await this.deps.events.emit(q, 'order.cancel_result', toView(upd), now);
+        return { rejected: true as const, commit: true };
+      }
+      if (order.state === 'queued') {
+        const upd = await transition(q, this.deps.events, order, 'cancelled', 'partner_cancel', now, base);
+        return { status: 200 as const, order: upd, release: true };
+      }
+      if (IN_CREATION_STATES.has(order.state)) {
+        const upd = await repo.update(order.id, { ...base, cancelState: 'requested', cancelRequestedAt: now }, now);
+        await this.deps.events.emit(q, 'order.cancel_requested', toView(upd), now);
+        return { status: 202 as const, order: upd, release: false };
+      }
+      return { status: 200 as const, order, release: false };
+    });
+    if ('rejected' in result) throw new ApiError('cancel_rejected', {}, 'the cancellation was refused');
+    if (result.release) await this.deps.holds.settle(result.order.id, 'release');
+    return { status: result.status, order: toView(result.order) };
+  }
+}

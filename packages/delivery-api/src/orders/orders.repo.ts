@@ -1,0 +1,116 @@
+import type { Queryable } from '@app/shared';
+import type { CancelDetail, CancelReason, CancelState, DeliveryStatus, OrderRoute, OrderState, OrderView } from './order-view.js';
+
+/** An order row as the services use it. Times UTC. */
+export interface OrderRecord {
+  id: string;
+  tenantId: string;
+  source: string;
+  externalOrderId: string;
+  pointId: string;
+  organizationId: string;
+  terminalGroupId: string;
+  kind: 'checkout' | 'legacy';
+  state: OrderState;
+  payloadSha256: string;
+  request: Record<string, unknown>;
+  posPayload: Record<string, unknown>;
+  route: OrderRoute;
+  guestPhone: string | null;
+  paymentMethod: string | null;
+  bonusSpendMinor: number;
+  paidMinor: number;
+  claimId: string | null;
+  claimExpiresAt: Date | null;
+  posOrderId: string | null;
+  posDeliveryId: string | null;
+  deliveryStatus: DeliveryStatus | null;
+  deliveryStatusAt: Date | null;
+  cancelState: CancelState;
+  cancelReason: CancelReason | null;
+  cancelDetail: CancelDetail | null;
+  cancelRequestedAt: Date | null;
+  accrualState: 'none' | 'pending' | 'done' | 'failed';
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+type Row = Record<string, unknown>;
+const d = (v: unknown): Date | null => (v == null ? null : new Date(v as string));
+
+export function toOrder(r: Row): OrderRecord {
+  return {
+    id: r.id as string, tenantId: r.tenant_id as string, source: r.source as string, externalOrderId: r.external_order_id as string,
+    pointId: r.point_id as string, organizationId: r.organization_id as string, terminalGroupId: r.terminal_group_id as string,
+    kind: r.kind as OrderRecord['kind'], state: r.state as OrderState, payloadSha256: r.payload_sha256 as string,
+    request: r.request as Record<string, unknown>, posPayload: r.pos_payload as Record<string, unknown>, route: r.route as OrderRoute,
+    guestPhone: (r.guest_phone as string) ?? null, paymentMethod: (r.payment_method as string) ?? null,
+    bonusSpendMinor: Number(r.bonus_spend_minor), paidMinor: Number(r.paid_minor),
+    claimId: (r.claim_id as string) ?? null, claimExpiresAt: d(r.claim_expires_at),
+    posOrderId: (r.pos_order_id as string) ?? null, posDeliveryId: (r.pos_delivery_id as string) ?? null,
+    deliveryStatus: (r.delivery_status as DeliveryStatus) ?? null, deliveryStatusAt: d(r.delivery_status_at),
+    cancelState: r.cancel_state as CancelState, cancelReason: (r.cancel_reason as CancelReason) ?? null,
+    cancelDetail: (r.cancel_detail as CancelDetail) ?? null, cancelRequestedAt: d(r.cancel_requested_at),
+    accrualState: r.accrual_state as OrderRecord['accrualState'], createdAt: d(r.created_at)!, updatedAt: d(r.updated_at)!,
+  };
+}
+
+/** Spec: Order view. */
+export function toView(o: OrderRecord): OrderView {
+  return {
+    id: o.id, externalOrderId: o.externalOrderId, source: o.source, state: o.state, payloadSha256: o.payloadSha256, route: o.route,
+    posOrderId: o.posOrderId, posDeliveryId: o.posDeliveryId, deliveryStatus: o.deliveryStatus,
+    deliveryStatusAt: o.deliveryStatusAt?.toISOString() ?? null, cancelState: o.cancelState, cancelReason: o.cancelReason,
+    cancelDetail: o.cancelDetail, createdAt: o.createdAt.toISOString(), updatedAt: o.updatedAt.toISOString(),
+  };
+}
+
+/** Columns that services may change with {@link OrdersRepo.update}. */
+const UPDATABLE: Record<string, string> = {
+  state: 'state', claimId: 'claim_id', claimExpiresAt: 'claim_expires_at', posOrderId: 'pos_order_id', posDeliveryId: 'pos_delivery_id',
+  deliveryStatus: 'delivery_status', deliveryStatusAt: 'delivery_status_at', cancelState: 'cancel_state', cancelReason: 'cancel_reason',
+  cancelDetail: 'cancel_detail', cancelComment: 'cancel_comment', cancelRequestedAt: 'cancel_requested_at',
+  cancelDispatchedAt: 'cancel_dispatched_at', accrualState: 'accrual_state', accruedMinor: 'accrued_minor',
+};
+
+/** SQL access to orders. */
+export class OrdersRepo {
+  constructor(private readonly q: Queryable) {}
+
+  async insert(o: OrderRecord): Promise<void> {
+    await this.q.query(
+      `INSERT INTO orders (id, tenant_id, source, external_order_id, point_id, organization_id, terminal_group_id, kind, state,
+         payload_sha256, request, pos_payload, route, guest_phone, payment_method, bonus_spend_minor, paid_minor, created_at, updated_at)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11::jsonb,$12::jsonb,$13::jsonb,$14,$15,$16,$17,$18,$18)`,
+      [o.id, o.tenantId, o.source, o.externalOrderId, o.pointId, o.organizationId, o.terminalGroupId, o.kind, o.state, o.payloadSha256,
+        JSON.stringify(o.request), JSON.stringify(o.posPayload), JSON.stringify(o.route), o.guestPhone, o.paymentMethod,
+        o.bonusSpendMinor, o.paidMinor, o.createdAt.toISOString()],
+    );
+  }
+
+  async byExternalId(tenantId: string, source: string, externalOrderId: string): Promise<OrderRecord | null> {
+    const rows = await this.q.query<Row>(`SELECT * FROM orders WHERE tenant_id = $1 AND source = $2 AND external_order_id = $3`, [tenantId, source, externalOrderId]);
+    return rows[0] ? toOrder(rows[0]) : null;
+  }
+
+  /** The order, locked for update when inside a transaction. */
+  async byId(id: string, lock = false): Promise<OrderRecord | null> {
+    const rows = await this.q.query<Row>(`SELECT * FROM orders WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
+    return rows[0] ? toOrder(rows[0]) : null;
+  }
+
+  /** Sets the given fields and `updated_at`; returns the updated record. */
+  async update(id: string, fields: Record<string, unknown>, at: Date): Promise<OrderRecord> {
+    const keys = Object.keys(fields);
+    const sets = keys.map((k, i) => {
+      if (!UPDATABLE[k]) throw new Error(`orders: ${k} is not updatable`);
+      return `${UPDATABLE[k]} = $${i + 3}`;
+    });
+    const values = keys.map((k) => {
+      const v = fields[k];
+      return v instanceof Date ? v.toISOString() : v;
+    });
+    const rows = await this.q.query<Row>(`UPDATE orders SET ${[...sets, 'updated_at = $2'].join(', ')} WHERE id = $1 RETURNING *`, [id, at.toISOString(), ...values]);
+    return toOrder(rows[0]);
+  }
+}

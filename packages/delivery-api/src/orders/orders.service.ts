@@ -1,0 +1,209 @@
+import { isUniqueViolation, type Clock, type Db, type IdSource } from '@app/shared';
+import type { Credential } from '../auth/credentials.repo.js';
+import type { CalculationTokens } from '../checkout/calculation-token.js';
+import type { Calculation, CheckoutCalculator } from '../checkout/calculator.js';
+import { lineTotalMinor, parseQuantityMilli } from '../checkout/money.js';
+import type { TerminalGroupsRepo } from '../catalog/terminal-groups.repo.js';
+import { ApiError, invalid } from '../errors.js';
+import type { PointsRepo } from '../points/points.repo.js';
+import type { ZonesService } from '../zones/zones.service.js';
+import type { Attempt } from './legs.repo.js';
+import { LegsRepo } from './legs.repo.js';
+import type { LoyaltyHolds, WantedLeg } from './loyalty-holds.js';
+import type { OrderEvents } from './order-events.js';
+import type { OrderRequest } from './order-request.js';
+import type { OrderRoute, OrderView } from './order-view.js';
+import { OrdersRepo, toView, type OrderRecord } from './orders.repo.js';
+import { payloadSha256, withoutServerOwned } from './payload-hash.js';
+import { checkoutPayload, legacyPayload, type PosOrderPayload } from './pos-payload.js';
+
+/** Result of order creation: 201 for a new order, 200 for an idempotent repeat. */
+export interface CreateResult {
+  status: 200 | 201;
+  order: OrderView;
+}
+
+export interface OrdersDeps {
+  db: Db;
+  clock: Clock;
+  ids: IdSource;
+  calculator: CheckoutCalculator;
+  tokens: CalculationTokens;
+  holds: LoyaltyHolds;
+  events: OrderEvents;
+  points: PointsRepo;
+  zones: ZonesService;
+  terminalGroups: TerminalGroupsRepo;
+}
+
+/** Creates and looks up orders. Spec: POST /v1/orders rules 1-12, GET /v1/orders lookups. */
+export class OrdersService {
+  constructor(private readonly deps: OrdersDeps) {}
+
+  async create(cred: Credential, req: OrderRequest): Promise<CreateResult> {
+    if (req.source !== cred.source) throw new ApiError('forbidden', {}, 'source not allowed for this key');
+    if (!cred.pointIds.includes(req.externalPointId)) throw new ApiError('forbidden', {}, 'point not allowed for this key');
+    this.validateFields(req);
+    const hash = payloadSha256(req as unknown as Record<string, unknown>);
+    const repo = new OrdersRepo(this.deps.db);
+    const existing = await repo.byExternalId(cred.tenantId, req.source, req.externalOrderId);
+    if (existing) return this.repeat(existing, hash);
+
+    const point = await this.deps.points.getForSource(cred.tenantId, req.source, req.externalPointId);
+    if (!point?.route?.active) throw new ApiError('route_mapping_not_found', {}, `no active route for ${req.source} at point ${req.externalPointId}`);
+    const route: OrderRoute = { tenantId: cred.tenantId, source: req.source, externalPointId: point.pointId, ...point.route };
+    delete (route as Partial<typeof point.route>).active;
+    const orderId = this.deps.ids.uuid();
+    const street = await this.deps.zones.streetOf(point, req.address.street);
+    const ctx = { orderId, route, req, street };
+    const attempt: Attempt = { tenantId: cred.tenantId, source: req.source, externalOrderId: req.externalOrderId, payloadSha256: hash };
+
+    let payload: PosOrderPayload;
+    let calc: Calculation | null = null;
+    if (req.payment) {
+      calc = await this.verifyCheckout(cred, req);
+      payload = checkoutPayload(ctx, calc);
+      const legs = await this.deps.holds.holdAll(attempt, wantedLegs(req, calc), orderId);
+      // a reused held leg keeps its recorded amount (spec: Loyalty hold legs); the fresh calculation must agree
+      for (const l of legs) {
+        const want = l.kind === 'coupon' ? calc.amounts.couponDiscount : l.kind === 'bonus' ? calc.amounts.bonusSpend : calc.amounts.certificateSpend;
+        if (l.amountMinor !== want) throw new ApiError('price_changed', { calculation: calc.body }, `held ${l.kind} amount differs`);
+      }
+    } else {
+      payload = legacyPayload(ctx, await this.mapLegacyProducts(point.route.organizationId, point.route.terminalGroupId, req));
+    }
+    const now = this.deps.clock.now();
+    const record: OrderRecord = {
+      id: orderId, tenantId: cred.tenantId, source: req.source, externalOrderId: req.externalOrderId, pointId: point.pointId,
+      organizationId: route.organizationId, terminalGroupId: route.terminalGroupId, kind: req.payment ? 'checkout' : 'legacy',
+      state: 'queued', payloadSha256: hash, request: withoutServerOwned(req as unknown as Record<string, unknown>),
+      posPayload: payload as unknown as Record<string, unknown>, route, guestPhone: req.guest.phone, paymentMethod: req.payment?.method ?? null,
+      bonusSpendMinor: calc?.amounts.bonusSpend ?? 0, paidMinor: req.payment?.amountMinor ?? 0, claimId: null, claimExpiresAt: null,
+      posOrderId: null, posDeliveryId: null, deliveryStatus: null, deliveryStatusAt: null, cancelState: 'none', cancelReason: null,
+      cancelDetail: null, cancelRequestedAt: null, accrualState: 'none', createdAt: now, updatedAt: now,
+    };
+    try {
+      await this.deps.db.tx(async (q) => {
+        await new OrdersRepo(q).insert(record);
+        await new LegsRepo(q).linkToOrder(attempt, orderId);
+        await this.deps.events.emit(q, 'order.state_changed', toView(record), now);
+        if (record.kind === 'checkout') await this.deps.events.emit(q, 'order.payment_recorded', toView(record), now);
+      });
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      // a concurrent request with the same (source, externalOrderId) won: answer as a repeat
+      const winner = await repo.byExternalId(cred.tenantId, req.source, req.externalOrderId);
+      if (!winner) throw err;
+      return this.repeat(winner, hash);
+    }
+    return { status: 201, order: toView(record) };
+  }
+
+  /** Rule 1: same body → 200 with the order (no new price check); different body → 409 idempotency_conflict. */
+  private repeat(existing: OrderRecord, hash: string): CreateResult {
+    if (existing.payloadSha256 !== hash) throw new ApiError('idempotency_conflict', {}, 'same externalOrderId with a different body');
+    return { status: 200, order: toView(existing) };
+  }
+
+  /** Field rules of the Order request table that a schema cannot express. */
+  private validateFields(req: OrderRequest): void {
+    let sum = 0;
+    for (const [i, l] of req.items.entries()) {
+      const milli = parseQuantityMilli(l.quantity);
+      if (milli === null) throw invalid(`items[${i}].quantity must be > 0 with at most 3 decimals`);
+      sum += lineTotalMinor(l.price.amountMinor, milli);
+    }
+    if (sum !== req.total.amountMinor) throw invalid(`total ${req.total.amountMinor} is not the sum of the lines ${sum}`);
+    const p = req.payment;
+    if (!p) {
+      if (req.calculationId || req.coupon || req.bonusToSpend || req.certificate) throw invalid('calculationId, coupon, bonusToSpend and certificate need payment (checkout order)');
+      return;
+    }
+    if (!req.calculationId) throw invalid('calculationId is required for a checkout order');
+    if (p.method === 'online' && (!p.paid || !p.externalPaymentId)) throw invalid('online payment needs paid: true and externalPaymentId (create after payment)');
+    if (p.change && p.method !== 'cash') throw invalid('change is for cash only');
+    if (p.change && p.change.from < p.amountMinor) throw invalid('change.from is less than the amount');
+  }
+
+  /** Rules 2-5 and 8: fresh calculation, token binding, catalog prices, warnings, minimum, serviceability, mapping. */
+  private async verifyCheckout(cred: Credential, req: OrderRequest): Promise<Calculation> {
+    const tg = await this.stateForGifts(cred, req);
+    for (const l of req.items) {
+      const item = tg.get(l.externalProductId.toLowerCase());
+      if (item?.gift) throw new ApiError('product_not_orderable', {}, `${l.externalProductId} is a gift/promo item`);
+    }
+    const cart = {
+      pointId: req.externalPointId, deliveryType: req.deliveryType, location: req.location,
+      items: req.items.map((l) => ({ id: l.externalProductId, quantity: l.quantity })), phone: req.guest.phone,
+      coupon: req.coupon, bonusToSpendMinor: req.bonusToSpend?.amountMinor, certificate: req.certificate,
+    };
+    const calc = await this.deps.calculator.calculate(cred, cart);
+    const wantsLoyalty = req.coupon !== undefined || (req.bonusToSpend?.amountMinor ?? 0) > 0 || req.certificate !== undefined;
+    if (wantsLoyalty && calc.loyalty === null) throw new ApiError('loyalty_unavailable', {}, 'coupon or bonus while loyalty is unavailable');
+    const changed = (why: string) => new ApiError('price_changed', { calculation: calc.body }, why);
+    const why = await this.deps.tokens.check(
+      req.calculationId!,
+      {
+        tenantId: cred.tenantId, source: req.source, pointId: req.externalPointId, deliveryType: req.deliveryType,
+        items: cart.items.map((l) => [l.id.toLowerCase(), parseQuantityMilli(l.quantity)!]), coupon: req.coupon ?? null,
+        bonusToSpendMinor: req.bonusToSpend?.amountMinor ?? null, certificate: req.certificate ?? null, phone: req.guest.phone,
+        totalMinor: req.payment!.amountMinor,
+      },
+      this.deps.clock.now(),
+    );
+    if (why) throw changed(why);
+    if (calc.lines.some((l) => l.warning)) throw changed('a line has a warning');
+    req.items.forEach((l, i) => {
+      if (l.price.amountMinor !== calc.lines[i].unitPriceMinor) throw changed(`items[${i}] price differs from the catalog`);
+    });
+    if (!calc.body.minOrder.met) throw changed('minimum order not met');
+    if (!calc.serviceable) throw changed('delivery not serviceable');
+    if (req.payment!.amountMinor !== calc.amounts.total) throw changed('payment.amountMinor differs from the total');
+    const unmapped = [...(calc.loyalty?.discounts ?? []), ...(calc.loyalty?.gifts ?? [])].some((d) => d.posDiscountId === null);
+    if (unmapped) throw new ApiError('loyalty_unmapped', {}, 'a loyalty discount has no mapped POS discount');
+    return calc;
+  }
+
+  private async stateForGifts(cred: Credential, req: OrderRequest) {
+    const point = await this.deps.points.getForSource(cred.tenantId, req.source, req.externalPointId);
+    const tg = point?.route ? await this.deps.terminalGroups.get(point.route.organizationId, point.route.terminalGroupId) : null;
+    return new Map((tg?.menu?.items ?? []).map((i) => [i.id, i]));
+  }
+
+  /** Legacy lines: partner product id → POS product through the pushed mapping (422 product_mapping_not_found). */
+  private async mapLegacyProducts(organizationId: string, terminalGroupId: string, req: OrderRequest): Promise<string[]> {
+    const tg = await this.deps.terminalGroups.get(organizationId, terminalGroupId);
+    const map = new Map((tg?.productMappings ?? []).map((m) => [m.externalProductId, m.productId]));
+    return req.items.map((l) => {
+      const id = map.get(l.externalProductId);
+      if (!id) throw new ApiError('product_mapping_not_found', {}, `no mapping for ${l.externalProductId}`);
+      return id;
+    });
+  }
+
+  /** Spec: GET /v1/orders?externalOrderId — the caller's source; 404 when absent or outside the key's points. */
+  async byExternalId(cred: Credential, externalOrderId: string): Promise<OrderView> {
+    const o = await new OrdersRepo(this.deps.db).byExternalId(cred.tenantId, cred.source!, externalOrderId);
+    if (!o || !cred.pointIds.includes(o.pointId)) throw new ApiError('not_found', {}, 'no such order');
+    return toView(o);
+  }
+
+  /** Spec: GET /v1/orders/{id}?source — 400 for a non-UUID id, 403 for a foreign source, 404 absent/outside the key. */
+  async byId(cred: Credential, id: string, source: string): Promise<OrderView> {
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw invalid('order id is not a UUID');
+    if (source !== cred.source) throw new ApiError('forbidden', {}, 'foreign source');
+    const o = await new OrdersRepo(this.deps.db).byId(id.toLowerCase());
+    if (!o || o.tenantId !== cred.tenantId || o.source !== cred.source || !cred.pointIds.includes(o.pointId)) throw new ApiError('not_found', {}, 'no such order');
+    return toView(o);
+  }
+}
+
+/** The legs rule 8 holds: coupon (its discount), bonus (the spend), certificate (its spend); zero amounts are not held. */
+export function wantedLegs(req: OrderRequest, calc: Calculation): WantedLeg[] {
+  const common = { organizationId: calc.point.route.organizationId, phone: req.guest.phone, coupon: null, certificateSerial: null };
+  const legs: WantedLeg[] = [];
+  if (req.coupon && calc.amounts.couponDiscount > 0) legs.push({ ...common, kind: 'coupon', amountMinor: calc.amounts.couponDiscount, coupon: req.coupon });
+  if (calc.amounts.bonusSpend > 0) legs.push({ ...common, kind: 'bonus', amountMinor: calc.amounts.bonusSpend });
+  if (req.certificate && calc.amounts.certificateSpend > 0) legs.push({ ...common, kind: 'certificate', amountMinor: calc.amounts.certificateSpend, certificateSerial: req.certificate.serial });
+  return legs;
+}

@@ -1,0 +1,137 @@
+import type { Clock, Db, IdSource, Queryable } from '@app/shared';
+import type { Credential } from '../auth/credentials.repo.js';
+import { ApiError, invalid } from '../errors.js';
+import type { LoyaltyHolds } from '../orders/loyalty-holds.js';
+import type { OrderEvents } from '../orders/order-events.js';
+import { holdEffectOf } from '../orders/order-states.js';
+import type { CancelDetail, DeliveryStatus, OrderState } from '../orders/order-view.js';
+import { OrdersRepo, toOrder, toView, type OrderRecord } from '../orders/orders.repo.js';
+import { transition } from '../orders/transition.js';
+
+/** A claim lease: the POS must report within it or the order returns to the queue. */
+export const CLAIM_LEASE_SECONDS = 120;
+/** States a POS may report. */
+export type PosReportedState = Extract<OrderState, 'prepared' | 'create_sending' | 'created_verified' | 'reconciliation_required' | 'rejected_final'>;
+/** Cancellations are executed by the POS plugin only in these states (prepared/reconciliation: queued, not executed). */
+const CANCEL_DISPATCH_STATES: OrderState[] = ['claimed', 'create_sending', 'created_verified'];
+
+type Row = Record<string, unknown>;
+
+/**
+ * The POS plugin's side of the order flow, scoped to the terminal group of its credential.
+ * Spec: issue "POS order flow", ARCHITECTURE "POS protocol"; docs/pos-protocol.md.
+ */
+export class PosOrdersService {
+  constructor(private readonly deps: { db: Db; clock: Clock; ids: IdSource; events: OrderEvents; holds: LoyaltyHolds }) {}
+
+  /** Claims up to `limit` queued orders of the route with a lease; expired claims go back to the queue first. */
+  async claim(cred: Credential, limit: number) {
+    const now = this.deps.clock.now();
+    const expires = new Date(now.getTime() + CLAIM_LEASE_SECONDS * 1000);
+    return this.deps.db.tx(async (q) => {
+      const expired = await q.query<Row>(
+        `SELECT * FROM orders WHERE organization_id = $1 AND terminal_group_id = $2 AND state = 'claimed' AND claim_expires_at < $3 FOR UPDATE SKIP LOCKED`,
+        [cred.organizationId, cred.terminalGroupId, now.toISOString()],
+      );
+      for (const r of expired) await transition(q, this.deps.events, toOrder(r), 'queued', 'claim_expired', now, { claimId: null, claimExpiresAt: null });
+      const rows = await q.query<Row>(
+        `SELECT * FROM orders WHERE organization_id = $1 AND terminal_group_id = $2 AND state = 'queued' AND cancel_state = 'none'
+          ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED`,
+        [cred.organizationId, cred.terminalGroupId, limit],
+      );
+      const out = [];
+      for (const r of rows) {
+        const claimId = this.deps.ids.uuid();
+        const o = await transition(q, this.deps.events, toOrder(r), 'claimed', 'pos', now, { claimId, claimExpiresAt: expires });
+        out.push({ orderId: o.id, claimId, claimExpiresAt: expires.toISOString(), stableId: o.id, order: o.posPayload });
+      }
+      return out;
+    });
+  }
+
+  /**
+   * A state report. Checks scope (500 scope_violation), the stable id (409 stable_id_mismatch), the claim (409
+   * invalid_or_expired_claim) and the transition table (409 invalid_state_transition). A repeat of the current
+   * state with the same claim is answered without change. Holds are confirmed/released after the commit.
+   */
+  async report(cred: Credential, orderId: string, r: { claimId: string; stableId: string; state: PosReportedState; posOrderId?: string; posDeliveryId?: string }) {
+    const now = this.deps.clock.now();
+    const order = await this.deps.db.tx(async (q) => {
+      const o = await this.scoped(q, cred, orderId);
+      if (r.stableId !== o.id) throw new ApiError('stable_id_mismatch', {}, 'stableId does not match the order');
+      if (o.posOrderId && r.posOrderId && r.posOrderId !== o.posOrderId) throw new ApiError('stable_id_mismatch', {}, 'posOrderId differs from the one reported before');
+      if (o.claimId !== r.claimId || (o.state === 'claimed' && o.claimExpiresAt! < now)) throw new ApiError('invalid_or_expired_claim', {}, 'claim is not current');
+      if (o.state === r.state) return null;
+      if (r.state === 'created_verified' && !r.posOrderId && !o.posOrderId) throw invalid('created_verified needs posOrderId');
+      return transition(q, this.deps.events, o, r.state, 'pos', now, {
+        claimExpiresAt: new Date(now.getTime() + CLAIM_LEASE_SECONDS * 1000),
+        ...(r.posOrderId ? { posOrderId: r.posOrderId } : {}),
+        ...(r.posDeliveryId ? { posDeliveryId: r.posDeliveryId } : {}),
+      });
+    });
+    if (!order) return toView((await new OrdersRepo(this.deps.db).byId(orderId))!);
+    const effect = holdEffectOf(order.state);
+    if (effect !== 'keep') await this.deps.holds.settle(order.id, effect);
+    return toView(order);
+  }
+
+  /** A delivery status report (created orders only); Delivered/Closed of a checkout order schedules the bonus accrual. */
+  async deliveryStatus(cred: Credential, orderId: string, r: { status: DeliveryStatus; at?: string }) {
+    const now = this.deps.clock.now();
+    return this.deps.db.tx(async (q) => {
+      const o = await this.scoped(q, cred, orderId);
+      if (o.state !== 'created_verified' && o.state !== 'cancelled') throw new ApiError('invalid_state_transition', {}, 'delivery status before the order was created');
+      if (o.deliveryStatus === r.status) return toView(o);
+      const accrue = (r.status === 'Delivered' || r.status === 'Closed') && o.kind === 'checkout' && o.accrualState === 'none' && o.guestPhone !== null;
+      const upd = await new OrdersRepo(q).update(o.id, { deliveryStatus: r.status, deliveryStatusAt: r.at ? new Date(r.at) : now, ...(accrue ? { accrualState: 'pending' } : {}) }, now);
+      await this.deps.events.emit(q, 'order.delivery_status_changed', toView(upd), now);
+      return toView(upd);
+    });
+  }
+
+  /** Hands out requested cancellations of the route (each at most once per lease). The POS cancels with 'client refusal'. */
+  async claimCancellations(cred: Credential) {
+    const now = this.deps.clock.now();
+    const retryBefore = new Date(now.getTime() - CLAIM_LEASE_SECONDS * 1000);
+    const rows = await this.deps.db.query<Row>(
+      `UPDATE orders SET cancel_dispatched_at = $3 WHERE id IN (
+         SELECT id FROM orders WHERE organization_id = $1 AND terminal_group_id = $2 AND cancel_state = 'requested'
+           AND state = ANY($5::text[]) AND (cancel_dispatched_at IS NULL OR cancel_dispatched_at < $4)
+         ORDER BY cancel_requested_at LIMIT 20 FOR UPDATE SKIP LOCKED)
+       RETURNING *`,
+      [cred.organizationId, cred.terminalGroupId, now.toISOString(), retryBefore.toISOString(), CANCEL_DISPATCH_STATES],
+    );
+    return rows.map(toOrder).map((o) => ({ orderId: o.id, stableId: o.id, posOrderId: o.posOrderId, state: o.state, reason: 'client refusal' as const }));
+  }
+
+  /** The POS outcome of a cancellation: cancelled (holds released) or rejected with a cancelDetail. */
+  async cancelResult(cred: Credential, orderId: string, r: { result: 'cancelled' | 'rejected'; detail?: CancelDetail }) {
+    const now = this.deps.clock.now();
+    const order = await this.deps.db.tx(async (q) => {
+      const o = await this.scoped(q, cred, orderId);
+      if (o.cancelState !== 'requested') throw new ApiError('invalid_state_transition', {}, 'no cancellation is requested for this order');
+      if (r.result === 'rejected') {
+        if (!r.detail) throw invalid('a rejected cancellation needs detail');
+        const upd = await new OrdersRepo(q).update(o.id, { cancelState: 'rejected', cancelDetail: r.detail }, now);
+        await this.deps.events.emit(q, 'order.cancel_result', toView(upd), now);
+        return upd;
+      }
+      const upd = await transition(q, this.deps.events, o, 'cancelled', 'pos_cancel', now, { cancelState: 'done', ...(o.deliveryStatus ? { deliveryStatus: 'Cancelled', deliveryStatusAt: now } : {}) });
+      await this.deps.events.emit(q, 'order.cancel_result', toView(upd), now);
+      return upd;
+    });
+    if (order.state === 'cancelled') await this.deps.holds.settle(order.id, 'release');
+    return toView(order);
+  }
+
+  /** The order, locked; 404 when absent; 500 scope_violation when it belongs to another route. */
+  private async scoped(q: Queryable, cred: Credential, orderId: string): Promise<OrderRecord> {
+    if (!/^[0-9a-f-]{36}$/i.test(orderId)) throw invalid('order id is not a UUID');
+    const o = await new OrdersRepo(q).byId(orderId.toLowerCase(), true);
+    if (!o) throw new ApiError('not_found', {}, 'no such order');
+    if (o.organizationId !== cred.organizationId || o.terminalGroupId !== cred.terminalGroupId) {
+      throw new ApiError('scope_violation', {}, 'the order belongs to another route');
+    }
+    return o;
+  }
+}
