@@ -47,6 +47,8 @@ export interface AppDeps {
   masterKey: Buffer;
   /** The loyalty service; null = not connected (calculations report loyaltyUnavailable). */
   loyalty: LoyaltyPort | null;
+  /** Loyalty requests per guest phone per minute (default 30, the spec's limit). */
+  loyaltyRequestsPerMinute?: number;
   /** The webhook outbox; defaults to an in-memory recorder (no webhooks). */
   events?: OrderEvents;
   /** Fastify logger option; false in tests. */
@@ -72,7 +74,7 @@ export function createServices(deps: AppDeps) {
   const zonesRepo = new ZonesRepo(deps.db);
   const tokens = new CalculationTokens(deps.masterKey);
   const calculator = new CheckoutCalculator({
-    points, terminalGroups, zones: zonesRepo, loyalty: deps.loyalty, rateLimit: new PhoneRateLimit(), clock: deps.clock, db: deps.db,
+    points, terminalGroups, zones: zonesRepo, loyalty: deps.loyalty, rateLimit: new PhoneRateLimit(deps.loyaltyRequestsPerMinute), clock: deps.clock, db: deps.db,
   });
   const checkout = new CheckoutService({ calculator, tokens, clock: deps.clock, db: deps.db });
   const holds = new LoyaltyHolds({ db: deps.db, loyalty: deps.loyalty, clock: deps.clock, ids: deps.ids, box: deps.box, events });

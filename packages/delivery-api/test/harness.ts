@@ -41,7 +41,7 @@ export interface World {
  * Builds the world: tenant `t1`, source `website`, points 1 (route active), 2 (route active), 3 (route disabled),
  * 4 (no route); partner key for points 1, 2, 3, 4; POS keys for the terminal groups of points 1 and 2.
  */
-export async function makeWorld(): Promise<World> {
+export async function makeWorld(opts: { loyaltyRequestsPerMinute?: number } = {}): Promise<World> {
   const db = await openTestDb(MIGRATIONS);
   const clock = new ManualClock(T0);
   const box = new SecretBox(randomBytes(32));
@@ -49,7 +49,7 @@ export async function makeWorld(): Promise<World> {
   const programs = base.programs.map((p) => (p.id === 'gift' ? { ...p, gift: { productId: GIFT, quantityMilli: 1000 } } : p));
   const loyalty = new FakeLoyalty({ config: makeLoyaltyConfig({ organizations: [ORG], programs }), clock });
   const events = new RecordingOrderEvents();
-  const deps = { db, box, clock, ids: randomIds, requestIdTtlSeconds: 600, heartbeatWindowSeconds: 90, masterKey: randomBytes(32), loyalty, events };
+  const deps = { db, box, clock, ids: randomIds, requestIdTtlSeconds: 600, heartbeatWindowSeconds: 90, masterKey: randomBytes(32), loyalty, events, loyaltyRequestsPerMinute: opts.loyaltyRequestsPerMinute };
   const services = createServices(deps);
   const app = await buildApp(deps, services);
   const operator = new OperatorService({ db, box });
