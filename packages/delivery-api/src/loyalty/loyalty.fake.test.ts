@@ -52,6 +52,10 @@ async function scenario(port: LoyaltyPort, clock: ManualClock): Promise<unknown[
   await step('confirm released', () => port.confirm({ holdId: real.get('c1')!, idempotencyKey: 'c1:c' }));
   await hold('hold poor', { ...bonus, idempotencyKey: 'b2', phone: POOR_PHONE });
   await hold('hold other org', { ...bonus, idempotencyKey: 'b3', organizationId: LOYALTY_OTHER_ORG });
+  await hold('hold unknown guest', { ...bonus, idempotencyKey: 'b4', phone: '+79990000077' });
+  // Failed lookups are reads: this is the 4th write of the window, the next one is over the limit.
+  await hold('hold 4th write', { ...bonus, idempotencyKey: 'b5', amountMinor: 100 });
+  await hold('hold 5th write', { ...bonus, idempotencyKey: 'b6', amountMinor: 100 });
   clock.advance(60_000);
   await step('get hold', () => port.getHold('b1'));
   await step('get unknown hold', () => port.getHold('nope'));
@@ -79,7 +83,10 @@ describe('FakeLoyalty behaves like the simulator behind HttpLoyalty', () => {
     // The scenario really crossed the interesting paths (not a transcript of errors only).
     const kinds = viaHttp.map((s) => (s as unknown[]).slice(1, 3).join(':'));
     expect(kinds).toEqual(expect.arrayContaining(['ok:[object Object]', 'error:rate_limited', 'error:rejected', 'error:unavailable']));
-    expect(viaHttp.find((s) => (s as unknown[])[0] === 'accrue')).toEqual(['accrue', 'ok', { accruedMinor: 4999 }]);
+    const byName = (n: string) => viaHttp.find((s) => (s as unknown[])[0] === n);
+    expect(byName('accrue')).toEqual(['accrue', 'ok', { accruedMinor: 4999 }]);
+    expect(byName('hold 4th write')).toEqual(['hold 4th write', 'ok', { holdId: 'H3', amountMinor: 100 }]);
+    expect(byName('hold 5th write')).toEqual(['hold 5th write', 'error', 'rate_limited', 'write_limit', 60]);
   });
 });
 

@@ -84,22 +84,29 @@ export class FakeLoyalty implements LoyaltyPort {
   }
 
   hold(req: HoldRequest, opts?: CallOptions): Promise<Hold> {
-    return this.run('hold', req, opts, () => {
-      const common = { idempotencyKey: req.idempotencyKey, organizationId: req.organizationId, orderRef: req.orderRef, amountMinor: req.amountMinor };
-      if (req.kind === 'coupon') {
+    const common = { idempotencyKey: req.idempotencyKey, organizationId: req.organizationId, orderRef: req.orderRef, amountMinor: req.amountMinor };
+    if (req.kind === 'coupon') {
+      return this.run('hold', req, opts, () => {
         if (!req.coupon) throw new LoyaltyError('rejected', 'coupon_invalid', 'coupon hold without a coupon code');
         const h = this.engine.holds.holdCoupon({ ...common, code: req.coupon });
         return { holdId: h.id, amountMinor: h.amountMinor };
-      }
+      });
+    }
+    let wallet: { customerId: string; walletId: string } | undefined;
+    // The wallet lookup is a read (customer/info) before the write, as the HTTP adapter does: it fails without
+    // using up the write limit.
+    const lookup = () => {
       const isBonus = req.kind === 'bonus';
-      const notFound = isBonus ? 'guest_not_found' : 'certificate_invalid';
-      const c = this.engine.customers[isBonus ? 'byPhoneNumber' : 'byCardNumber']((isBonus ? req.phone : req.certificateSerial) ?? '');
       this.engine.assertConnected(req.organizationId);
+      const c = isBonus ? this.engine.customers.byPhoneNumber(req.phone ?? '') : this.engine.customers.byCardNumber(req.certificateSerial ?? '');
       const w = c?.wallets.find((x) => x.type === req.kind);
-      if (!c || !w) throw new LoyaltyError('rejected', notFound, `no ${req.kind} wallet`);
-      const h = this.engine.holds.holdWallet({ ...common, customerId: c.id, walletId: w.id });
+      if (!c || !w) throw new LoyaltyError('rejected', isBonus ? 'guest_not_found' : 'certificate_invalid', `no ${req.kind} wallet`);
+      wallet = { customerId: c.id, walletId: w.id };
+    };
+    return this.run('hold', req, opts, () => {
+      const h = this.engine.holds.holdWallet({ ...common, ...wallet! });
       return { holdId: h.id, amountMinor: h.amountMinor };
-    });
+    }, lookup);
   }
 
   getHold(idempotencyKey: string, opts?: CallOptions): Promise<(Hold & { status: HoldStatus }) | null> {
@@ -126,7 +133,7 @@ export class FakeLoyalty implements LoyaltyPort {
   }
 
   /** One call: log, gate, delay, scripted failure, write limit, engine, after-failure; engine errors mapped like HTTP. */
-  private async run<T>(method: LoyaltyMethod, args: unknown, opts: CallOptions | undefined, body: () => T): Promise<T> {
+  private async run<T>(method: LoyaltyMethod, args: unknown, opts: CallOptions | undefined, body: () => T, read?: () => void): Promise<T> {
     this.calls.push({ method, args });
     const gate = this.gates.get(method)?.shift();
     if (gate) await abortable(gate, opts?.signal);
@@ -134,20 +141,27 @@ export class FakeLoyalty implements LoyaltyPort {
     if (ms) await abortable(new Promise((r) => setTimeout(r, ms)), opts?.signal);
     const pre = this.before.get(method)?.shift();
     if (pre) throw toError(pre);
-    if (WRITES.has(method)) {
-      const retry = this.limiter.take('fake');
-      if (retry !== null) throw new LoyaltyError('rate_limited', 'write_limit', 'write limit', retry);
-    }
-    let out: T;
-    try {
-      out = body();
-    } catch (e) {
-      if (e instanceof SimError) throw serviceError(e.status, e.code, e.message, e.retryAfterSeconds?.toString());
-      throw e;
-    }
+    const out = engineCall(() => {
+      read?.();
+      if (WRITES.has(method)) {
+        const retry = this.limiter.take('fake');
+        if (retry !== null) throw new LoyaltyError('rate_limited', 'write_limit', 'write limit', retry);
+      }
+      return body();
+    });
     const post = this.after.get(method)?.shift();
     if (post) throw toError(post);
     return out;
+  }
+}
+
+/** Runs engine code, mapping its SimError exactly as the HTTP adapter maps the same answer. */
+function engineCall<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof SimError) throw serviceError(e.status, e.code, e.message, e.retryAfterSeconds?.toString());
+    throw e;
   }
 }
 
