@@ -1,0 +1,76 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import multipart from '@fastify/multipart';
+import type { Clock, Db, IdSource } from '@app/shared';
+import { CallbacksRepo } from './callbacks/callbacks.repo.js';
+import { systemResolver, type Resolver } from './callbacks/callback-url.js';
+import { DocumentsRepo } from './documents/documents.repo.js';
+import { documentsRoutes } from './documents/documents.routes.js';
+import { DocumentsService } from './documents/documents.service.js';
+import { MULTIPART_LIMITS } from './documents/multipart-upload.js';
+import type { RecognitionEngine } from './engine/engine.port.js';
+import { checkHealth } from './health/health.service.js';
+import { healthRoutes } from './health/health.routes.js';
+import { installErrorHandling } from './http/error-handler.js';
+import { DocumentProcessor } from './jobs/document-processor.js';
+import { QueueRepo } from './jobs/queue.repo.js';
+import { installAuth } from './keys/auth.plugin.js';
+import { KeysRepo } from './keys/keys.repo.js';
+import type { FileStore } from './storage/file-store.js';
+
+/** Everything the recognition app needs, passed in (tests: in-memory PGlite, ManualClock, fake engine). */
+export interface RecognitionAppDeps {
+  db: Db;
+  files: FileStore;
+  /** The local OCR engine (health `python_worker`); used for recognition unless `aiEngine` is given. */
+  localEngine: RecognitionEngine;
+  /** The AI adapter when configured (health `ai_api`); then it does the recognition. */
+  aiEngine?: RecognitionEngine;
+  clock: Clock;
+  ids: IdSource;
+  allowPrivateCallbacks: boolean;
+  /** DNS for callback URL checks; default `dns.lookup`. */
+  resolve?: Resolver;
+  /** Budget of priority=high in ms (default 35 000). */
+  syncBudgetMs?: number;
+  /** Called when a document is queued (wakes workers). */
+  onQueued?: () => void;
+  logger?: FastifyServerOptions['logger'];
+  /** Background events (failed recognitions, callback attempts); default silent. */
+  log?: (msg: string, extra: object) => void;
+}
+
+/** The services built from the deps (shared by the app, the workers and tests). */
+export function createRecognitionServices(deps: RecognitionAppDeps) {
+  const keys = new KeysRepo(deps.db, deps.clock);
+  const docs = new DocumentsRepo(deps.db);
+  const callbacks = new CallbacksRepo(deps.db);
+  const queue = new QueueRepo(deps.db);
+  const engine = deps.aiEngine ?? deps.localEngine;
+  const processor = new DocumentProcessor({ db: deps.db, files: deps.files, engine, clock: deps.clock, ids: deps.ids, log: deps.log });
+  const documents = new DocumentsService({
+    docs, callbacks, files: deps.files, processor, clock: deps.clock, allowPrivateCallbacks: deps.allowPrivateCallbacks,
+    resolve: deps.resolve ?? systemResolver, syncBudgetMs: deps.syncBudgetMs, onQueued: deps.onQueued,
+  });
+  const health = () => checkHealth({ db: deps.db, queue, localEngine: deps.localEngine, aiEngine: deps.aiEngine });
+  return { keys, docs, callbacks, queue, processor, documents, health };
+}
+
+export type RecognitionServices = ReturnType<typeof createRecognitionServices>;
+
+/** Builds the Fastify application of the recognition API (app builds, `startRecognitionService` listens). */
+export async function buildRecognitionApp(
+  deps: RecognitionAppDeps,
+  services: RecognitionServices = createRecognitionServices(deps),
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    genReqId: () => deps.ids.uuid(),
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: true, useDefaults: false } },
+  });
+  installErrorHandling(app);
+  await app.register(multipart, { limits: MULTIPART_LIMITS });
+  installAuth(app, services.keys);
+  healthRoutes(app, services.health);
+  documentsRoutes(app, services.documents);
+  return app;
+}

@@ -1,0 +1,58 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import ipaddr from 'ipaddr.js';
+import { Agent, request } from 'undici';
+import { isForbiddenAddress } from './callback-url.js';
+
+/** Outgoing HTTP for callbacks (port): POSTs a JSON body, resolves with the status or rejects on network errors. */
+export interface CallbackHttp {
+  postJson(url: string, body: string): Promise<{ status: number }>;
+}
+
+/** Connection timeout of a callback (Spec: Events, "connection timeout 10 seconds"); also used for headers/body. */
+export const CALLBACK_TIMEOUT_MS = 10_000;
+
+/**
+ * The real adapter over undici: 10 s connect/headers/body timeouts, no redirects (undici's `request` never
+ * follows them, and a 3xx is not a 2xx confirmation). Unless `allowPrivate`, the address is checked again when
+ * the socket connects (a guarded DNS lookup), so a name that now resolves to 10.0.0.5 or ::1 is refused even if
+ * it was public at upload time (DNS rebinding).
+ */
+export class UndiciCallbackHttp implements CallbackHttp {
+  private readonly agent: Agent;
+  constructor(private readonly opts: { allowPrivate: boolean; userAgent?: string }) {
+    const guarded = (hostname: string, options: object, cb: (err: Error | null, address: string | LookupAddress[], family?: number) => void) => {
+      dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+        if (err) return cb(err, []);
+        const bad = addresses.find((a) => isForbiddenAddress(a.address));
+        if (bad) return cb(new Error(`callback host ${hostname} resolves to a non-public address`), []);
+        const all = (options as { all?: boolean }).all;
+        if (all) return cb(null, addresses);
+        cb(null, addresses[0]!.address, addresses[0]!.family);
+      });
+    };
+    this.agent = new Agent({
+      connect: { timeout: CALLBACK_TIMEOUT_MS, ...(opts.allowPrivate ? {} : { lookup: guarded }) },
+      headersTimeout: CALLBACK_TIMEOUT_MS,
+      bodyTimeout: CALLBACK_TIMEOUT_MS,
+    });
+  }
+
+  async postJson(url: string, body: string): Promise<{ status: number }> {
+    const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+    if (!this.opts.allowPrivate && ipaddr.isValid(host) && isForbiddenAddress(host)) {
+      throw new Error('callback URL points at a non-public address');
+    }
+    const res = await request(url, {
+      method: 'POST',
+      dispatcher: this.agent,
+      headers: { 'content-type': 'application/json', 'user-agent': this.opts.userAgent ?? 'recognition-api-callbacks/1' },
+      body,
+    });
+    await res.body.dump();
+    return { status: res.statusCode };
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}

@@ -1,0 +1,73 @@
+import { resolve } from 'node:path';
+
+/** The OpenAI-compatible AI vision endpoint (AI_BASE_URL, AI_API_KEY, AI_MODEL). */
+export interface AiConfig {
+  /** Base URL without the trailing `/chat/completions`, e.g. `https://api.example.com/v1`. */
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+  /** Per-request timeout in milliseconds (AI_TIMEOUT_MS, default 30000: inside the 35 s synchronous budget). */
+  timeoutMs: number;
+}
+
+/** Runtime configuration of the recognition API, parsed once from the environment. */
+export interface RecognitionConfig {
+  /** RECOGNITION_PORT, default 3100. */
+  port: number;
+  /** RECOGNITION_HOST, default 127.0.0.1. */
+  host: string;
+  /** DATABASE_URL; absent → embedded PGlite under `<dataDir>/recognition/db`. On PostgreSQL, schema `recognition`. */
+  databaseUrl?: string;
+  /** DATA_DIR, default ./data; uploads go to `<dataDir>/recognition/files`. */
+  dataDir: string;
+  /** Set when AI_BASE_URL is; the AI adapter then replaces the local OCR engine. */
+  ai?: AiConfig;
+  /** RECOGNITION_ALLOW_PRIVATE_CALLBACKS=1: callback URLs may point at private/loopback addresses (development). */
+  allowPrivateCallbacks: boolean;
+  /** RECOGNITION_WORKERS, default 2: concurrent recognition workers in this process. */
+  workers: number;
+  /** LOG_LEVEL, default info. */
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+function int(env: NodeJS.ProcessEnv, name: string, dflt: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return dflt;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  return n;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return true;
+  throw new ConfigError(`${name} must be 1/true or 0/false, got "${raw}"`);
+}
+
+/** Reads the configuration; throws ConfigError naming the bad variable. Nothing else reads process.env. */
+export function loadRecognitionConfig(env: NodeJS.ProcessEnv = process.env): RecognitionConfig {
+  let ai: AiConfig | undefined;
+  if (env.AI_BASE_URL) {
+    if (!/^https?:\/\//.test(env.AI_BASE_URL)) throw new ConfigError(`AI_BASE_URL must be an http(s) URL, got "${env.AI_BASE_URL}"`);
+    if (!env.AI_MODEL) throw new ConfigError('AI_MODEL is required when AI_BASE_URL is set');
+    ai = {
+      baseUrl: env.AI_BASE_URL.replace(/\/+$/, ''),
+      apiKey: env.AI_API_KEY ?? '',
+      model: env.AI_MODEL,
+      timeoutMs: int(env, 'AI_TIMEOUT_MS', 30_000, 1000, 120_000),
+    };
+  }
+  return {
+    port: int(env, 'RECOGNITION_PORT', 3100, 0, 65535),
+    host: env.RECOGNITION_HOST || '127.0.0.1',
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: resolve(env.DATA_DIR || 'data'),
+    ai,
+    allowPrivateCallbacks: flag(env, 'RECOGNITION_ALLOW_PRIVATE_CALLBACKS'),
+    workers: int(env, 'RECOGNITION_WORKERS', 2, 0, 32),
+    logLevel: env.LOG_LEVEL || 'info',
+  };
+}

@@ -1,0 +1,40 @@
+import type { DocumentType, RecognizedData } from '../engine/engine.port.js';
+import type { Warning } from '../engine/validate/validate.js';
+
+/** Document states (Spec: States and transitions). */
+export type DocumentStatus = 'queued' | 'processing' | 'completed' | 'failed';
+export type Priority = 'high' | 'normal' | 'batch';
+
+/** A document row as the service sees it. Times are UTC instants. */
+export interface DocumentRecord {
+  id: string;
+  apiKeyId: string;
+  status: DocumentStatus;
+  /** As requested (may be `auto`). */
+  requestedType: DocumentType | 'auto';
+  /** The requested type, replaced by the detected one once recognised. */
+  documentType: DocumentType | 'auto';
+  imageQuality: 'photo' | 'scan' | 'screenshot';
+  outputFormat: 'json' | 'accounting';
+  priority: Priority;
+  callbackUrl: string | null;
+  clientRef: string | null;
+  /** Storage keys of the page images, in page order. */
+  files: string[];
+  createdAt: Date;
+  availableAt: Date;
+  leaseUntil: Date | null;
+  attempts: number;
+  completedAt: Date | null;
+  data: RecognizedData | null;
+  confidence: number | null;
+  warnings: Warning[] | null;
+  processingTimeMs: number | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+}
+
+/** The outcome of processing, written by {@link DocumentsRepo.finish}. */
+export type ProcessingResult =
+  | { ok: true; documentType: DocumentType; data: RecognizedData; confidence: number; warnings: Warning[]; processingTimeMs: number }
+  | { ok: false; code: string; message: string; processingTimeMs: number };

@@ -1,0 +1,44 @@
+import type { LineItem } from '../engine.port.js';
+import type { CalendarDate } from './dates-vat.js';
+import { vatRatesInForce } from './dates-vat.js';
+import { checkUnit } from './okei.js';
+import type { Warning } from './validate.js';
+
+/** Roubles (as printed, kopecks in decimals) → integer kopecks, so comparisons are exact. */
+export const kopecks = (rub: number): number => Math.round(rub * 100);
+
+/** Allowed difference per line: 0.01 RUB (one kopeck) for rounding of printed amounts. */
+export const LINE_TOLERANCE_KOPECKS = 1;
+
+/**
+ * Checks one item line: rule 1 line math (`amount_without_nds + nds_amount = amount_with_nds`,
+ * `quantity * price = amount_without_nds`, each within 0.01 RUB), rule 5 VAT rate in force on the document date,
+ * and beyond the spec: VAT amount = amount × rate, OKEI unit code/name. Pushes `{field, message}` warnings.
+ */
+export function checkLine(item: LineItem, i: number, date: CalendarDate | null, out: Warning[]): void {
+  const f = (name: string) => `items[${i}].${name}`;
+  const { quantity: q, price: p, amount_without_nds: net, nds_amount: vat, amount_with_nds: gross } = item;
+  if (net != null && vat != null && gross != null && Math.abs(kopecks(net) + kopecks(vat) - kopecks(gross)) > LINE_TOLERANCE_KOPECKS) {
+    out.push({ field: f('amount_with_nds'), message: `amount without VAT ${net} + VAT ${vat} ≠ amount with VAT ${gross}` });
+  }
+  if (q != null && p != null && net != null && Math.abs(Math.round(q * p * 100) - kopecks(net)) > LINE_TOLERANCE_KOPECKS) {
+    out.push({ field: f('amount_without_nds'), message: `quantity ${q} × price ${p} ≠ amount without VAT ${net}` });
+  }
+  if (item.nds_exempt) {
+    if (vat != null && vat !== 0) out.push({ field: f('nds_amount'), message: `line is "без НДС" but carries VAT ${vat}` });
+  } else if (item.nds_rate == null) {
+    out.push({ field: f('nds_rate'), message: 'VAT rate is missing (neither a rate nor "без НДС")' });
+  } else {
+    const allowed = vatRatesInForce(date);
+    if (!allowed.includes(item.nds_rate)) {
+      out.push({ field: f('nds_rate'), message: `VAT rate ${item.nds_rate}% is not in force on the document date (allowed: ${allowed.join(', ')}%)` });
+    } else if (net != null && vat != null && Math.abs(Math.round(net * item.nds_rate) - kopecks(vat)) > LINE_TOLERANCE_KOPECKS) {
+      out.push({ field: f('nds_amount'), message: `VAT ${vat} ≠ ${item.nds_rate}% of ${net}` });
+    }
+  }
+  if (item.unit.code != null && item.unit.code.trim() !== '') {
+    const unit = checkUnit(item.unit.code, item.unit.name);
+    if (unit === 'unknown_code') out.push({ field: f('unit.code'), message: `unknown OKEI unit code "${item.unit.code}"` });
+    if (unit === 'name_mismatch') out.push({ field: f('unit.name'), message: `unit "${item.unit.name}" does not match OKEI code ${item.unit.code}` });
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * The one error table of the recognition service: every error code with its HTTP status.
+ * Spec: document-recognition-api.md, Errors. `RECOGNITION_FAILED` names the spec's unnamed 422 of a failed
+ * synchronous recognition; `INTERNAL_ERROR` and `SERVICE_UNAVAILABLE` are ours (500 / 503).
+ */
+export const ERROR_STATUS = {
+  MISSING_API_KEY: 401,
+  INVALID_API_KEY: 401,
+  NOT_FOUND: 404,
+  DOCUMENT_NOT_READY: 409,
+  VALIDATION_ERROR: 422,
+  RECOGNITION_FAILED: 422,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/**
+ * A domain error rendered as `{error: {code, message}}` with the table's status. `message` is sent to the
+ * caller, so it must never carry internals; for VALIDATION_ERROR it starts with the bad parameter's name.
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+/** 422 VALIDATION_ERROR whose message names the parameter, e.g. `invalid('callback_url', 'at most 500 characters')`. */
+export function invalid(param: string, why: string): ApiError {
+  return new ApiError('VALIDATION_ERROR', `${param}: ${why}`);
+}
+
+export const notFound = (): ApiError => new ApiError('NOT_FOUND', 'document not found');

@@ -1,0 +1,112 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomIds, systemClock, type Clock } from '@app/shared';
+import { buildRecognitionApp, createRecognitionServices, type RecognitionAppDeps } from './app.js';
+import { CallbackSender } from './callbacks/callback-sender.js';
+import { UndiciCallbackHttp } from './callbacks/callback-http.js';
+import type { AiConfig } from './config.js';
+import { openRecognitionDb } from './db.js';
+import { AiEngine } from './engine/ai/ai-engine.js';
+import type { RecognitionEngine } from './engine/engine.port.js';
+import { loadLocalEngine } from './engine/unavailable-engine.js';
+import { Poller } from './jobs/poller.js';
+import { runWorkerStep } from './jobs/worker.js';
+import { LocalFileStore } from './storage/file-store.js';
+
+export { buildRecognitionApp, createRecognitionServices, type RecognitionAppDeps } from './app.js';
+export { loadRecognitionConfig, type RecognitionConfig, type AiConfig } from './config.js';
+export { openRecognitionDb, MIGRATIONS_DIR } from './db.js';
+export { KeysRepo } from './keys/keys.repo.js';
+export { LocalFileStore, type FileStore } from './storage/file-store.js';
+export { AiEngine } from './engine/ai/ai-engine.js';
+export * from './engine/engine.port.js';
+
+/** Options of {@link startRecognitionService}; everything but `dataDir`/`port`/`host` is optional. */
+export interface StartRecognitionOptions {
+  /** Root data folder: PGlite in `<dataDir>/recognition/db`, uploads in `<dataDir>/recognition/files`. */
+  dataDir: string;
+  port: number;
+  host: string;
+  /** PostgreSQL URL; the service then uses schema `recognition`. */
+  databaseUrl?: string;
+  /** Recognition engine; default the local OCR engine (`engine/ocr`), or an "unavailable" stand-in without it. */
+  engine?: RecognitionEngine;
+  /** AI adapter configuration (AI_*); when given, the AI engine does the recognition. */
+  ai?: AiConfig;
+  log?: (msg: string, extra: object) => void;
+  clock?: Clock;
+  /** The demo key to ensure; default: read or create `<dataDir>/recognition/demo-api-key`. */
+  demoApiKey?: string;
+  /** Recognition workers in this process (RECOGNITION_WORKERS, default 2; 0 = API only). */
+  workers?: number;
+  allowPrivateCallbacks?: boolean;
+  /** Real-time pause of an idle worker or callback poller, ms (default 1000). */
+  pollMs?: number;
+}
+
+/** A running service. */
+export interface RunningRecognitionService {
+  url: string;
+  /** The demo API key (plain), for the demo and README. */
+  apiKey: string;
+  close(): Promise<void>;
+}
+
+function demoKeyFile(dataDir: string): string {
+  const dir = join(dataDir, 'recognition');
+  mkdirSync(dir, { recursive: true });
+  return join(dir, 'demo-api-key');
+}
+
+/**
+ * Opens and migrates the database, builds the app, starts `workers` recognition workers (batch rows become
+ * claimable at their quarter-hour tick), the callback sender, and listens. `close()` stops all of it.
+ */
+export async function startRecognitionService(opts: StartRecognitionOptions): Promise<RunningRecognitionService> {
+  const clock = opts.clock ?? systemClock;
+  const db = await openRecognitionDb(opts);
+  const localEngine = opts.engine ?? (await loadLocalEngine({ concurrency: opts.workers ?? 2 }));
+  const aiEngine = opts.ai ? new AiEngine(opts.ai) : undefined;
+  const allowPrivate = opts.allowPrivateCallbacks ?? false;
+  const workers: Poller[] = [];
+  const wakeAll = () => workers.forEach((w) => w.poke());
+  const deps: RecognitionAppDeps = {
+    db, files: new LocalFileStore(join(opts.dataDir, 'recognition', 'files')), localEngine, aiEngine, clock, ids: randomIds,
+    allowPrivateCallbacks: allowPrivate, onQueued: wakeAll, log: opts.log,
+  };
+  const services = createRecognitionServices(deps);
+  const app = await buildRecognitionApp(deps, services);
+
+  let apiKey = opts.demoApiKey;
+  if (!apiKey) {
+    const file = demoKeyFile(opts.dataDir);
+    if (existsSync(file)) apiKey = readFileSync(file, 'utf8').trim();
+    else {
+      apiKey = (await services.keys.create('demo')).key;
+      writeFileSync(file, apiKey, { mode: 0o600 });
+    }
+  }
+  if (!(await services.keys.exists(apiKey))) await services.keys.create('demo', apiKey);
+
+  const pollMs = opts.pollMs ?? 1000;
+  const onError = (err: unknown) => opts.log?.('background step failed', { err: (err as Error).message });
+  for (let i = 0; i < (opts.workers ?? 2); i++) {
+    workers.push(new Poller(() => runWorkerStep({ queue: services.queue, processor: services.processor, clock }), pollMs, onError));
+  }
+  const http = new UndiciCallbackHttp({ allowPrivate });
+  const sender = new Poller(() => new CallbackSender({ repo: services.callbacks, http, clock, log: opts.log }).runOnce(), pollMs, onError);
+  workers.forEach((w) => w.start());
+  sender.start();
+
+  const url = await app.listen({ port: opts.port, host: opts.host });
+  return {
+    url,
+    apiKey,
+    async close() {
+      await app.close();
+      await Promise.all([...workers.map((w) => w.stop()), sender.stop()]);
+      await http.close();
+      await db.close();
+    },
+  };
+}

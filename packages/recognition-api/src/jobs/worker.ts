@@ -1,0 +1,29 @@
+import type { Clock } from '@app/shared';
+import type { DocumentProcessor } from './document-processor.js';
+import type { QueueRepo } from './queue.repo.js';
+
+/** Lease of a claimed document: comfortably above the engine's worst case; a dead worker's row returns after it. */
+export const JOB_LEASE_MS = 5 * 60 * 1000;
+/** A document whose worker died this many times is failed instead of being retried forever. */
+export const MAX_JOB_ATTEMPTS = 3;
+
+/**
+ * One worker step: claim a due document (queued and due, or with an expired lease), recognise, finish.
+ * Resolves false when nothing was due. Several workers (and instances) run this concurrently on one database.
+ */
+export async function runWorkerStep(deps: { queue: QueueRepo; processor: DocumentProcessor; clock: Clock }): Promise<boolean> {
+  const doc = await deps.queue.claim(deps.clock.now(), JOB_LEASE_MS);
+  if (!doc) return false;
+  if (doc.attempts > MAX_JOB_ATTEMPTS) {
+    await deps.processor.finish(doc, {
+      ok: false,
+      code: 'RECOGNITION_FAILED',
+      message: `engine_error: processing was interrupted ${MAX_JOB_ATTEMPTS} times`,
+      processingTimeMs: 0,
+    });
+    return true;
+  }
+  const result = await deps.processor.recognize(doc);
+  await deps.processor.finish(doc, result);
+  return true;
+}

@@ -1,0 +1,42 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError } from '../errors.js';
+import type { KeysRepo } from './keys.repo.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Id of the authenticated API key (owner of the documents it creates); set by the auth hook. */
+    apiKeyId: string;
+  }
+}
+
+/** Query parameter names that would carry a key in the URL (Spec: Authentication, rule 2). */
+export const URL_KEY_PARAMS = ['api_key', 'apikey', 'key', 'x-api-key', 'x_api_key', 'token'];
+
+const PUBLIC_PATHS = new Set(['/api/v1/health', '/openapi.json']);
+
+function urlCarriesKey(request: FastifyRequest): boolean {
+  const q = request.url.indexOf('?');
+  if (q < 0) return false;
+  const params = new URLSearchParams(request.url.slice(q + 1));
+  return [...params.keys()].some((k) => URL_KEY_PARAMS.includes(k.toLowerCase()));
+}
+
+/**
+ * `X-API-Key` authentication on every route except health (Spec: Authentication). A request whose URL
+ * carries a key-like parameter is refused with 401 INVALID_API_KEY even when the header is valid: a key in a
+ * URL ends up in access logs and proxies, so we make that mistake fail loudly instead of silently working.
+ */
+export function installAuth(app: FastifyInstance, keys: KeysRepo): void {
+  app.decorateRequest('apiKeyId', '');
+  app.addHook('onRequest', async (request) => {
+    const path = request.url.split('?')[0]!;
+    if (PUBLIC_PATHS.has(path)) return;
+    if (urlCarriesKey(request)) throw new ApiError('INVALID_API_KEY', 'API keys are accepted only in the X-API-Key header, never in the URL');
+    const raw = request.headers['x-api-key'];
+    const presented = Array.isArray(raw) ? raw[0] : raw;
+    if (!presented) throw new ApiError('MISSING_API_KEY', 'X-API-Key header is required');
+    const id = await keys.findActiveId(presented.trim());
+    if (!id) throw new ApiError('INVALID_API_KEY', 'API key is invalid or deactivated');
+    request.apiKeyId = id;
+  });
+}

@@ -1,0 +1,57 @@
+import { systemClock } from '@app/shared';
+import { loadRecognitionConfig } from '../config.js';
+import { openRecognitionDb } from '../db.js';
+import { KeysRepo } from './keys.repo.js';
+
+/**
+ * API key administration (Spec: Authentication, rule 1; our CLI stands in for the admin panel):
+ *   tsx packages/recognition-api/src/keys/keys-cli.ts create --name "Accounting"
+ *   tsx packages/recognition-api/src/keys/keys-cli.ts list
+ *   tsx packages/recognition-api/src/keys/keys-cli.ts deactivate key_0123abcd
+ * Uses the same DATABASE_URL / DATA_DIR as the service. `create` prints the key once; only its hash is kept.
+ */
+export async function runKeysCli(argv: string[], out: (line: string) => void = console.log, env = process.env): Promise<number> {
+  const [cmd, ...rest] = argv;
+  const usage = 'usage: keys-cli create --name NAME | list | deactivate KEY_ID';
+  if (!cmd || !['create', 'list', 'deactivate'].includes(cmd)) {
+    out(usage);
+    return 2;
+  }
+  const config = loadRecognitionConfig(env);
+  const db = await openRecognitionDb(config);
+  try {
+    const keys = new KeysRepo(db, systemClock);
+    if (cmd === 'create') {
+      const i = rest.indexOf('--name');
+      const name = i >= 0 ? rest[i + 1] : undefined;
+      if (!name) {
+        out(usage);
+        return 2;
+      }
+      const { key, record } = await keys.create(name);
+      out(`created ${record.id} (${record.name})`);
+      out(`X-API-Key: ${key}`);
+      out('Store it now: only its SHA-256 hash is kept.');
+      return 0;
+    }
+    if (cmd === 'list') {
+      for (const k of await keys.list()) {
+        out(`${k.id}\t${k.keyPrefix}…\t${k.deactivatedAt ? 'deactivated' : 'active'}\t${k.createdAt.toISOString()}\t${k.name}`);
+      }
+      return 0;
+    }
+    const id = rest[0];
+    if (!id || !(await keys.deactivate(id))) {
+      out(`no active key ${id ?? ''}`);
+      return 1;
+    }
+    out(`deactivated ${id}`);
+    return 0;
+  } finally {
+    await db.close();
+  }
+}
+
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+  runKeysCli(process.argv.slice(2)).then((code) => process.exit(code));
+}

@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import { sha256Hex, type Clock, type Queryable } from '@app/shared';
+
+/** An API key as stored: never the key itself, only its SHA-256 and a display prefix. */
+export interface ApiKeyRecord {
+  id: string;
+  name: string;
+  keyPrefix: string;
+  createdAt: Date;
+  deactivatedAt: Date | null;
+}
+
+interface Row {
+  id: string;
+  name: string;
+  key_prefix: string;
+  created_at: Date;
+  deactivated_at: Date | null;
+}
+
+const toRecord = (r: Row): ApiKeyRecord => ({
+  id: r.id,
+  name: r.name,
+  keyPrefix: r.key_prefix,
+  createdAt: new Date(r.created_at),
+  deactivatedAt: r.deactivated_at ? new Date(r.deactivated_at) : null,
+});
+
+/**
+ * API keys (Spec: Authentication). A key is `rk_` + 32 random bytes (base64url, 256 bits), so an unsalted
+ * SHA-256 is safe to store and look up by: brute force over 2^256 is out of reach, and the lookup is by hash.
+ */
+export class KeysRepo {
+  constructor(
+    private readonly db: Queryable,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Creates a key; returns the plain key (shown once) and its record. `plainKey` lets the demo key be fixed. */
+  async create(name: string, plainKey: string = `rk_${randomBytes(32).toString('base64url')}`): Promise<{ key: string; record: ApiKeyRecord }> {
+    const id = `key_${randomBytes(8).toString('hex')}`;
+    const rows = await this.db.query<Row>(
+      `INSERT INTO api_keys (id, name, key_hash, key_prefix, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING *`,
+      [id, name, sha256Hex(plainKey), plainKey.slice(0, 8), this.clock.now()],
+    );
+    return { key: plainKey, record: toRecord(rows[0]!) };
+  }
+
+  /** The active key's id for a presented plain key, or null when unknown or deactivated. */
+  async findActiveId(plainKey: string): Promise<string | null> {
+    const rows = await this.db.query<{ id: string }>(
+      'SELECT id FROM api_keys WHERE key_hash = $1 AND deactivated_at IS NULL',
+      [sha256Hex(plainKey)],
+    );
+    return rows[0]?.id ?? null;
+  }
+
+  /** True when a key with this plain value exists (active or not). */
+  async exists(plainKey: string): Promise<boolean> {
+    return (await this.db.query('SELECT 1 FROM api_keys WHERE key_hash = $1', [sha256Hex(plainKey)])).length > 0;
+  }
+
+  async list(): Promise<ApiKeyRecord[]> {
+    return (await this.db.query<Row>('SELECT * FROM api_keys ORDER BY created_at, id')).map(toRecord);
+  }
+
+  /** Deactivates a key; false when there is no such active key. Documents stay, owned by the inactive key. */
+  async deactivate(id: string): Promise<boolean> {
+    const rows = await this.db.query(
+      'UPDATE api_keys SET deactivated_at = $2 WHERE id = $1 AND deactivated_at IS NULL RETURNING id',
+      [id, this.clock.now()],
+    );
+    return rows.length > 0;
+  }
+}
