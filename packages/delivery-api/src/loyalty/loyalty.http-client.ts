@@ -3,6 +3,9 @@ import { serviceError } from './loyalty.errors.js';
 import { LoyaltyError } from './loyalty.port.js';
 import { expectShape, TokenAnswer } from './loyalty.wire.js';
 
+/** Answers are small JSON documents; a larger one is a misbehaving service, not something to buffer. */
+const MAX_ANSWER_BYTES = 1024 * 1024;
+
 /** Connection settings of the loyalty service. */
 export interface LoyaltyHttpOptions {
   /** Base URL without trailing slash, e.g. `https://api-ru.iiko.services` or the simulator's `url`. */
@@ -68,9 +71,14 @@ export class LoyaltyHttpClient {
         signal: d.signal,
         dispatcher: this.o.dispatcher,
       });
+      if (Number(res.headers['content-length'] ?? 0) > MAX_ANSWER_BYTES) {
+        res.body.destroy();
+        throw new LoyaltyError('unavailable', 'bad_response', 'loyalty answer too large');
+      }
       const text = await res.body.text();
       return { status: res.statusCode, text, retryAfter: header(res.headers['retry-after']) };
     } catch (err) {
+      if (err instanceof LoyaltyError) throw err;
       if (d.timedOut()) throw new LoyaltyError('unavailable', 'timeout', `loyalty call exceeded ${this.timeoutMs} ms`);
       if (d.signal.aborted) throw new LoyaltyError('unavailable', 'aborted', 'loyalty call aborted by the caller');
       throw new LoyaltyError('unavailable', 'network', `loyalty service unreachable: ${(err as Error).message}`);

@@ -59,6 +59,20 @@ describe('HttpLoyalty failure mapping', () => {
     expect((await loyalty.calculate(cart)).guestFound).toBe(true);
   });
 
+  it('after a timeout the service may still commit the hold: getHold reads it back and a repeat does not hold twice', async () => {
+    sim.setFaults({ slowMs: 400, only: ['hold'] });
+    expect((await failure(loyalty.hold(leg(1)))).reason).toBe('timeout');
+    sim.setFaults({ slowMs: 0 });
+    let found = await loyalty.getHold('leg-1');
+    for (let i = 0; !found && i < 50; i++) {
+      await new Promise((r) => setTimeout(r, 20)); // the slow request finishes on the server in real time
+      found = await loyalty.getHold('leg-1');
+    }
+    expect(found).toMatchObject({ amountMinor: 100, status: 'held' });
+    expect((await loyalty.hold(leg(1))).holdId).toBe(found!.holdId);
+    expect(sim.engine.customers.byPhoneNumber(GUEST_PHONE)!.wallets[0].heldMinor).toBe(100);
+  });
+
   it('maps 5xx to unavailable/server_error', async () => {
     sim.setFaults({ status5xx: 503 });
     const e = await failure(loyalty.hold(leg(1)));
