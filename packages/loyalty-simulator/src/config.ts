@@ -68,6 +68,7 @@ export const FaultsSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** Schema of the whole config file; money in kopecks, timestamps RFC 3339. */
 export const SimulatorConfigSchema = Type.Object(
   {
     /** API logins accepted by `/api/1/access_token` (the write limit is counted per login). */
@@ -100,6 +101,7 @@ export const SimulatorConfigSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** The simulator's configuration file (JSON), validated by {@link parseConfig}. */
 export type SimulatorConfig = Static<typeof SimulatorConfigSchema>;
 export type ProgramConfig = Static<typeof ProgramSchema>;
 export type CouponConfig = Static<typeof CouponSchema>;

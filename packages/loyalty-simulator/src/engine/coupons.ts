@@ -18,6 +18,7 @@ export class CouponBook {
     for (const c of coupons) this.byCode.set(normalizeCode(c.code), c);
   }
 
+  /** The configured coupon for a typed code, if any. */
   get(code: string): CouponConfig | undefined {
     return this.byCode.get(normalizeCode(code));
   }
@@ -62,6 +63,7 @@ export class CouponBook {
     return c.amountMinor ?? Number.MAX_SAFE_INTEGER;
   }
 
+  /** Marks a single-use coupon as reserved by a hold (others see it as `used`). */
   reserve(code: string, holdId: string): void {
     if (this.get(code)?.singleUse) this.heldBy.set(normalizeCode(code), holdId);
   }

@@ -43,10 +43,12 @@ export class CustomerBook {
     for (const w of c.wallets) this.walletOwner.set(w.id, { customer: c, wallet: w });
   }
 
+  /** The guest with this E.164 phone, if configured. */
   byPhoneNumber(phone: string): Customer | undefined {
     return this.byPhone.get(phone);
   }
 
+  /** The certificate card with this serial, if configured. */
   byCardNumber(card: string): Customer | undefined {
     return this.byCard.get(card);
   }
@@ -65,6 +67,7 @@ export class CustomerBook {
     return found;
   }
 
+  /** Any wallet by id (for settling holds). */
   walletById(walletId: string): Wallet | undefined {
     return this.walletOwner.get(walletId)?.wallet;
   }

@@ -12,6 +12,7 @@ import type { Customer, EngineCalcRequest, EngineCalcResult } from './types.js';
  * State lives in memory and starts from the config. Used by the simulator's routes and by the delivery API's fake.
  */
 export class LoyaltyEngine {
+  /** Guests and certificate cards with their wallets (exposed for test assertions on balances). */
   readonly customers: CustomerBook;
   readonly coupons: CouponBook;
   readonly holds: HoldLedger;
