@@ -47,6 +47,8 @@ export interface AppDeps {
   masterKey: Buffer;
   /** The loyalty service; null = not connected (calculations report loyaltyUnavailable). */
   loyalty: LoyaltyPort | null;
+  /** How long a found credential is cached per instance (default 5000 ms; revocation delay). */
+  credentialCacheMs?: number;
   /** Loyalty requests per guest phone per minute (default 30, the spec's limit). */
   loyaltyRequestsPerMinute?: number;
   /** The webhook outbox; defaults to an in-memory recorder (no webhooks). */
@@ -65,7 +67,7 @@ export function createServices(deps: AppDeps) {
   const posCatalog = new PosCatalogService({ terminalGroups, clock: deps.clock, heartbeatWindowSeconds: deps.heartbeatWindowSeconds });
   const requestIds = new RequestIdsRepo(deps.db);
   const authenticator = new Authenticator({
-    credentials: new CredentialsRepo(deps.db, deps.box),
+    credentials: new CredentialsRepo(deps.db, deps.box, deps.credentialCacheMs ?? 5000, () => deps.clock.now().getTime()),
     requestIds,
     clock: deps.clock,
     requestIdTtlSeconds: deps.requestIdTtlSeconds,

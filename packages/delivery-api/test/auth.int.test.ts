@@ -120,6 +120,7 @@ describe('Authentication (spec: Authentication)', () => {
     const k = await w.operator.issuePartnerCredential({ tenantId: 't1', source: 'website', pointIds: ['1'] });
     expect((await w.call(k, 'GET', '/v1/points')).statusCode).toBe(200);
     await w.operator.revokeCredential(k.apiKey);
+    w.clock.advance(5001); // found credentials are cached for 5 s per instance
     expect((await w.call(k, 'GET', '/v1/points')).statusCode).toBe(401);
   });
 

@@ -30,15 +30,33 @@ interface CredentialRow {
   terminal_group_id: string | null;
 }
 
-/** Reads credentials by key; revoked ones are invisible. */
+/**
+ * Reads credentials by key; revoked ones are invisible. Found credentials are cached for `cacheMs` (default 5 s)
+ * per instance, so a revocation takes effect within that time; unknown keys are never cached.
+ */
 export class CredentialsRepo {
+  private readonly cache = new Map<string, { cred: Credential; until: number }>();
+
   constructor(
     private readonly db: Queryable,
     private readonly box: SecretBox,
+    private readonly cacheMs = 5000,
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** The active credential with this key, or null. Throws the driver error when the database is unreachable. */
   async findActiveByKey(apiKey: string): Promise<Credential | null> {
+    const hit = this.cache.get(apiKey);
+    if (hit && hit.until > this.now()) return hit.cred;
+    const cred = await this.load(apiKey);
+    if (cred && this.cacheMs > 0) {
+      if (this.cache.size > 10_000) this.cache.clear();
+      this.cache.set(apiKey, { cred, until: this.now() + this.cacheMs });
+    } else this.cache.delete(apiKey);
+    return cred;
+  }
+
+  private async load(apiKey: string): Promise<Credential | null> {
     const rows = await this.db.query<CredentialRow>(
       `SELECT id, kind, api_key, secret_enc, tenant_id, source, point_ids, organization_id, terminal_group_id
          FROM credentials WHERE api_key = $1 AND revoked_at IS NULL`,

@@ -63,10 +63,29 @@ export class CatalogService {
     return this.deps.terminalGroups.get(p.route.organizationId, p.route.terminalGroupId);
   }
 
-  /** Spec: GET /v1/points/{pointId}/menu. Revision covers the menu and which items are out, so ETag follows availability. */
+  /**
+   * Spec: GET /v1/points/{pointId}/menu. Revision covers the menu and which items are out, so ETag follows
+   * availability. The built view is cached per terminal group and (menu, stop-list) revision, so a request
+   * reads only the point row with the revisions unless the catalog changed.
+   */
   async menu(cred: Credential, pointId: string): Promise<MenuView> {
-    return this.menuOf(pointId, await this.stateOf(cred, pointId));
+    const p = await this.deps.points.requireRouted(cred, pointId);
+    const key = `${p.route.organizationId}/${p.route.terminalGroupId}/${pointId}`;
+    const hit = this.menuCache.get(key);
+    let view: MenuView;
+    if (hit && hit.menuRevision === p.catalog.menuRevision && hit.stopListRevision === p.catalog.stopListRevision) {
+      view = hit.view;
+    } else {
+      const tg = await this.deps.terminalGroups.get(p.route.organizationId, p.route.terminalGroupId);
+      view = this.menuOf(pointId, tg);
+      if (this.menuCache.size > 1000) this.menuCache.clear();
+      this.menuCache.set(key, { menuRevision: tg?.menuRevision ?? null, stopListRevision: tg?.stopListRevision ?? null, view });
+    }
+    const syncedAt = p.catalog.menuSyncedAt;
+    return { ...view, syncedAt: syncedAt?.toISOString() ?? EPOCH, stale: this.isStale(syncedAt) };
   }
+
+  private readonly menuCache = new Map<string, { menuRevision: string | null; stopListRevision: string | null; view: MenuView }>();
 
   menuOf(pointId: string, tg: TerminalGroupState | null): MenuView {
     const out = unavailableIds(tg?.stopList ?? null);

@@ -29,6 +29,8 @@ export interface PointWithRoute {
   } | null;
   lastHeartbeatAt: Date | null;
   streetsSyncedAt: Date | null;
+  /** Revisions and sync times of the route's terminal-group catalog (for cheap ETag checks). */
+  catalog: { menuRevision: string | null; menuSyncedAt: Date | null; stopListRevision: string | null; stopListSyncedAt: Date | null };
 }
 
 type Row = Record<string, unknown>;
@@ -58,6 +60,12 @@ function toPoint(r: Row): PointWithRoute {
           },
     lastHeartbeatAt: r.last_heartbeat_at == null ? null : new Date(r.last_heartbeat_at as string),
     streetsSyncedAt: r.streets_synced_at == null ? null : new Date(r.streets_synced_at as string),
+    catalog: {
+      menuRevision: (r.menu_revision as string) ?? null,
+      menuSyncedAt: r.menu_synced_at == null ? null : new Date(r.menu_synced_at as string),
+      stopListRevision: (r.stop_list_revision as string) ?? null,
+      stopListSyncedAt: r.stop_list_synced_at == null ? null : new Date(r.stop_list_synced_at as string),
+    },
   };
 }
 
@@ -70,7 +78,7 @@ export class PointsRepo {
     if (pointIds.length === 0) return [];
     const rows = await this.db.query<Row>(
       `SELECT p.*, r.organization_id, r.terminal_group_id, r.order_type_id, r.operator_user_id, r.origin_name, r.active,
-              t.last_heartbeat_at, t.streets_synced_at
+              t.last_heartbeat_at, t.streets_synced_at, t.menu_revision, t.menu_synced_at, t.stop_list_revision, t.stop_list_synced_at
          FROM points p
          LEFT JOIN routes r ON r.tenant_id = p.tenant_id AND r.point_id = p.point_id AND r.source = $2
          LEFT JOIN terminal_groups t ON t.organization_id = r.organization_id AND t.terminal_group_id = r.terminal_group_id
