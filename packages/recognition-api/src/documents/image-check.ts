@@ -62,7 +62,8 @@ export async function checkImage(buf: Buffer): Promise<CheckedImage> {
   const opts = { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'truncated' as const };
   let meta: sharp.Metadata;
   try {
-    meta = await sharp(buf, opts).metadata();
+    // Header only, so no pixel limit here: the declared size is checked below with a clear message.
+    meta = await sharp(buf, { limitInputPixels: false }).metadata();
   } catch {
     throw new ImageRejected('not a JPEG, PNG, WebP, TIFF or BMP image');
   }
