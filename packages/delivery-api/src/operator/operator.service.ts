@@ -159,6 +159,13 @@ export class OperatorService {
     if (!rows.length) throw new OperatorError('no active credential with this key');
   }
 
+  /** Replaces the secret of an active credential (rotation); the key stays. */
+  async replaceSecret(apiKey: string, apiSecret: string): Promise<void> {
+    if (apiSecret.length < MIN_SECRET_LENGTH) throw new OperatorError(`the secret must have at least ${MIN_SECRET_LENGTH} characters`);
+    const rows = await this.deps.db.query(`UPDATE credentials SET secret_enc = $2 WHERE api_key = $1 AND revoked_at IS NULL RETURNING 1`, [apiKey, this.deps.box.seal(apiSecret)]);
+    if (!rows.length) throw new OperatorError('no active credential with this key');
+  }
+
   /** Credentials without secrets. */
   async listCredentials(tenantId: string): Promise<Record<string, unknown>[]> {
     return this.deps.db.query(
