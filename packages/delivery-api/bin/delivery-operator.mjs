@@ -2,4 +2,5 @@
 // Runs the TypeScript operator CLI through tsx (no build step).
 import { register } from 'tsx/esm/api';
 register();
-await import('../src/operator/cli.ts');
+const { runCli } = await import('../src/operator/cli.ts');
+await runCli();

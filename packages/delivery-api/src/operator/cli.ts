@@ -14,6 +14,9 @@ import { OperatorError, OperatorService } from './operator.service.js';
 export const USAGE = `delivery-operator <command> [options]
 
   tenant create      --id T --name NAME [--checkout-disabled]
+  tenant settings    --tenant T [--checkout on|off] [--zone-pricing on|off] [--loyalty on|off]
+                     [--bonus-payment-type CODE] [--certificate-payment-type CODE] [--delivery-fee-product ID]
+                     [--online-payment-type CODE] [--cash-payment-type CODE] [--card-payment-type CODE]
   source create      --tenant T --source S
   point set          --tenant T --point N [--name X] [--address X] [--lat L --lon L] [--phone X]
                      [--schedule '[{"weekday":1,"open":"10:00","close":"22:00"}]' | --schedule-file F | --no-schedule]
@@ -38,6 +41,9 @@ const OPTIONS = {
   'order-type-id': { type: 'string' }, 'operator-user-id': { type: 'string' }, 'origin-name': { type: 'string' },
   file: { type: 'string' }, points: { type: 'string' }, key: { type: 'string' }, 'secret-env': { type: 'string' },
   'checkout-disabled': { type: 'boolean' }, help: { type: 'boolean' },
+  checkout: { type: 'string' }, 'zone-pricing': { type: 'string' }, loyalty: { type: 'string' },
+  'bonus-payment-type': { type: 'string' }, 'certificate-payment-type': { type: 'string' }, 'delivery-fee-product': { type: 'string' },
+  'online-payment-type': { type: 'string' }, 'cash-payment-type': { type: 'string' }, 'card-payment-type': { type: 'string' },
 } as const;
 
 type Values = Record<string, string | boolean | undefined>;
@@ -76,6 +82,23 @@ export async function runOperatorCommand(argv: string[], ops: OperatorService, o
       await ops.createTenant(need(v, 'id'), need(v, 'name'), !v['checkout-disabled']);
       out(`tenant ${v.id} saved`);
       return 0;
+    case 'tenant settings': {
+      const onOff = (name: string): boolean | undefined => {
+        const x = v[name];
+        if (x === undefined) return undefined;
+        if (x !== 'on' && x !== 'off') throw new OperatorError(`--${name} takes on or off`);
+        return x === 'on';
+      };
+      const str = (name: string) => (typeof v[name] === 'string' ? (v[name] as string) : undefined);
+      await ops.updateSettings(need(v, 'tenant'), {
+        checkoutEnabled: onOff('checkout'), zonePricing: onOff('zone-pricing'), loyaltyEnabled: onOff('loyalty'),
+        bonusPaymentTypeCode: str('bonus-payment-type'), certificatePaymentTypeCode: str('certificate-payment-type'),
+        deliveryFeeProductId: str('delivery-fee-product'), onlinePaymentTypeCode: str('online-payment-type'),
+        cashPaymentTypeCode: str('cash-payment-type'), cardPaymentTypeCode: str('card-payment-type'),
+      });
+      out(`settings of tenant ${v.tenant} saved`);
+      return 0;
+    }
     case 'source create':
       await ops.createSource(need(v, 'tenant'), need(v, 'source'));
       out(`source ${v.source} saved`);
@@ -134,7 +157,8 @@ export async function runOperatorCommand(argv: string[], ops: OperatorService, o
   }
 }
 
-async function main(): Promise<void> {
+/** Entry point: runs the command of `process.argv` and exits with its code. */
+export async function runCli(): Promise<void> {
   const argv = process.argv.slice(2);
   const config = loadConfig();
   const db = await openDeliveryDb(config);
@@ -159,4 +183,4 @@ async function main(): Promise<void> {
 
 const WEBHOOK_CLI = '../webhooks/webhook-cli.js';
 
-if (process.argv[1] && import.meta.filename === (await import('node:fs')).realpathSync(process.argv[1])) await main();
+if (process.argv[1] && import.meta.filename === (await import('node:fs')).realpathSync(process.argv[1])) await runCli();

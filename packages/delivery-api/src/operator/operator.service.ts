@@ -4,6 +4,7 @@ import type { SecretBox } from '../auth/secret-box.js';
 import { TerminalGroupsRepo } from '../catalog/terminal-groups.repo.js';
 import type { ScheduleWindow } from '../points/points.repo.js';
 import { ZonesRepo } from '../zones/zones.repo.js';
+import { updateTenantSettings, type TenantSettings } from '../tenants/tenant-settings.js';
 import { parseZonesGeoJson } from './geojson.js';
 
 /** A refused operator command; the message says what to fix. */
@@ -65,6 +66,12 @@ export class OperatorService {
        ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, checkout_enabled = EXCLUDED.checkout_enabled`,
       [id, name, checkoutEnabled],
     );
+  }
+
+  /** Changes checkout settings of a tenant (switches and POS payment-type codes). */
+  async updateSettings(tenantId: string, s: Partial<Omit<TenantSettings, 'tenantId'>>): Promise<void> {
+    await this.requireTenant(tenantId);
+    await updateTenantSettings(this.deps.db, tenantId, s);
   }
 
   async createSource(tenantId: string, source: string): Promise<void> {

@@ -1,0 +1,69 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDb, type Db } from '@app/shared';
+import { SecretBox } from '../src/auth/secret-box.js';
+import { runOperatorCommand } from '../src/operator/cli.js';
+import { OperatorService } from '../src/operator/operator.service.js';
+import { getTenantSettings } from '../src/tenants/tenant-settings.js';
+import { MIGRATIONS } from './harness.js';
+
+let db: Db;
+let ops: OperatorService;
+let box: SecretBox;
+const lines: string[] = [];
+const run = (cmd: string) => runOperatorCommand(cmd.match(/'[^']*'|\S+/g)!.map((a) => a.replace(/^'|'$/g, '')), ops, (l) => lines.push(l));
+
+beforeAll(async () => {
+  db = await openTestDb(MIGRATIONS);
+  box = new SecretBox(randomBytes(32));
+  ops = new OperatorService({ db, box });
+});
+afterAll(async () => db.close());
+
+describe('operator CLI', () => {
+  it('creates a tenant, source, point with schedule, route, zones, credentials; revokes', async () => {
+    expect(await run('tenant create --id demo --name Demo')).toBe(0);
+    expect(await run('source create --tenant demo --source website')).toBe(0);
+    expect(await run(`point set --tenant demo --point 101 --name Центр --address 'Тверская, 1' --lat 55.76 --lon 37.61 --phone +74950000000 --schedule '[{"weekday":1,"open":"18:00","close":"03:00"}]' --delivery-types courier,pickup`)).toBe(0);
+    const [p] = await db.query<{ name: string; schedule: unknown; delivery_types: unknown }>('SELECT name, schedule, delivery_types FROM points');
+    expect(p).toEqual({ name: 'Центр', schedule: [{ weekday: 1, open: '18:00', close: '03:00' }], delivery_types: ['courier', 'pickup'] });
+    expect(await run('route set --tenant demo --source website --point 101 --organization-id org --terminal-group-id tg --order-type-id ot --operator-user-id op --origin-name website')).toBe(0);
+    expect(await run('route disable --tenant demo --source website --point 101')).toBe(0);
+    expect((await db.query<{ active: boolean }>('SELECT active FROM routes'))[0].active).toBe(false);
+    expect(await run('route enable --tenant demo --source website --point 101')).toBe(0);
+    const file = join(mkdtempSync(join(tmpdir(), 'zones-')), 'z.geojson');
+    writeFileSync(file, JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', geometry: { type: 'Polygon', coordinates: [[[37.5, 55.7], [37.7, 55.7], [37.7, 55.8], [37.5, 55.7]]] }, properties: { id: 'z', pointId: '101' } }] }));
+    expect(await run(`zones load --tenant demo --file ${file}`)).toBe(0);
+    expect((await db.query<{ polygon: number[][] }>('SELECT polygon FROM delivery_zones'))[0].polygon[0]).toEqual([55.7, 37.5]);
+    lines.length = 0;
+    expect(await run('credential issue-partner --tenant demo --source website --points 101')).toBe(0);
+    const issued = JSON.parse(lines.join('\n'));
+    expect(issued.apiSecret.length).toBeGreaterThanOrEqual(32);
+    const [row] = await db.query<{ secret_enc: string }>('SELECT secret_enc FROM credentials WHERE api_key = $1', [issued.apiKey]);
+    expect(row.secret_enc).not.toContain(issued.apiSecret);
+    expect(box.open(row.secret_enc)).toBe(issued.apiSecret);
+    expect(await run('credential issue-pos --tenant demo --organization-id org --terminal-group-id tg')).toBe(0);
+    lines.length = 0;
+    expect(await run('credential list --tenant demo')).toBe(0);
+    expect(lines.join('\n')).not.toContain(issued.apiSecret);
+    expect(await run(`credential revoke --key ${issued.apiKey}`)).toBe(0);
+    expect(await ops.findPartnerSecret(issued.apiKey)).toBeNull();
+  });
+
+  it('tenant settings', async () => {
+    expect(await run('tenant settings --tenant demo --zone-pricing off --bonus-payment-type BONUS --delivery-fee-product fee-1')).toBe(0);
+    expect(await getTenantSettings(db, 'demo')).toMatchObject({ zonePricing: false, bonusPaymentTypeCode: 'BONUS', deliveryFeeProductId: 'fee-1', checkoutEnabled: true });
+  });
+
+  it('refuses bad input with a clear message and changes nothing', async () => {
+    await expect(run('point set --tenant demo --point 102 --schedule \'[{"weekday":7,"open":"10:00","close":"22:00"}]\'')).rejects.toThrow(/weekday must be 0..6/);
+    await expect(run('point set --tenant nope --point 102')).rejects.toThrow(/tenant nope does not exist/);
+    await expect(run('credential issue-partner --tenant demo --source website --points 101 --key short')).rejects.toThrow(/at least 8/);
+    await expect(run('route set --tenant demo --source website --point 999 --organization-id o --terminal-group-id t --order-type-id x --operator-user-id y --origin-name z')).rejects.toThrow(/does not exist/);
+    await expect(run('tenant settings --tenant demo --checkout maybe')).rejects.toThrow(/on or off/);
+    expect(await db.query("SELECT 1 FROM points WHERE point_id = '102'")).toHaveLength(0);
+  });
+});
