@@ -20,7 +20,7 @@ export function documentsRoutes(root: FastifyInstance, service: DocumentsService
   app.get('/api/v1/documents', { schema: { tags: ['documents'], querystring: ListQuery, response: errors } }, async (request) => {
     const q = request.query;
     return service.list({
-      apiKeyId: request.apiKeyId, status: q.status as never, type: q.type, from: parseListBound('from', q.from),
+      apiKeyId: request.apiKeyId, status: q.status, type: q.type, from: parseListBound('from', q.from),
       to: parseListBound('to', q.to), limit: q.limit ?? 20, offset: q.offset ?? 0,
     });
   });
