@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import multipart from '@fastify/multipart';
+import swagger from '@fastify/swagger';
 import type { Clock, Db, IdSource } from '@app/shared';
 import { CallbacksRepo } from './callbacks/callbacks.repo.js';
 import { systemResolver, type Resolver } from './callbacks/callback-url.js';
@@ -8,7 +9,7 @@ import { documentsRoutes } from './documents/documents.routes.js';
 import { DocumentsService } from './documents/documents.service.js';
 import { MULTIPART_LIMITS } from './documents/multipart-upload.js';
 import type { RecognitionEngine } from './engine/engine.port.js';
-import { checkHealth } from './health/health.service.js';
+import { checkHealth, SERVICE_VERSION } from './health/health.service.js';
 import { healthRoutes } from './health/health.routes.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { DocumentProcessor } from './jobs/document-processor.js';
@@ -68,6 +69,15 @@ export async function buildRecognitionApp(
     ajv: { customOptions: { removeAdditional: false, coerceTypes: true, useDefaults: false } },
   });
   installErrorHandling(app);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Document Recognition API', version: SERVICE_VERSION, description: 'Spec: document-recognition-api.md; decisions: docs/recognition.md' },
+      components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
+      security: [{ apiKey: [] }],
+    },
+  });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(multipart, { limits: MULTIPART_LIMITS });
   installAuth(app, services.keys);
   healthRoutes(app, services.health);

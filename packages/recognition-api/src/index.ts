@@ -34,6 +34,8 @@ export interface StartRecognitionOptions {
   /** AI adapter configuration (AI_*); when given, the AI engine does the recognition. */
   ai?: AiConfig;
   log?: (msg: string, extra: object) => void;
+  /** Fastify (pino) logger option for request logs; default off. */
+  logger?: RecognitionAppDeps['logger'];
   clock?: Clock;
   /** The demo key to ensure; default: read or create `<dataDir>/recognition/demo-api-key`. */
   demoApiKey?: string;
@@ -72,7 +74,7 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
   const wakeAll = () => workers.forEach((w) => w.poke());
   const deps: RecognitionAppDeps = {
     db, files: new LocalFileStore(join(opts.dataDir, 'recognition', 'files')), localEngine, aiEngine, clock, ids: randomIds,
-    allowPrivateCallbacks: allowPrivate, onQueued: wakeAll, log: opts.log,
+    allowPrivateCallbacks: allowPrivate, onQueued: wakeAll, log: opts.log, logger: opts.logger,
   };
   const services = createRecognitionServices(deps);
   const app = await buildRecognitionApp(deps, services);
@@ -94,7 +96,8 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
     workers.push(new Poller(() => runWorkerStep({ queue: services.queue, processor: services.processor, clock }), pollMs, onError));
   }
   const http = new UndiciCallbackHttp({ allowPrivate });
-  const sender = new Poller(() => new CallbackSender({ repo: services.callbacks, http, clock, log: opts.log }).runOnce(), pollMs, onError);
+  const callbackSender = new CallbackSender({ repo: services.callbacks, http, clock, log: opts.log });
+  const sender = new Poller(() => callbackSender.runOnce(), pollMs, onError);
   workers.forEach((w) => w.start());
   sender.start();
 

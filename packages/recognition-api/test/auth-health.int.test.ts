@@ -54,6 +54,12 @@ describe('API key authentication (Spec: Authentication)', () => {
     expect(dump).not.toContain(h.keyA);
   });
 
+  it('GET /openapi.json is public and lists the endpoints', async () => {
+    const res = await h.app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    expect(Object.keys(res.json().paths)).toEqual(expect.arrayContaining(['/api/v1/recognize', '/api/v1/documents', '/api/v1/documents/{id}/export', '/api/v1/health']));
+  });
+
   it('unknown routes are 404 NOT_FOUND in the error envelope', async () => {
     const res = await h.app.inject({ method: 'GET', url: '/api/v1/nope', headers: { 'x-api-key': h.keyA } });
     expect(res.statusCode).toBe(404);

@@ -105,6 +105,32 @@ describe('priority=normal and batch go through the durable queue', () => {
     expect((await get(`/api/v1/documents/${id}`)).json().status).toBe('completed');
   });
 
+  it('an unavailable engine puts the document back (1 min) and fails it after 3 attempts', async () => {
+    h.clock.set('2026-11-23T11:00:00Z');
+    h.engine.fail = new RecognitionFailedError('engine_unavailable', 'tesseract missing');
+    const { id } = (await post({})).json();
+    expect(await work()).toBe(true);
+    expect((await get(`/api/v1/documents/${id}`)).json().status).toBe('queued');
+    expect(await work()).toBe(false);
+    h.clock.advance(60_000);
+    expect(await work()).toBe(true);
+    h.clock.advance(60_000);
+    expect(await work()).toBe(true);
+    expect((await get(`/api/v1/documents/${id}`)).json()).toMatchObject({ status: 'failed', error: { message: 'engine_unavailable: the recognition engine is unavailable' } });
+    expect(h.engine.calls).toHaveLength(3);
+  });
+
+  it('an engine that recovers completes the document on the retry', async () => {
+    h.clock.set('2026-11-23T12:00:00Z');
+    h.engine.fail = new RecognitionFailedError('engine_unavailable', 'down');
+    const { id } = (await post({})).json();
+    await work();
+    h.engine.fail = null;
+    h.clock.advance(60_000);
+    await work();
+    expect((await get(`/api/v1/documents/${id}`)).json().status).toBe('completed');
+  });
+
   it('two workers never take the same document (FOR UPDATE SKIP LOCKED)', async () => {
     await post({}); await post({});
     const [a, b] = await Promise.all([h.services.queue.claim(h.clock.now(), 60_000), h.services.queue.claim(h.clock.now(), 60_000)]);

@@ -41,7 +41,7 @@ export class DocumentProcessor {
     } catch (err) {
       const reason = err instanceof RecognitionFailedError ? err.reason : signal?.aborted ? 'timeout' : 'engine_error';
       this.deps.log?.('recognition failed', { documentId: doc.id, reason, err: (err as Error).message });
-      return { ok: false, code: 'RECOGNITION_FAILED', message: `${reason}: ${REASON_MESSAGES[reason]}`, processingTimeMs: elapsed() };
+      return { ok: false, code: 'RECOGNITION_FAILED', message: `${reason}: ${REASON_MESSAGES[reason]}`, processingTimeMs: elapsed(), retryable: reason === 'engine_unavailable' };
     }
   }
 

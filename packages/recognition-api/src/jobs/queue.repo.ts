@@ -33,6 +33,15 @@ export class QueueRepo {
     return (await this.db.query(`UPDATE documents SET lease_until = $2 WHERE id = $1 AND status = 'processing' RETURNING id`, [id, until])).length > 0;
   }
 
+  /** Puts a held document back in the queue, due at `at` (engine unavailable); false when no longer held. */
+  async release(id: string, at: Date): Promise<boolean> {
+    const rows = await this.db.query(
+      `UPDATE documents SET status = 'queued', available_at = $2, lease_until = NULL WHERE id = $1 AND status = 'processing' RETURNING id`,
+      [id, at],
+    );
+    return rows.length > 0;
+  }
+
   /** Documents waiting or in work (health `queue_size`). */
   async size(): Promise<number> {
     const r = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM documents WHERE status IN ('queued', 'processing')`);

@@ -4,11 +4,14 @@ import type { QueueRepo } from './queue.repo.js';
 
 /** Lease of a claimed document: comfortably above the engine's worst case; a dead worker's row returns after it. */
 export const JOB_LEASE_MS = 5 * 60 * 1000;
-/** A document whose worker died this many times is failed instead of being retried forever. */
+/** A document whose worker died (or found the engine unavailable) this many times is failed, not retried forever. */
 export const MAX_JOB_ATTEMPTS = 3;
+/** Wait before retrying a document whose engine was unavailable. */
+export const ENGINE_RETRY_DELAY_MS = 60_000;
 
 /**
  * One worker step: claim a due document (queued and due, or with an expired lease), recognise, finish.
+ * An unavailable engine puts the document back for {@link ENGINE_RETRY_DELAY_MS}, at most 3 attempts in all.
  * Resolves false when nothing was due. Several workers (and instances) run this concurrently on one database.
  */
 export async function runWorkerStep(deps: { queue: QueueRepo; processor: DocumentProcessor; clock: Clock }): Promise<boolean> {
@@ -24,6 +27,11 @@ export async function runWorkerStep(deps: { queue: QueueRepo; processor: Documen
     return true;
   }
   const result = await deps.processor.recognize(doc);
+  if (!result.ok && result.retryable && doc.attempts < MAX_JOB_ATTEMPTS) {
+    // The engine being down is not the document's fault: try again later rather than fail it.
+    await deps.queue.release(doc.id, new Date(deps.clock.now().getTime() + ENGINE_RETRY_DELAY_MS));
+    return true;
+  }
   await deps.processor.finish(doc, result);
   return true;
 }
