@@ -1,0 +1,8 @@
+export * from './chain.js';
+export * from './chain.schema.js';
+export * from './zones.js';
+export * from './pos-client.js';
+export * from './simulator.js';
+export { rotateStopList, seededRandom, type RandomSource, type StopListChange } from './stop-list-rotation.js';
+export { consoleLogger, type SimLogger } from './log.js';
+export type { PushKind } from './terminal.js';

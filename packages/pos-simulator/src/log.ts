@@ -1,0 +1,20 @@
+/**
+ * What the simulator logs through: pino-compatible (`logger.info({pointId}, 'menu pushed')`), so a pino logger
+ * can be passed as is. `fields` always carries `pointId` for per-terminal events and `err` (code, status) on failures.
+ */
+export interface SimLogger {
+  info(fields: Record<string, unknown>, msg: string): void;
+  warn(fields: Record<string, unknown>, msg: string): void;
+}
+
+/** Default logger: failures to stderr as one JSON line each; routine pushes are not printed. */
+export const consoleLogger: SimLogger = {
+  info: () => {},
+  warn: (fields, msg) => console.warn(JSON.stringify({ level: 'warn', msg, ...fields })),
+};
+
+/** Loggable form of an error (PosRequestError has status and code; anything else keeps its message). */
+export function errFields(err: unknown): Record<string, unknown> {
+  const e = err as { name?: string; status?: number; code?: string; message?: string };
+  return { name: e?.name, status: e?.status, code: e?.code, message: e?.message ?? String(err) };
+}
