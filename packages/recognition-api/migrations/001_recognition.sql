@@ -29,9 +29,10 @@ CREATE TABLE documents (
   lease_until timestamptz,
   attempts integer NOT NULL DEFAULT 0,
   completed_at timestamptz,
-  data jsonb,
+  -- json, not jsonb: keeps the key order of the spec in responses (jsonb sorts keys).
+  data json,
   confidence numeric(3, 2),
-  warnings jsonb,
+  warnings json,
   processing_time_ms integer,
   error_code text,
   error_message text
@@ -44,7 +45,7 @@ CREATE TABLE callbacks (
   id text PRIMARY KEY,
   document_id text NOT NULL,
   url text NOT NULL,
-  payload jsonb NOT NULL,
+  payload json NOT NULL,
   status text NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),
   attempts integer NOT NULL DEFAULT 0,
   next_attempt_at timestamptz NOT NULL,

@@ -139,6 +139,22 @@ describe('priority=normal and batch go through the durable queue', () => {
   });
 });
 
+describe('unexpected failures', () => {
+  it('500 INTERNAL_ERROR without internals, nothing left behind', async () => {
+    const put = h.files.put;
+    h.files.put = async () => { throw new Error('EIO: /var/secret/path'); };
+    try {
+      const res = await post({});
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toEqual({ error: { code: 'INTERNAL_ERROR', message: 'internal error' } });
+      expect((await h.db.query('SELECT id FROM documents'))).toEqual([]);
+    } finally {
+      h.files.put = put;
+    }
+    expect((await post({})).statusCode).toBe(202);
+  });
+});
+
 describe('image formats are detected from content', () => {
   it('accepts JPEG, WebP, TIFF and BMP (stored as PNG), whatever the file name', async () => {
     const base = await pngPage();

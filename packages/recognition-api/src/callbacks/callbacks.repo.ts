@@ -20,7 +20,7 @@ export class CallbacksRepo {
   async schedule(id: string, documentId: string, url: string, payload: Record<string, unknown>, at: Date): Promise<void> {
     await this.db.query(
       `INSERT INTO callbacks (id, document_id, url, payload, status, next_attempt_at, created_at)
-       VALUES ($1, $2, $3, $4::jsonb, 'pending', $5, $5) ON CONFLICT (document_id) DO NOTHING`,
+       VALUES ($1, $2, $3, $4::json, 'pending', $5, $5) ON CONFLICT (document_id) DO NOTHING`,
       [id, documentId, url, JSON.stringify(payload), at],
     );
   }

@@ -82,7 +82,7 @@ export class DocumentsRepo {
   async finish(id: string, result: ProcessingResult, completedAt: Date): Promise<boolean> {
     const rows = result.ok
       ? await this.db.query(
-          `UPDATE documents SET status = 'completed', document_type = $2, data = $3::jsonb, confidence = $4, warnings = $5::jsonb,
+          `UPDATE documents SET status = 'completed', document_type = $2, data = $3::json, confidence = $4, warnings = $5::json,
              processing_time_ms = $6, completed_at = $7, lease_until = NULL WHERE id = $1 AND status = 'processing' RETURNING id`,
           [id, result.documentType, JSON.stringify(result.data), result.confidence, JSON.stringify(result.warnings), result.processingTimeMs, completedAt])
       : await this.db.query(
