@@ -11,7 +11,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
-import { buildSignedHeaders, migrate, openDb, randomIds, systemClock } from '@app/shared';
+import { buildSignedHeaders, migrate, openDb, randomIds, systemClock, type Db, type Queryable } from '@app/shared';
 import { startLoyaltySimulator } from '@app/loyalty-simulator';
 import { buildApp, createServices, type AppDeps } from '../packages/delivery-api/src/app.js';
 import { SecretBox } from '../packages/delivery-api/src/auth/secret-box.js';
@@ -62,7 +62,17 @@ const signed = (key: Key, path: string, body: string) => ({
   ...buildSignedHeaders({ apiKey: key.apiKey, secret: key.apiSecret, method: 'POST', path, body, requestId: randomUUID(), now: new Date() }),
 });
 
-interface Row { name: string; r: autocannon.Result; load: number; note?: string }
+interface Row { name: string; r: autocannon.Result; load: number; sql: number; note?: string }
+
+/** Counts SQL round trips (a transaction adds BEGIN and COMMIT), to show where a request's time goes. */
+function counting(db: Db): Db & { statements: number } {
+  const c = { statements: 0 };
+  const wrap = (q: Queryable): Queryable => ({ query: (t, p) => (c.statements++, q.query(t, p)) });
+  return Object.assign(c, {
+    kind: db.kind, close: () => db.close(), query: wrap(db).query,
+    tx: <T>(fn: (q: Queryable) => Promise<T>) => ((c.statements += 2), db.tx((q) => fn(wrap(q)))),
+  });
+}
 
 /** One autocannon run of signed POSTs; `next` gives each request's body. A fixed count when `amount` is set. */
 async function measure(base: string, path: string, key: Key | null, next: () => string, o: { amount?: number; onResponse?: (status: number, body: string) => void } = {}) {
@@ -81,7 +91,7 @@ async function measure(base: string, path: string, key: Key | null, next: () => 
 
 async function main(): Promise<void> {
   const onPg = Boolean(process.env.DATABASE_URL);
-  const db = await openDb({ databaseUrl: process.env.DATABASE_URL, schema: onPg ? `bench_${Date.now()}` : undefined, dropSchemaOnClose: true });
+  const db = counting(await openDb({ databaseUrl: process.env.DATABASE_URL, schema: onPg ? `bench_${Date.now()}` : undefined, dropSchemaOnClose: true }));
   await migrate(db, MIGRATIONS_DIR);
   const org = randomUUID();
   const tg = randomUUID();
@@ -142,7 +152,9 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   const run = async (name: string, f: () => Promise<autocannon.Result>, note?: string) => {
     const load = loadavg()[0];
-    rows.push({ name, r: await f(), load, note });
+    const before = db.statements;
+    const r = await f();
+    rows.push({ name, r, load, sql: (db.statements - before) / r.requests.total, note });
   };
   let loyaltyOff = 0;
   await run('bare Fastify POST (same cart in, same-size JSON out; no auth, no DB)', () => measure(bareUrl, CALC, null, () => JSON.stringify(cart(false))));
@@ -179,11 +191,11 @@ function print(rows: Row[], dbKind: string, sampleBytes: number): void {
   const baseline = rate(rows[0].r);
   console.log(`\n${new Date().toISOString()}, database: ${dbKind}, ${CONNECTIONS} connections, calculate cases ${DURATION} s each, ` +
     `order cases a fixed count; calculate answer ${sampleBytes} bytes; node ${process.version}, ${cpus().length} CPUs, load 1/5/15 min now ${loadavg().map((x) => x.toFixed(2)).join(' / ')}\n`);
-  console.log('| case | requests | s | req/s | p50 ms | p99 ms | non-2xx | errors | status codes | ratio to bare | load (1 min) at start | notes |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
-  for (const { name, r, load, note } of rows) {
+  console.log('| case | requests | s | req/s | p50 ms | p99 ms | non-2xx | errors | status codes | SQL / request | ratio to bare | load (1 min) at start | notes |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const { name, r, load, sql, note } of rows) {
     const codes = Object.entries(r.statusCodeStats ?? {}).map(([c, s]) => `${c}×${s.count ?? 0}`).join(', ');
-    console.log(`| ${name} | ${r.requests.total} | ${r.duration.toFixed(1)} | ${rate(r).toFixed(0)} | ${r.latency.p50} | ${r.latency.p99} | ${r.non2xx} | ${r.errors} | ${codes} | ${(rate(r) / baseline).toFixed(3)} | ${load.toFixed(2)} | ${note ?? ''} |`);
+    console.log(`| ${name} | ${r.requests.total} | ${r.duration.toFixed(1)} | ${rate(r).toFixed(0)} | ${r.latency.p50} | ${r.latency.p99} | ${r.non2xx} | ${r.errors} | ${codes} | ${sql.toFixed(1)} | ${(rate(r) / baseline).toFixed(3)} | ${load.toFixed(2)} | ${note ?? ''} |`);
   }
 }
 
