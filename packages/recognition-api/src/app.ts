@@ -56,6 +56,7 @@ export function createRecognitionServices(deps: RecognitionAppDeps) {
   return { keys, docs, callbacks, queue, processor, documents, health };
 }
 
+/** The services of one app instance (keys, documents, queue, callbacks, health). */
 export type RecognitionServices = ReturnType<typeof createRecognitionServices>;
 
 /** Builds the Fastify application of the recognition API (app builds, `startRecognitionService` listens). */

@@ -30,6 +30,7 @@ export interface RecognitionConfig {
   logLevel: string;
 }
 
+/** A bad environment variable; the message names it. */
 export class ConfigError extends Error {}
 
 function int(env: NodeJS.ProcessEnv, name: string, dflt: number, min: number, max: number): number {

@@ -14,6 +14,7 @@ export const ERROR_STATUS = {
   SERVICE_UNAVAILABLE: 503,
 } as const;
 
+/** Every error code the recognition API answers with. */
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
 /**
@@ -37,4 +38,5 @@ export function invalid(param: string, why: string): ApiError {
   return new ApiError('VALIDATION_ERROR', `${param}: ${why}`);
 }
 
+/** 404 NOT_FOUND for a missing document or one owned by another key (Spec: Authentication, rule 3). */
 export const notFound = (): ApiError => new ApiError('NOT_FOUND', 'document not found');

@@ -131,6 +131,18 @@ describe('priority=normal and batch go through the durable queue', () => {
     expect((await get(`/api/v1/documents/${id}`)).json().status).toBe('completed');
   });
 
+  it('a renewed lease keeps other workers away', async () => {
+    h.clock.set('2026-11-23T13:00:00Z');
+    const { id } = (await post({})).json();
+    await h.services.queue.claim(h.clock.now(), 60_000);
+    h.clock.advance(50_000);
+    expect(await h.services.queue.renew(id, new Date(h.clock.now().getTime() + 60_000))).toBe(true);
+    h.clock.advance(50_000);
+    expect(await work()).toBe(false);
+    h.clock.advance(10_001);
+    expect(await work()).toBe(true);
+  });
+
   it('two workers never take the same document (FOR UPDATE SKIP LOCKED)', async () => {
     await post({}); await post({});
     const [a, b] = await Promise.all([h.services.queue.claim(h.clock.now(), 60_000), h.services.queue.claim(h.clock.now(), 60_000)]);

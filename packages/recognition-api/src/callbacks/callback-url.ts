@@ -5,6 +5,7 @@ import { invalid } from '../errors.js';
 /** Resolves a host name to its addresses (port for tests; the real one is `dns.lookup(host, {all: true})`). */
 export type Resolver = (host: string) => Promise<string[]>;
 
+/** The real resolver: every address of the host, as the OS resolves it. */
 export const systemResolver: Resolver = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 /**

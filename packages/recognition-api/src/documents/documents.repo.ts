@@ -11,6 +11,7 @@ interface Row {
 
 const d = (v: Date | string | null): Date | null => (v == null ? null : new Date(v));
 
+/** Maps a `documents` row (snake_case, driver types) to a DocumentRecord. */
 export function toRecord(r: Row): DocumentRecord {
   return {
     id: r.id, apiKeyId: r.api_key_id, status: r.status,

@@ -18,6 +18,7 @@ import { parseRecognizeFields } from './recognize-request.js';
 /** Budget of a `priority=high` recognition (Spec: "timeout about 35 seconds"). */
 export const SYNC_BUDGET_MS = 35_000;
 
+/** Dependencies of {@link DocumentsService}; `resolve` is DNS for callback URL checks. */
 export interface DocumentsDeps {
   docs: DocumentsRepo; callbacks: CallbacksRepo; files: FileStore; processor: DocumentProcessor; clock: Clock;
   allowPrivateCallbacks: boolean; resolve: Resolver; syncBudgetMs?: number;

@@ -3,6 +3,7 @@ import type { Warning } from '../engine/validate/validate.js';
 
 /** Document states (Spec: States and transitions). */
 export type DocumentStatus = 'queued' | 'processing' | 'completed' | 'failed';
+/** `high` synchronous, `normal` queued at once, `batch` queued until the next quarter hour. */
 export type Priority = 'high' | 'normal' | 'batch';
 
 /** A document row as the service sees it. Times are UTC instants. */

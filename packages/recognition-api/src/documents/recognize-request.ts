@@ -22,6 +22,7 @@ export const RecognizeFields = Type.Object(
   },
   { additionalProperties: false },
 );
+/** The text fields as sent (before defaults). */
 export type RecognizeFieldsT = Static<typeof RecognizeFields>;
 
 /** A validated recognition request with defaults applied (`output_format=json`, `priority=normal`). */

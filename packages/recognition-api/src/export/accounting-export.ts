@@ -3,6 +3,7 @@ import type { DocumentRecord } from '../documents/documents.types.js';
 
 /** Version of the accounting export layout below; bumped on any change of its shape. */
 export const ACCOUNTING_VERSION = '1.0';
+/** `source_service` of the export: the name of this service. */
 export const SOURCE_SERVICE = 'recognition-api';
 
 /** One item line of the accounting import (our design; the spec leaves `items` open). Amounts in roubles. */

@@ -26,7 +26,16 @@ export async function runWorkerStep(deps: { queue: QueueRepo; processor: Documen
     });
     return true;
   }
-  const result = await deps.processor.recognize(doc);
+  // Keep the lease while a long recognition runs, so no other worker takes the document meanwhile.
+  const heartbeat = setInterval(() => {
+    deps.queue.renew(doc.id, new Date(deps.clock.now().getTime() + JOB_LEASE_MS)).catch(() => {});
+  }, JOB_LEASE_MS / 3);
+  let result;
+  try {
+    result = await deps.processor.recognize(doc);
+  } finally {
+    clearInterval(heartbeat);
+  }
   if (!result.ok && result.retryable && doc.attempts < MAX_JOB_ATTEMPTS) {
     // The engine being down is not the document's fault: try again later rather than fail it.
     await deps.queue.release(doc.id, new Date(deps.clock.now().getTime() + ENGINE_RETRY_DELAY_MS));

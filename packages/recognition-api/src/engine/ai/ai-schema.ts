@@ -38,6 +38,7 @@ export const AiAnswer = Type.Object(
   },
   strict,
 );
+/** The parsed AI answer: RecognizedData plus `document_type`. */
 export type AiAnswerT = Static<typeof AiAnswer>;
 
 /** Instructions sent with the page images. */
