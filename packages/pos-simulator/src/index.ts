@@ -3,6 +3,7 @@ export * from './chain.schema.js';
 export * from './zones.js';
 export * from './pos-client.js';
 export * from './simulator.js';
+export { loadCredentials, parseCredentials } from './credentials.js';
 export { rotateStopList, seededRandom, type RandomSource, type StopListChange } from './stop-list-rotation.js';
-export { consoleLogger, type SimLogger } from './log.js';
+export { consoleLogger, toLogger, type SimLog, type SimLogger } from './log.js';
 export type { PushKind } from './terminal.js';

@@ -7,11 +7,22 @@ export interface SimLogger {
   warn(fields: Record<string, unknown>, msg: string): void;
 }
 
+/** A logger, or a plain line sink (`(line) => app.log.debug(line)`) that gets both levels as `msg {json fields}`. */
+export type SimLog = SimLogger | ((line: string) => void);
+
 /** Default logger: failures to stderr as one JSON line each; routine pushes are not printed. */
 export const consoleLogger: SimLogger = {
   info: () => {},
   warn: (fields, msg) => console.warn(JSON.stringify({ level: 'warn', msg, ...fields })),
 };
+
+/** The SimLogger behind either form of {@link SimLog}. */
+export function toLogger(log: SimLog | undefined): SimLogger {
+  if (log === undefined) return consoleLogger;
+  if (typeof log !== 'function') return log;
+  const line = (level: string) => (fields: Record<string, unknown>, msg: string) => log(`[pos-simulator] ${level} ${msg} ${JSON.stringify(fields)}`);
+  return { info: line('info'), warn: line('warn') };
+}
 
 /** Loggable form of an error (PosRequestError has status and code; anything else keeps its message). */
 export function errFields(err: unknown): Record<string, unknown> {

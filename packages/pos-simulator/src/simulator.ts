@@ -2,7 +2,7 @@ import { randomIds, systemClock, type Clock, type IdSource } from '@app/shared';
 import type { ChainDescription } from './chain.js';
 import { oweMenuIfDue, syncPending, type CatalogContext } from './catalog-sync.js';
 import { sendHeartbeat } from './heartbeat.js';
-import { consoleLogger, type SimLogger } from './log.js';
+import { toLogger, type SimLog } from './log.js';
 import { PosClient, type FetchLike } from './pos-client.js';
 import { rotateStopList, type RandomSource } from './stop-list-rotation.js';
 import { PUSH_ORDER, Terminal, type PushKind } from './terminal.js';
@@ -34,7 +34,8 @@ export interface PosSimulatorOptions {
   /** Stop-list rotation choices (default Math.random; see seededRandom). */
   random?: RandomSource;
   intervals?: Partial<SimulatorIntervals>;
-  log?: SimLogger;
+  /** pino-like logger or a line sink; default: failures to stderr. */
+  log?: SimLog;
   fetch?: FetchLike;
 }
 
@@ -71,7 +72,7 @@ export async function startPosSimulator(opts: PosSimulatorOptions): Promise<PosS
   const ids = opts.ids ?? randomIds;
   const random = opts.random ?? Math.random;
   const intervals = { ...DEFAULT_INTERVALS, ...opts.intervals };
-  const ctx: CatalogContext = { clock, log: opts.log ?? consoleLogger };
+  const ctx: CatalogContext = { clock, log: toLogger(opts.log) };
   const pool = [...new Set([...opts.chain.stopList.initial.map((e) => e.id), ...opts.chain.stopList.rotation])];
   const terminals = opts.terminals.map((cred) => {
     const point = opts.chain.points.find((p) => p.pointId === cred.pointId);
