@@ -1,1 +1,94 @@
-console.log('the demo starter is being built');
+/**
+ * `npm start`: the Delivery Partner API with the demo chain (POS simulator, loyalty simulator, a local webhook
+ * receiver) and the Document Recognition API, on the embedded defaults (PGlite and files in ./data).
+ * Environment: PORT (3000), RECOGNITION_PORT (3100), DATA_DIR (./data), DATABASE_URL, DEMO_API_KEY/DEMO_API_SECRET,
+ * DEMO_RECOGNITION_API_KEY, DEMO_WEBHOOKS=0 to run without the demo receiver.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadConfig } from '../packages/delivery-api/src/config.js';
+import { HttpLoyalty } from '../packages/delivery-api/src/loyalty/loyalty.http.js';
+import { seedDemoChain, type DemoCredentials } from '../packages/delivery-api/src/operator/demo-seed.js';
+import { startDeliveryServer } from '../packages/delivery-api/src/server.js';
+import { setWebhookConfig } from '../packages/delivery-api/src/webhooks/webhook-config.js';
+import { startLoyaltySimulator } from '../packages/loyalty-simulator/src/index.js';
+import { startDemoReceiver } from '../packages/partner-sdk/src/index.js';
+import { DEMO_CHAIN_PATH, DEMO_ZONES_PATH, loadChain, startPosSimulator } from '../packages/pos-simulator/src/index.js';
+import { startRecognitionService } from '../packages/recognition-api/src/index.js';
+import { readJson, writeJson, type DemoCredentialsFile } from './demo/credentials-file.js';
+
+const log = (msg: string) => process.stdout.write(`[demo] ${msg}\n`);
+
+async function main(): Promise<void> {
+  const config = loadConfig({ ...process.env, WEBHOOKS_ALLOW_INSECURE_LOOPBACK: process.env.WEBHOOKS_ALLOW_INSECURE_LOOPBACK ?? '1' });
+  const chain = await loadChain(DEMO_CHAIN_PATH);
+  const zones = JSON.parse(readFileSync(DEMO_ZONES_PATH, 'utf8'));
+
+  log('starting the loyalty simulator (config packages/loyalty-simulator/config/demo.json)');
+  const loyaltySim = await startLoyaltySimulator({ configPath: join(import.meta.dirname, '..', 'packages', 'loyalty-simulator', 'config', 'demo.json'), port: 0 });
+  const loyalty = new HttpLoyalty({ baseUrl: loyaltySim.url, apiLogin: 'demo-loyalty-login', timeoutMs: config.loyaltyTimeoutMs });
+
+  const delivery = await startDeliveryServer({ config, loyalty, logger: { level: config.logLevel } });
+  const posFile = join(config.dataDir, 'demo-pos-credentials.json');
+  const known = readJson<DemoCredentials>(posFile) ?? {};
+  const creds = await seedDemoChain(delivery.db, delivery.box, chain, zones, known, { apiKey: process.env.DEMO_API_KEY, apiSecret: process.env.DEMO_API_SECRET });
+  writeJson(posFile, creds);
+
+  let receiver: { url: string; close(): Promise<void> } | undefined;
+  if (process.env.DEMO_WEBHOOKS !== '0') {
+    const secret = randomBytes(32).toString('base64url');
+    receiver = await startDemoReceiver({ port: 0, secret, log: (line: string) => process.stdout.write(`[webhook] ${line}\n`) });
+    await setWebhookConfig(delivery.db, delivery.box, { tenantId: chain.tenant.id, source: chain.source, url: receiver.url, secret }, { allowInsecureLoopback: config.webhooksAllowInsecureLoopback });
+  }
+
+  const pos = await startPosSimulator({
+    baseUrl: delivery.url,
+    chain,
+    terminals: chain.points.map((p) => ({ pointId: p.pointId, ...creds.pos[p.pointId] })),
+    log: delivery.app.log,
+  });
+  await pos.syncAll();
+
+  const recognition = await startRecognitionService({
+    dataDir: config.dataDir,
+    port: Number(process.env.RECOGNITION_PORT ?? 3100),
+    host: config.host,
+    databaseUrl: config.databaseUrl,
+    demoApiKey: process.env.DEMO_RECOGNITION_API_KEY,
+    allowPrivateCallbacks: true,
+  });
+
+  const orderPoint = chain.points.find((p) => p.collectsOrders) ?? chain.points[0];
+  const file: DemoCredentialsFile = {
+    baseUrl: delivery.url, apiKey: creds.partner.apiKey, apiSecret: creds.partner.apiSecret, source: chain.source,
+    pointIds: chain.points.map((p) => p.pointId), orderPointId: orderPoint.pointId,
+    recognition: { baseUrl: recognition.url, apiKey: recognition.apiKey },
+    ...(receiver ? { webhookReceiver: { url: receiver.url } } : {}),
+  };
+  writeJson(join(config.dataDir, 'demo-credentials.json'), file);
+  log(`Delivery Partner API   ${delivery.url}   (OpenAPI ${delivery.url}/openapi.json, reference ${delivery.url}/docs)`);
+  log(`Recognition API        ${recognition.url}/api/v1   (X-API-Key: ${recognition.apiKey})`);
+  log(`demo partner key       ${creds.partner.apiKey}`);
+  log(`demo partner secret    ${creds.partner.apiSecret}`);
+  log(`source ${chain.source}; points ${file.pointIds.join(', ')}; orders are collected at point ${orderPoint.pointId}`);
+  log(`credentials written to ${join(config.dataDir, 'demo-credentials.json')}; webhooks of the demo source print below as [webhook]`);
+  log('press Ctrl+C to stop');
+
+  const stop = async () => {
+    log('stopping');
+    await pos.stop();
+    await recognition.close();
+    await receiver?.close();
+    await delivery.close();
+    await loyaltySim.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((err) => {
+  console.error(`[demo] failed to start: ${(err as Error).stack ?? err}`);
+  process.exit(1);
+});

@@ -7,6 +7,8 @@ import type { DeliveryConfig } from './config.js';
 import { HttpLoyalty } from './loyalty/loyalty.http.js';
 import type { LoyaltyPort } from './loyalty/loyalty.port.js';
 import type { OrderEvents } from './orders/order-events.js';
+import { createWebhookDispatcher, type WebhookDispatcher } from './webhooks/dispatcher.js';
+import { createOutboxOrderEvents } from './webhooks/outbox.js';
 
 export const MIGRATIONS_DIR = join(import.meta.dirname, '..', 'migrations');
 
@@ -39,7 +41,10 @@ export async function startDeliveryServer(opts: {
   logger?: boolean | object;
   /** Overrides the loyalty adapter built from LOYALTY_URL. */
   loyalty?: LoyaltyPort | null;
+  /** Order events; default the webhook outbox. */
   events?: OrderEvents;
+  /** Run the webhook dispatcher in this instance (default true; poll interval 1 s). */
+  dispatchWebhooks?: boolean;
 }): Promise<DeliveryServer> {
   const { config } = opts;
   const clock = opts.clock ?? systemClock;
@@ -54,7 +59,7 @@ export async function startDeliveryServer(opts: {
     heartbeatWindowSeconds: config.heartbeatWindowSeconds,
     masterKey: config.masterKey,
     loyalty: opts.loyalty !== undefined ? opts.loyalty : loyaltyFromConfig(config),
-    events: opts.events,
+    events: opts.events ?? createOutboxOrderEvents(opts.ids ?? randomIds),
     logger: opts.logger ?? { level: config.logLevel },
   };
   const services = createServices(deps);
@@ -73,6 +78,11 @@ export async function startDeliveryServer(opts: {
       .finally(() => (sweeping = false));
   }, 15_000);
   sweep.unref();
+  let dispatcher: WebhookDispatcher | null = null;
+  if (opts.dispatchWebhooks !== false) {
+    dispatcher = createWebhookDispatcher({ db, box, clock, log: app.log });
+    dispatcher.start(1000);
+  }
   const address = await app.listen({ port: config.port, host: config.host });
   return {
     app,
@@ -83,6 +93,7 @@ export async function startDeliveryServer(opts: {
     async close() {
       clearInterval(purge);
       clearInterval(sweep);
+      await dispatcher?.stop();
       await app.close();
       await db.close();
     },

@@ -1,0 +1,76 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDb, randomIds, systemClock, type Db } from '@app/shared';
+import { PartnerClient, PartnerApiError } from '@app/partner-sdk';
+import { DEMO_CHAIN_PATH, DEMO_ZONES_PATH, loadChain, startPosSimulator, type ChainDescription, type PosSimulator } from '@app/pos-simulator';
+import { buildApp, createServices } from '../../src/app.js';
+import { SecretBox } from '../../src/auth/secret-box.js';
+import { seedDemoChain } from '../../src/operator/demo-seed.js';
+import { MIGRATIONS } from '../harness.js';
+
+/**
+ * End to end over real HTTP, the way a partner and a POS plugin call: the demo chain seeded by the operator code,
+ * the POS simulator pushing catalog and heartbeats, and the partner SDK signing every request.
+ */
+let db: Db;
+let app: FastifyInstance;
+let sim: PosSimulator;
+let client: PartnerClient;
+let chain: ChainDescription;
+
+beforeAll(async () => {
+  db = await openTestDb(MIGRATIONS);
+  const box = new SecretBox(randomBytes(32));
+  const deps = { db, box, clock: systemClock, ids: randomIds, requestIdTtlSeconds: 600, heartbeatWindowSeconds: 90, masterKey: randomBytes(32), loyalty: null };
+  app = await buildApp(deps, createServices(deps));
+  const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
+  chain = await loadChain(DEMO_CHAIN_PATH);
+  const creds = await seedDemoChain(db, box, chain, JSON.parse(readFileSync(DEMO_ZONES_PATH, 'utf8')), {});
+  sim = await startPosSimulator({ baseUrl, chain, terminals: chain.points.map((p) => ({ pointId: p.pointId, ...creds.pos[p.pointId] })), log: () => {} });
+  await sim.syncAll();
+  client = new PartnerClient({ baseUrl, apiKey: creds.partner.apiKey, apiSecret: creds.partner.apiSecret });
+}, 60_000);
+
+afterAll(async () => {
+  await sim?.stop();
+  await app?.close();
+  await db?.close();
+});
+
+describe('demo chain end to end (SDK + POS simulator over HTTP)', () => {
+  it('lists the 14 points of the key; the disabled route is inactive, the others accept orders when open', async () => {
+    const points = await client.listPoints();
+    expect(points).toHaveLength(14);
+    expect(points.find((p) => p.externalPointId === '113')!.active).toBe(false);
+    const point101 = points.find((p) => p.externalPointId === '101')!;
+    expect(point101).toMatchObject({ active: true, timezone: 'Europe/Moscow', deliveryTypes: ['courier', 'pickup'] });
+    expect(point101.acceptsOrders).toBe(point101.isOpenNow);
+  });
+
+  it('menu with the stop-list applied, ETag and 304', async () => {
+    const m = await client.menu('101');
+    if (m.notModified) throw new Error('expected a menu');
+    expect(m.data.items.length).toBeGreaterThanOrEqual(60 - 4);
+    expect(m.data.items.some((i) => !i.available && i.unavailableReason === 'stop_list')).toBe(true);
+    expect(m.etag).toBe(m.data.revision);
+    expect(await client.menu('101', { etag: m.etag! })).toEqual({ notModified: true });
+    const rev = await client.catalogRevision();
+    expect(rev.points['101'].menu).toBe(m.data.revision);
+    expect(rev.points['113']).toBeUndefined();
+  });
+
+  it('address check finds the ambiguous street of the POS dictionary; resolve picks a zone', async () => {
+    expect(await client.checkAddress({ externalPointId: '101', street: 'Центральная улица', house: '1', city: 'Москва' })).toMatchObject({ status: 'ambiguous' });
+    const p = chain.points.find((x) => x.pointId === '101')!;
+    const r = await client.resolveDelivery({ deliveryType: 'courier', location: p.location });
+    expect(r.serviceable === false ? r.reason : r.pointId).toMatch(/^\d+$|point_not_accepting/);
+  });
+
+  it('status of the point with a disabled route is 404; a point outside the key is refused', async () => {
+    await expect(client.pointStatus('113')).rejects.toMatchObject({ status: 404, code: 'not_found' });
+    await expect(client.pointStatus('999')).rejects.toMatchObject({ status: 403, code: 'forbidden' });
+    await expect(client.pointStatus('999')).rejects.toBeInstanceOf(PartnerApiError);
+  });
+});

@@ -1,0 +1,32 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/**
+ * `data/demo-credentials.json`: what a new user needs to call the demo (README). Written at every start.
+ * The POS credentials of the simulator live in `data/demo-pos-credentials.json` (secrets are shown only once).
+ */
+export interface DemoCredentialsFile {
+  baseUrl: string;
+  apiKey: string;
+  apiSecret: string;
+  source: string;
+  pointIds: string[];
+  /** The point whose POS collects the website's orders (the spec: one enabled point). */
+  orderPointId: string;
+  recognition?: { baseUrl: string; apiKey: string };
+  webhookReceiver?: { url: string };
+}
+
+export function readJson<T>(path: string): T | undefined {
+  if (!existsSync(path)) return undefined;
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeJson(path: string, value: unknown): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, JSON.stringify(value, null, 2) + '\n', { mode: 0o600 });
+}
