@@ -30,6 +30,7 @@ export const RouteSchema = Type.Object(
   strict,
 );
 
+/** A restaurant point and what its POS has. Spec: "Point" (partner view), plus route and simulator fields. */
 export const PointSchema = Type.Object(
   {
     /** Point number as a string ("101"). Spec: General rules 5. */
@@ -50,6 +51,7 @@ export const PointSchema = Type.Object(
   strict,
 );
 
+/** Nutrition per 100 g and per portion (kcal, grams); portion = per100g × weightGrams / 100. Spec: MenuItem.nutrition. */
 export const NutritionSchema = Type.Object(
   {
     kcalPer100g: Type.Number({ minimum: 0 }),
@@ -64,6 +66,7 @@ export const NutritionSchema = Type.Object(
   strict,
 );
 
+/** Menu category; `parentId` nests it (null = top level). Spec: Menu.categories. */
 export const CategorySchema = Type.Object({ id: Uuid, name: NonEmpty, sort: Type.Integer(), parentId: Type.Union([Uuid, Type.Null()]) }, strict);
 
 /** A POS product. `priceMinor` is kopecks; gift items cost 0 and cannot be ordered directly (spec: product_not_orderable). */
@@ -82,10 +85,14 @@ export const MenuItemSchema = Type.Object(
   strict,
 );
 
+/** Stop-list entry: product id and remaining balance (<= 0 = out of stock). Spec: Stop-list. */
 export const StopListEntrySchema = Type.Object({ id: Uuid, balance: Type.Number() }, strict);
+/** A street of a POS dictionary; the same name may appear under several cities (resolve: `ambiguous`). */
 export const StreetSchema = Type.Object({ name: NonEmpty, city: NonEmpty }, strict);
+/** Legacy partner product id (`site-<n>`) → POS product. Spec: Legacy product mapping. */
 export const ProductMappingSchema = Type.Object({ externalProductId: NonEmpty, productId: Uuid, kind: NonEmpty }, strict);
 
+/** The whole chain description file. */
 export const ChainSchema = Type.Object(
   {
     tenant: Type.Object({ id: NonEmpty, name: NonEmpty }, strict),

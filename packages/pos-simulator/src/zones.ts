@@ -31,6 +31,7 @@ export const ZonePropertiesSchema = Type.Object(
   strict,
 );
 
+/** GeoJSON FeatureCollection of Polygon zones; only the outer ring is used by the delivery API. */
 export const ZonesFileSchema = Type.Object({
   type: Type.Literal('FeatureCollection'),
   features: Type.Array(
