@@ -1,4 +1,4 @@
-import type { Db, Queryable } from '@app/shared';
+import type { Db } from '@app/shared';
 
 /** A claimed delivery with everything needed to send it. */
 export interface ClaimedDelivery {
@@ -22,31 +22,28 @@ export interface ClaimedDelivery {
  * `now + leaseSeconds` under `token`. A dispatcher that dies keeps the lease only until it expires.
  */
 export async function claimDueDeliveries(db: Db, now: Date, limit: number, leaseSeconds: number, token: string): Promise<ClaimedDelivery[]> {
-  return db.tx(async (q) => {
-    const due = await q.query<{ id: string }>(
-      `SELECT id FROM webhook_deliveries
+  const until = new Date(now.getTime() + leaseSeconds * 1000).toISOString();
+  // One statement = one short transaction: the CTE (evaluated once) locks due rows, skipping rows another
+  // dispatcher holds right now, and the update sets the lease before the locks are released.
+  const rows = await db.query<{
+    id: string; event_id: string; tenant_id: string; source: string; schedule_step: number; attempt_count: number;
+    body: string; url: string | null; secret_enc: string | null;
+  }>(
+    `WITH due AS (
+       SELECT id FROM webhook_deliveries
         WHERE status = 'pending' AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until <= $1)
-        ORDER BY next_attempt_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
-      [now.toISOString(), limit],
-    );
-    if (due.length === 0) return [];
-    const until = new Date(now.getTime() + leaseSeconds * 1000).toISOString();
-    const rows = await q.query<{
-      id: string; event_id: string; tenant_id: string; source: string; schedule_step: number; attempt_count: number;
-      body: string; url: string | null; secret_enc: string | null;
-    }>(
-      `UPDATE webhook_deliveries d SET locked_until = $2, lease_token = $3
-         FROM webhook_events e
-         LEFT JOIN webhook_endpoints p ON p.tenant_id = e.tenant_id AND p.source = e.source
-        WHERE d.id = ANY($1::uuid[]) AND e.event_id = d.event_id
-        RETURNING d.id, d.event_id, d.tenant_id, d.source, d.schedule_step, d.attempt_count, e.body, p.url, p.secret_enc`,
-      [due.map((r) => r.id), until, token],
-    );
-    return rows.map((r) => ({
-      id: r.id, eventId: r.event_id, tenantId: r.tenant_id, source: r.source, scheduleStep: r.schedule_step,
-      attemptCount: r.attempt_count, body: r.body, url: r.url, secretEnc: r.secret_enc,
-    }));
-  });
+        ORDER BY next_attempt_at, id LIMIT $2 FOR UPDATE SKIP LOCKED)
+     UPDATE webhook_deliveries d SET locked_until = $3, lease_token = $4
+       FROM due, webhook_events e
+       LEFT JOIN webhook_endpoints p ON p.tenant_id = e.tenant_id AND p.source = e.source
+      WHERE d.id = due.id AND e.event_id = d.event_id
+      RETURNING d.id, d.event_id, d.tenant_id, d.source, d.schedule_step, d.attempt_count, e.body, p.url, p.secret_enc`,
+    [now.toISOString(), limit, until, token],
+  );
+  return rows.map((r) => ({
+    id: r.id, eventId: r.event_id, tenantId: r.tenant_id, source: r.source, scheduleStep: r.schedule_step,
+    attemptCount: r.attempt_count, body: r.body, url: r.url, secretEnc: r.secret_enc,
+  }));
 }
 
 /** Outcome of one attempt, recorded in the attempt log. `durationMs` is wall time. */
@@ -66,9 +63,10 @@ export type NextState = { status: 'delivered' } | { status: 'pending'; nextAt: D
  * (a dispatcher whose lease expired and was re-claimed must not overwrite the newer owner). Returns false then.
  */
 export async function finishAttempt(db: Db, d: ClaimedDelivery, token: string, a: AttemptRecord, next: NextState, now: Date): Promise<boolean> {
-  return db.tx(async (q: Queryable) => {
-    const rows = await q.query<{ attempt_count: number }>(
-      `UPDATE webhook_deliveries SET
+  // One statement, so the state change and its log row commit together without a multi-statement transaction.
+  const rows = await db.query<{ attempt_no: number }>(
+    `WITH u AS (
+       UPDATE webhook_deliveries SET
           status = $3, attempt_count = attempt_count + 1,
           schedule_step = CASE WHEN $3 = 'pending' THEN schedule_step + 1 ELSE schedule_step END,
           next_attempt_at = $4, locked_until = NULL, lease_token = NULL,
@@ -77,15 +75,12 @@ export async function finishAttempt(db: Db, d: ClaimedDelivery, token: string, a
           dead_at = CASE WHEN $3 = 'dead' THEN $7::timestamptz ELSE dead_at END,
           updated_at = $7
         WHERE id = $1 AND lease_token = $2
-        RETURNING attempt_count`,
-      [d.id, token, next.status, next.status === 'pending' ? next.nextAt.toISOString() : null, a.httpStatus, a.error, now.toISOString()],
-    );
-    if (rows.length === 0) return false;
-    await q.query(
-      `INSERT INTO webhook_attempts (delivery_id, attempt_no, started_at, duration_ms, http_status, error, success)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [d.id, rows[0]!.attempt_count, a.startedAt.toISOString(), Math.round(a.durationMs), a.httpStatus, a.error, a.success],
-    );
-    return true;
-  });
+        RETURNING id, attempt_count)
+     INSERT INTO webhook_attempts (delivery_id, attempt_no, started_at, duration_ms, http_status, error, success)
+     SELECT id, attempt_count, $8, $9, $5, $6, $10 FROM u
+     RETURNING attempt_no`,
+    [d.id, token, next.status, next.status === 'pending' ? next.nextAt.toISOString() : null, a.httpStatus, a.error, now.toISOString(),
+      a.startedAt.toISOString(), Math.round(a.durationMs), a.success],
+  );
+  return rows.length > 0;
 }

@@ -36,23 +36,22 @@ export interface OrderEventInput {
  * its serialised body and one `pending` delivery due at `occurredAt`.
  */
 export async function enqueueOrderEvent(q: Queryable, e: OrderEventInput): Promise<void> {
-  const [ep] = await q.query<{ events: string[] | null }>(
-    'SELECT events FROM webhook_endpoints WHERE tenant_id = $1 AND source = $2',
-    [e.tenantId, e.source],
-  );
-  if (!ep || (ep.events !== null && !ep.events.includes(e.type))) return;
   const occurredAt = e.occurredAt.toISOString();
   const body = serialiseWebhookBody({ eventId: e.eventId, type: e.type, occurredAt, order: toWebhookOrder(e.order) });
-  await q.query(
-    `INSERT INTO webhook_events (event_id, tenant_id, source, order_id, type, occurred_at, body)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [e.eventId, e.tenantId, e.source, e.order.id, e.type, occurredAt, body],
-  );
+  // One statement (no extra round trips inside the caller's transaction): the endpoint lookup gates both inserts.
   // The delivery id is internal (operator commands); the partner only ever sees the eventId.
   await q.query(
-    `INSERT INTO webhook_deliveries (id, event_id, tenant_id, source, status, next_attempt_at, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, 'pending', $5, $5, $5)`,
-    [randomUUID(), e.eventId, e.tenantId, e.source, occurredAt],
+    `WITH ep AS (
+       SELECT 1 FROM webhook_endpoints
+        WHERE tenant_id = $2 AND source = $3 AND (events IS NULL OR events @> to_jsonb($5::text))
+     ), ev AS (
+       INSERT INTO webhook_events (event_id, tenant_id, source, order_id, type, occurred_at, body)
+       SELECT $1, $2, $3, $4, $5, $6, $7 FROM ep
+       RETURNING event_id
+     )
+     INSERT INTO webhook_deliveries (id, event_id, tenant_id, source, status, next_attempt_at, created_at, updated_at)
+     SELECT $8, event_id, $2, $3, 'pending', $6, $6, $6 FROM ev`,
+    [e.eventId, e.tenantId, e.source, e.order.id, e.type, occurredAt, body, randomUUID()],
   );
 }
 

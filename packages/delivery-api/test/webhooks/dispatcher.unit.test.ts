@@ -52,3 +52,25 @@ describe('default request timeout', () => {
     expect(a!.error).toBeTruthy();
   });
 });
+
+describe('start/stop', () => {
+  let db: Db;
+  let box: SecretBox;
+  beforeAll(async () => ({ db, box } = await openWebhookDb()));
+  afterAll(async () => db.close());
+
+  it('start polls and sends a due delivery; stop waits for the run in progress and stops polling', async () => {
+    await setWebhookConfig(db, box, { tenantId: 't1', source: 'website', url: 'https://partner.example/h', secret: WEBHOOK_SECRET }, { allowInsecureLoopback: false, clock: newClock() });
+    await db.tx((q) => enqueueOrderEvent(q, { tenantId: 't1', source: 'website', type: 'order.accrued', order: makeOrderView(), occurredAt: T0, eventId: '7e57a11d-0000-4000-8000-00000000abcf' }));
+    let sent!: () => void;
+    const delivered = new Promise<void>((resolve) => (sent = resolve));
+    const lines: string[] = [];
+    const d = createWebhookDispatcher({ db, box, clock: newClock(), log: (l) => lines.push(l), http: { send: async () => (sent(), { status: 500 }) } });
+    d.start(10);
+    await delivered;
+    await d.stop();
+    const [row] = await db.query<{ status: string; attempt_count: number }>(`SELECT status, attempt_count FROM webhook_deliveries WHERE event_id = '7e57a11d-0000-4000-8000-00000000abcf'`);
+    expect(row).toEqual({ status: 'pending', attempt_count: 1 });
+    expect(lines[0]).toMatch(/^webhook attempt failed .*"httpStatus":500/);
+  });
+});
