@@ -5,7 +5,6 @@
  * DEMO_RECOGNITION_API_KEY, DEMO_WEBHOOKS=0 to run without the demo receiver.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../packages/delivery-api/src/config.js';
 import { HttpLoyalty } from '../packages/delivery-api/src/loyalty/loyalty.http.js';
@@ -14,7 +13,7 @@ import { startDeliveryServer } from '../packages/delivery-api/src/server.js';
 import { setWebhookConfig } from '../packages/delivery-api/src/webhooks/webhook-config.js';
 import { startLoyaltySimulator } from '../packages/loyalty-simulator/src/index.js';
 import { startDemoReceiver } from '../packages/partner-sdk/src/index.js';
-import { DEMO_CHAIN_PATH, DEMO_ZONES_PATH, loadChain, startPosSimulator } from '../packages/pos-simulator/src/index.js';
+import { DEMO_CHAIN_PATH, DEMO_ZONES_PATH, loadChain, loadZones, startPosSimulator } from '../packages/pos-simulator/src/index.js';
 import { startRecognitionService } from '../packages/recognition-api/src/index.js';
 import { readJson, writeJson, type DemoCredentialsFile } from './demo/credentials-file.js';
 
@@ -23,7 +22,7 @@ const log = (msg: string) => process.stdout.write(`[demo] ${msg}\n`);
 async function main(): Promise<void> {
   const config = loadConfig({ ...process.env, WEBHOOKS_ALLOW_INSECURE_LOOPBACK: process.env.WEBHOOKS_ALLOW_INSECURE_LOOPBACK ?? '1' });
   const chain = await loadChain(DEMO_CHAIN_PATH);
-  const zones = JSON.parse(readFileSync(DEMO_ZONES_PATH, 'utf8'));
+  const zones = await loadZones(DEMO_ZONES_PATH);
 
   log('starting the loyalty simulator (config packages/loyalty-simulator/config/demo.json)');
   const loyaltySim = await startLoyaltySimulator({ configPath: join(import.meta.dirname, '..', 'packages', 'loyalty-simulator', 'config', 'demo.json'), port: 0 });
@@ -47,8 +46,7 @@ async function main(): Promise<void> {
     chain,
     terminals: chain.points.map((p) => ({ pointId: p.pointId, ...creds.pos[p.pointId] })),
     log: delivery.app.log,
-  });
-  await pos.syncAll();
+  }); // resolves after the first full sync of every terminal
 
   const recognition = await startRecognitionService({
     dataDir: config.dataDir,
