@@ -1,0 +1,67 @@
+import type { Rng } from './random.js';
+import type { TruthItem } from './truth.types.js';
+
+interface Product { name: string; code: string; unit: string; food?: boolean; weight?: boolean; min: number; max: number }
+
+/** OKEI code → short name as printed (the units goods documents use most). */
+export const UNITS: Record<string, string> = { '796': 'шт', '166': 'кг', '112': 'л', '006': 'м', '778': 'упак', '839': 'компл' };
+
+const PRODUCTS: Product[] = [
+  { name: 'Бумага офисная А4 500 листов', code: '796', unit: 'шт', min: 250, max: 480 },
+  { name: 'Картридж лазерный черный', code: '796', unit: 'шт', min: 1500, max: 6900 },
+  { name: 'Кабель ВВГнг 3х2,5', code: '006', unit: 'м', min: 60, max: 140 },
+  { name: 'Саморез по дереву 3,5х35', code: '778', unit: 'упак', min: 90, max: 380 },
+  { name: 'Перчатки рабочие хлопковые', code: '796', unit: 'шт', min: 25, max: 90 },
+  { name: 'Краска фасадная белая 10 л', code: '796', unit: 'шт', min: 1800, max: 5200 },
+  { name: 'Цемент М500 мешок 50 кг', code: '796', unit: 'шт', min: 420, max: 690 },
+  { name: 'Светильник светодиодный 36 Вт', code: '796', unit: 'шт', min: 900, max: 3400 },
+  { name: 'Набор отверток диэлектрических', code: '839', unit: 'компл', min: 700, max: 2900 },
+  { name: 'Масло моторное 5W-40', code: '112', unit: 'л', min: 380, max: 950 },
+  { name: 'Стол письменный офисный', code: '796', unit: 'шт', min: 5200, max: 14800 },
+  { name: 'Кресло офисное на колесах', code: '796', unit: 'шт', min: 4900, max: 18900 },
+  { name: 'Лента упаковочная прозрачная', code: '796', unit: 'шт', min: 45, max: 160 },
+  { name: 'Профиль направляющий 27х28', code: '796', unit: 'шт', min: 110, max: 260 },
+  { name: 'Труба полипропиленовая 20 мм', code: '006', unit: 'м', min: 35, max: 120 },
+  { name: 'Сахар песок', code: '166', unit: 'кг', food: true, weight: true, min: 62, max: 98 },
+  { name: 'Мука пшеничная высший сорт', code: '166', unit: 'кг', food: true, weight: true, min: 48, max: 85 },
+  { name: 'Молоко пастеризованное 3,2%', code: '112', unit: 'л', food: true, min: 72, max: 110 },
+  { name: 'Крупа гречневая ядрица', code: '166', unit: 'кг', food: true, weight: true, min: 80, max: 160 },
+  { name: 'Масло подсолнечное рафинированное', code: '112', unit: 'л', food: true, min: 130, max: 210 },
+  { name: 'Чай черный листовой 100 г', code: '778', unit: 'упак', food: true, min: 90, max: 340 },
+  { name: 'Вода питьевая 19 л', code: '796', unit: 'шт', food: true, min: 220, max: 480 },
+  { name: 'Услуги по доставке груза', code: '796', unit: 'шт', min: 1200, max: 9500 },
+];
+
+/** Roubles rounded to kopecks without binary drift. */
+export const rub = (x: number): number => Math.round(x * 100) / 100;
+
+export type RateRule = { standard: 20 | 22 };
+
+/**
+ * One item line with exact arithmetic: amount = round(quantity × price), VAT = round(amount × rate / 100),
+ * amount with VAT = amount + VAT. Food goes at 10 %, other goods at the standard rate (20 % for 2025 dates,
+ * 22 % from 2026); about 5 % of lines are "без НДС" (VAT amount null).
+ */
+export function makeItem(rng: Rng, number: number, rule: RateRule, exemptDoc: boolean): TruthItem {
+  const p = rng.pick(PRODUCTS);
+  const quantity = p.weight ? rub(rng.int(500, 250000) / 1000) : rng.chance(0.7) ? rng.int(1, 40) : rng.int(41, 1200);
+  const price = rub(rng.int(p.min * 100, p.max * 100) / 100);
+  const amount = rub(Math.round(quantity * price * 100) / 100);
+  const exempt = exemptDoc;
+  const rate = exempt ? null : p.food ? 10 : rule.standard;
+  const vat = rate == null ? null : rub(Math.round(amount * rate) / 100);
+  const code = rng.chance(0.6) ? String(rng.int(10000, 99999)) : null;
+  return {
+    number,
+    name: p.name,
+    product_code: code,
+    unit: { code: p.code, name: p.unit },
+    quantity,
+    price,
+    amount_without_nds: amount,
+    nds_rate: rate,
+    nds_exempt: exempt || undefined,
+    nds_amount: vat,
+    amount_with_nds: rub(amount + (vat ?? 0)),
+  };
+}

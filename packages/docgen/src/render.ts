@@ -1,0 +1,39 @@
+import { chromium, type Browser } from 'playwright-core';
+
+/** Debian's chromium; playwright's own browser builds cannot be downloaded here (check-system installs this). */
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+let browser: Promise<Browser> | null = null;
+
+function getBrowser(): Promise<Browser> {
+  // One browser per process: launching costs ~1 s, a page ~50 ms.
+  browser ??= chromium.launch({ executablePath: CHROMIUM_PATH, args: LAUNCH_ARGS, headless: true });
+  return browser;
+}
+
+/**
+ * Renders every `<section class="page">` of `html` to a PNG. `dpi` sets the device scale (CSS px are 1/96 in),
+ * so 300 gives A4 landscape sheets of 3509×2481 px.
+ */
+export async function renderPages(html: string, dpi: number): Promise<Buffer[]> {
+  const b = await getBrowser();
+  const context = await b.newContext({ viewport: { width: 1123, height: 794 }, deviceScaleFactor: dpi / 96 });
+  try {
+    const page = await context.newPage();
+    await page.setContent(html, { waitUntil: 'load' });
+    const out: Buffer[] = [];
+    for (const el of await page.$$('section.page')) out.push(await el.screenshot({ type: 'png' }));
+    return out;
+  } finally {
+    await context.close();
+  }
+}
+
+/** Closes the shared browser (call once when a test file or CLI run is done). */
+export async function closeRenderer(): Promise<void> {
+  const b = browser;
+  browser = null;
+  if (b) await (await b).close();
+}

@@ -1,0 +1,134 @@
+import type { DocumentType } from '../engine.port.js';
+import { centerX, type TextLine, type VerticalRule } from './words.js';
+
+/** Item fields a table column can feed. */
+export type ItemField = 'product_code' | 'number' | 'name' | 'unit_code' | 'unit_name' | 'quantity' | 'price'
+  | 'amount_without_nds' | 'nds_rate' | 'nds_amount' | 'amount_with_nds';
+
+/** A form's item table: its column-number labels left to right and which label feeds which field. */
+export interface FormColumns {
+  labels: string[];
+  fields: Partial<Record<string, ItemField>>;
+}
+
+const UPD_FIELDS: Partial<Record<string, ItemField>> = {
+  'А': 'product_code', '1': 'number', '1а': 'name', '2': 'unit_code', '2а': 'unit_name', '3': 'quantity', '4': 'price',
+  '5': 'amount_without_nds', '7': 'nds_rate', '8': 'nds_amount', '9': 'amount_with_nds',
+};
+
+/**
+ * Column layouts of the three forms: UPD (Decree 1137 annex as used for УПД: А, 1, 1а … 11), invoice (same form
+ * without the product-code column А) and TORG-12 (columns 1–15, OKUD 0330212).
+ */
+export const FORMS: Record<DocumentType, FormColumns> = {
+  upd: { labels: ['А', '1', '1а', '1б', '2', '2а', '3', '4', '5', '6', '7', '8', '9', '10', '10а', '11'], fields: UPD_FIELDS },
+  invoice: { labels: ['1', '1а', '1б', '2', '2а', '3', '4', '5', '6', '7', '8', '9', '10', '10а', '11'], fields: { ...UPD_FIELDS, 'А': undefined } },
+  torg12: {
+    labels: Array.from({ length: 15 }, (_, i) => String(i + 1)),
+    fields: {
+      '1': 'number', '2': 'name', '3': 'product_code', '4': 'unit_name', '5': 'unit_code', '10': 'quantity', '11': 'price',
+      '12': 'amount_without_nds', '13': 'nds_rate', '14': 'nds_amount', '15': 'amount_with_nds',
+    },
+  },
+};
+
+/** OCR spellings of column labels: Latin look-alikes, "б" read as "6", "а" as "a". */
+export function normalizeLabel(text: string): string {
+  const t = text.replace(/[|.,:;()]/g, '').trim();
+  const fixed = t.replace(/^[AА]$/, 'А').replace(/a$/, 'а').replace(/^(\d)6$/, '$1б').replace(/^(\d{1,2})[aа]$/, '$1а');
+  return fixed;
+}
+
+const LABEL_RE = /^(?:\d{1,2}[аaб6]?|[AА])$/;
+
+/** The column-number row found on a page: label → x centre (page px), and the row's vertical position. */
+export interface ColumnRow {
+  centers: Map<string, number>;
+  /** Column spans between the image's vertical rules, when rules were found: label → [left, right]. */
+  spans?: Map<string, [number, number]>;
+  lineIndex: number;
+  y: number;
+}
+
+/**
+ * Aligns a line's tokens with the form's labels in order (tolerating one or two misread or missing tokens) and
+ * interpolates the centres of labels that were not read between two that were. Returns how many matched.
+ */
+function align(line: TextLine, labels: string[]): { centers: Map<string, number>; matched: number } {
+  const all = line.words.filter((w) => !/^[|│¦_—–-]+$/.test(w.text)).map((w) => ({ label: normalizeLabel(w.text), x: centerX(w) }));
+  const tokens = all.filter((t) => LABEL_RE.test(t.label));
+  const found = new Map<number, number>();
+  let j = 0;
+  for (const t of tokens) {
+    for (let k = j; k < Math.min(labels.length, j + 3); k++) {
+      if (labels[k] === t.label) {
+        found.set(k, t.x);
+        j = k + 1;
+        break;
+      }
+    }
+  }
+  // When the counts agree and most tokens matched, position decides (robust to misreads like "3"→"з", "1б"→"16").
+  if (all.length === labels.length && found.size >= labels.length * 0.6) all.forEach((t, k) => found.set(k, t.x));
+  const centers = new Map<string, number>();
+  const idx = [...found.keys()].sort((a, b) => a - b);
+  for (let a = 0; a < idx.length; a++) {
+    centers.set(labels[idx[a]], found.get(idx[a])!);
+    const b = idx[a + 1];
+    if (b === undefined) continue;
+    for (let k = idx[a] + 1; k < b; k++) {
+      const x0 = found.get(idx[a])!;
+      centers.set(labels[k], x0 + ((found.get(b)! - x0) * (k - idx[a])) / (b - idx[a]));
+    }
+  }
+  return { centers, matched: found.size };
+}
+
+/** Finds the column-number row of `form` among the page's lines: the line that aligns with most labels (≥ 60 %). */
+export function findColumnRow(lines: TextLine[], form: FormColumns): ColumnRow | null {
+  let best: ColumnRow | null = null;
+  let bestScore = 0;
+  lines.forEach((line, i) => {
+    if (line.words.length < form.labels.length * 0.5) return;
+    const { centers, matched } = align(line, form.labels);
+    if (matched >= form.labels.length * 0.6 && matched > bestScore) {
+      bestScore = matched;
+      best = { centers, lineIndex: i, y: line.cy };
+    }
+  });
+  return best;
+}
+
+/**
+ * Adds rule-based spans to a column row: the vertical rules crossing the column-number row split the table into
+ * cells, and each cell holding exactly one label centre becomes that label's span. Text is then assigned by the
+ * printed borders rather than by the nearest centre, which misplaces short left-aligned names in wide columns.
+ */
+export function withRuleSpans(row: ColumnRow, rules: VerticalRule[] | undefined): ColumnRow {
+  if (!rules || rules.length === 0) return row;
+  const xs = rules.filter((r) => r.top <= row.y && r.bottom >= row.y).map((r) => r.x).sort((a, b) => a - b);
+  const spans = new Map<string, [number, number]>();
+  for (let i = 1; i < xs.length; i++) {
+    const inside = [...row.centers].filter(([, cx]) => cx > xs[i - 1] && cx < xs[i]);
+    if (inside.length === 1) spans.set(inside[0][0], [xs[i - 1], xs[i]]);
+  }
+  return spans.size >= row.centers.size / 2 ? { ...row, spans } : row;
+}
+
+/**
+ * The column of a phrase centred at `x`: the rule-bounded span containing it, else the label whose centre is
+ * nearest (columns split at the midpoints between centres).
+ */
+export function columnAt(row: ColumnRow, x: number): string | null {
+  for (const [label, [l, r]] of row.spans ?? []) if (x >= l && x <= r) return label;
+  let bestLabel: string | null = null;
+  let bestDist = Infinity;
+  for (const [label, cx] of row.centers) {
+    const d = Math.abs(cx - x);
+    if (d < bestDist) {
+      bestDist = d;
+      bestLabel = label;
+    }
+  }
+  return bestLabel;
+}

@@ -1,0 +1,99 @@
+import type { DocumentType, EngineWarning, RecognizedData } from '../engine.port.js';
+import { classifyDocument } from './classify.js';
+import { FORMS, findColumnRow, withRuleSpans, type ColumnRow, type FormColumns } from './columns.js';
+import { extractTorg12Header } from './header-torg12.js';
+import { extractUpdHeader } from './header-upd.js';
+import { cellConfidence, rowToItem, type FieldConfidence } from './items.js';
+import { isExemptText, parseMoney } from './numbers.js';
+import { repairLine, repairTotals } from './repair.js';
+import { joinPages, readTable, type PageTable, type RawRow } from './table.js';
+import { groupLines, type PageWords, type TextLine } from './words.js';
+
+/** What the layout extraction produces from the word boxes of all pages. */
+export interface Extraction {
+  documentType: DocumentType;
+  data: RecognizedData;
+  warnings: EngineWarning[];
+  /** Field path (e.g. `seller.inn`, `items[2].price`) → 0..1, see docs/recognition-engine.md. */
+  fieldConfidence: FieldConfidence;
+}
+
+function detectType(lines: TextLine[]): DocumentType | null {
+  const byText = classifyDocument(lines.map((l) => l.text).join('\n'));
+  if (byText) return byText;
+  // Fallback: the form whose column-number row aligns best.
+  let best: DocumentType | null = null;
+  let bestN = 0;
+  for (const t of ['upd', 'invoice', 'torg12'] as DocumentType[]) {
+    const row = findColumnRow(lines, FORMS[t]);
+    if (row && row.centers.size > bestN) [best, bestN] = [t, row.centers.size];
+  }
+  return best;
+}
+
+function totalsOf(table: { totals: PageTable['totals'] }, type: DocumentType, form: FormColumns, conf: FieldConfidence): RecognizedData['totals'] {
+  const wanted = type === 'torg12' ? ['всего по накладной', 'итого'] : ['всего к оплате'];
+  const pick = wanted.map((c) => table.totals.filter((t) => t.caption === c).pop()).find(Boolean);
+  const cells: RawRow = pick?.cells ?? new Map();
+  const cell = (field: string) => [...cells].find(([label]) => form.fields[label] === field)?.[1];
+  const out: RecognizedData['totals'] = { amount_without_nds: null, nds_amount: null, amount_with_nds: null };
+  for (const key of ['amount_without_nds', 'nds_amount', 'amount_with_nds'] as const) {
+    const c = cell(key);
+    out[key] = c && !isExemptText(c.text) ? parseMoney(c.text) : null;
+    conf[`totals.${key}`] = cellConfidence(c);
+  }
+  return out;
+}
+
+/**
+ * Layout-aware extraction (Spec: Recognised data): classifies the type when `auto`, reads the header above the
+ * item table on page 1, finds each page's table by its column-number row (a continuation page without one reuses
+ * the previous page's columns; vertical rules, when given, bound the columns), joins rows over pages, maps columns per form, repairs single misread digits
+ * the arithmetic proves, and reads the totals line. Pure: word boxes in, data out.
+ */
+export function extractDocument(pages: PageWords[], requested: DocumentType | 'auto'): Extraction {
+  const warnings: EngineWarning[] = [];
+  const conf: FieldConfidence = {};
+  const pageLines = pages.map((p) => groupLines(p.words));
+  pageLines.forEach((l, i) => l.length === 0 && warnings.push({ field: `pages[${i}]`, message: 'no text found on this page' }));
+  const first = pageLines.find((l) => l.length > 0) ?? [];
+  let documentType: DocumentType;
+  if (requested !== 'auto') documentType = requested;
+  else {
+    const detected = detectType(first);
+    if (!detected) warnings.push({ field: 'document_type', message: 'type not recognised; read as a UPD' });
+    documentType = detected ?? 'upd';
+  }
+  const form = FORMS[documentType];
+  const numberLabel = Object.entries(form.fields).find(([, f]) => f === 'number')![0];
+
+  const tables: PageTable[] = [];
+  let cols: ColumnRow | null = null;
+  let headerLines = first;
+  pageLines.forEach((lines, p) => {
+    const row = findColumnRow(lines, form);
+    const found = row ? withRuleSpans(row, pages[p].rules) : null;
+    if (found && lines === first) headerLines = lines.slice(0, found.lineIndex);
+    const use = found ?? (cols ? { ...cols, lineIndex: -1 } : null);
+    if (found) cols = found;
+    if (use) tables.push(readTable(lines, use, numberLabel));
+    else if (lines.length > 0) warnings.push({ field: `pages[${p}]`, message: 'item table (column-number row) not found' });
+  });
+
+  const header = documentType === 'torg12' ? extractTorg12Header(headerLines, conf) : extractUpdHeader(headerLines, conf);
+  const joined = joinPages(tables);
+  const items = joined.rows.map((row, i) => rowToItem(row, form, i, conf));
+  items.forEach((it, i) => repairLine(it, i, warnings, conf));
+  items.forEach((it, i) => {
+    if (it.number !== i + 1) warnings.push({ field: `items[${i}].number`, message: `line number ${it.number} is out of sequence (expected ${i + 1})` });
+  });
+  const data: RecognizedData = {
+    document: { number: header.number, date: header.date },
+    seller: header.seller,
+    buyer: header.buyer,
+    items,
+    totals: totalsOf(joined, documentType, form, conf),
+  };
+  repairTotals(data, warnings, conf);
+  return { documentType, data, warnings, fieldConfidence: conf };
+}

@@ -1,0 +1,76 @@
+import type { Party } from '../engine.port.js';
+import { joinName, noteConf, normalizeDate, taxDigits, untilGap, wordsAfter, type HeaderFields } from './header.js';
+import type { FieldConfidence } from './items.js';
+import { centerX, type TextLine, type Word } from './words.js';
+
+const CUT = /^(р\/с|р\/сч|БИК|тел\.?|к\/с|в$)/i;
+
+/** Parses "ООО «X», ИНН 7701234567, КПП 770101001, 101000, г. Москва, …" as 1C prints TORG-12 parties. */
+export function parsePartyWords(ws: Word[], role: string, conf: FieldConfidence): Party {
+  const innAt = ws.findIndex((w) => /^ИНН:?$/i.test(w.text));
+  const kppAt = ws.findIndex((w) => /^КПП:?$/i.test(w.text));
+  const nameWords = (innAt >= 0 ? ws.slice(0, innAt) : ws).map((w) => ({ ...w, text: w.text.replace(/,$/, '') }));
+  const innWord = innAt >= 0 ? ws[innAt + 1] : undefined;
+  const kppWord = kppAt >= 0 ? ws[kppAt + 1] : undefined;
+  const afterIds = Math.max(innAt, kppAt) >= 0 ? Math.max(innAt, kppAt) + 2 : ws.length;
+  let addrWords = ws.slice(afterIds);
+  const cut = addrWords.findIndex((w) => CUT.test(w.text));
+  if (cut >= 0) addrWords = addrWords.slice(0, cut);
+  const address = joinName(addrWords)?.replace(/^,\s*|,$/g, '') ?? null;
+  noteConf(conf, `${role}.name`, nameWords);
+  noteConf(conf, `${role}.inn`, innWord ? [innWord] : []);
+  noteConf(conf, `${role}.kpp`, kppWord ? [kppWord] : []);
+  noteConf(conf, `${role}.address`, addrWords);
+  const kpp = kppWord ? taxDigits(kppWord.text) : null;
+  return {
+    name: joinName(nameWords)?.replace(/,$/, '') ?? null,
+    inn: innWord ? taxDigits(innWord.text) : null,
+    kpp: kpp && kpp.length === 9 ? kpp : null,
+    address: address === '' ? null : address,
+  };
+}
+
+function partyLine(lines: TextLine[], labels: RegExp[]): Word[] {
+  for (const label of labels) {
+    const line = lines.find((l) => l.words.some((w) => label.test(w.text)));
+    if (line) return untilGap(wordsAfter(line, label));
+  }
+  return [];
+}
+
+/** 1C prefixes ("УТ-03828") whose hyphen OCR reads as a point or comma. */
+export const fixNumberPrefix = (t: string): string => t.replace(/^([А-ЯЁA-Z]{1,4})[.,·]\s*(\d+)$/, '$1-$2');
+
+/** Number and date from the "Номер документа | Дата составления" box: the values under the captions. */
+function numberAndDate(lines: TextLine[]): { number: Word | null; date: Word[] } {
+  const at = lines.findIndex((l) => /номер\s+документа/i.test(l.text));
+  if (at < 0) return { number: null, date: [] };
+  const caption = lines[at].words.find((w) => /^номер$/i.test(w.text))!;
+  for (const line of lines.slice(at + 1, at + 4)) {
+    const di = line.words.findIndex((w) => /^\d{1,2}[.,]\d{1,2}/.test(w.text));
+    if (di < 0) continue;
+    // "01.08 2026": the date can come back split into two words.
+    const date = line.words.slice(di, di + 2);
+    if (!normalizeDate(date.map((w) => w.text).join('').replace(/(\d{2})(\d{4})$/, '$1.$2'))) continue;
+    const left = line.words.slice(0, di).filter((w) => centerX(w) >= caption.left - caption.width && !/наклад/i.test(w.text));
+    return { number: left[left.length - 1] ?? null, date: normalizeDate(date[0].text.replace(/[.,]$/, '')) && /\d{4}/.test(date[0].text) ? [date[0]] : date };
+  }
+  return { number: null, date: [] };
+}
+
+/**
+ * Header of a TORG-12 (OKUD 0330212): seller from "Поставщик" (else "Грузоотправитель"), buyer from
+ * "Плательщик" (else "Грузополучатель"), number and date from the box beside "ТОВАРНАЯ НАКЛАДНАЯ".
+ */
+export function extractTorg12Header(lines: TextLine[], conf: FieldConfidence): HeaderFields {
+  const { number, date } = numberAndDate(lines);
+  noteConf(conf, 'document.number', number ? [number] : []);
+  noteConf(conf, 'document.date', date);
+  const dateText = date.map((w) => w.text).join('').replace(/[.,]?(\d{4})$/, '.$1');
+  return {
+    number: number ? fixNumberPrefix(number.text) : null,
+    date: date.length ? normalizeDate(dateText) : null,
+    seller: parsePartyWords(partyLine(lines, [/^Поставщик:?$/i, /^Грузоотправитель:?$/i]), 'seller', conf),
+    buyer: parsePartyWords(partyLine(lines, [/^Плательщик:?$/i, /^Грузополучатель:?$/i]), 'buyer', conf),
+  };
+}

@@ -1,0 +1,63 @@
+import type { Party } from '../engine.port.js';
+import { joinName, noteConf, normalizeDate, stripRef, taxDigits, untilGap, wordsAfter, type HeaderFields } from './header.js';
+import type { FieldConfidence } from './items.js';
+import type { TextLine, Word } from './words.js';
+
+const NUMBER_SIGN = /^(№|N[oeо°º]?|Ne|Мо|Nº)$/;
+
+/** "Счёт-фактура № 123 от 01.02.2026" → number and date words. */
+function numberAndDate(lines: TextLine[]): { number: Word[]; date: Word | null } {
+  for (const line of lines) {
+    const after = wordsAfter(line, /фактур/i);
+    if (after.length === 0) continue;
+    const ws = NUMBER_SIGN.test(after[0].text) ? after.slice(1) : after;
+    const ot = ws.findIndex((w) => /^от$/i.test(w.text));
+    if (ot <= 0) continue;
+    const number = ws.slice(0, ot).map((w) => ({ ...w, text: w.text.replace(/^№/, '') }));
+    // Bold captions sometimes come back with a doubled word ("от от"): take the first date-like word after "от".
+    const date = ws.slice(ot + 1, ot + 4).find((w) => normalizeDate(w.text) != null) ?? null;
+    return { number, date };
+  }
+  return { number: [], date: null };
+}
+
+function party(lines: TextLine[], role: 'seller' | 'buyer', conf: FieldConfidence): Party {
+  const label = role === 'seller' ? /^Продав[ец]+:?$/i : /^Покупател[ья]:?$/i;
+  const innLabel = role === 'seller' ? /продавц/i : /покупател/i;
+  const at = lines.findIndex((l) => l.words.some((w) => label.test(w.text)));
+  const nameWords = at < 0 ? [] : stripRef(untilGap(wordsAfter(lines[at], label)));
+  const addrLine = at < 0 ? undefined : lines.slice(at + 1, at + 3).find((l) => l.words.some((w) => /^Адрес:?$/.test(w.text)));
+  const addrWords = addrLine ? stripRef(untilGap(wordsAfter(addrLine, /^Адрес:?$/))) : [];
+  const innLine = lines.find((l) => /ИНН/i.test(l.text) && l.words.some((w) => innLabel.test(w.text)));
+  const idWords = innLine ? stripRef(untilGap(wordsAfter(innLine, innLabel))) : [];
+  const [innText, kppText] = idWords.map((w) => w.text).join('').split('/');
+  noteConf(conf, `${role}.name`, nameWords);
+  noteConf(conf, `${role}.address`, addrWords);
+  noteConf(conf, `${role}.inn`, idWords);
+  noteConf(conf, `${role}.kpp`, idWords);
+  const kpp = kppText ? taxDigits(kppText) : null;
+  return {
+    name: joinName(nameWords),
+    inn: innText ? taxDigits(innText) : null,
+    kpp: kpp && kpp.length === 9 ? kpp : null,
+    address: joinName(addrWords),
+  };
+}
+
+/**
+ * Header of a UPD or an invoice (Decree 1137 layout): line (1) "Счёт-фактура № … от …", (2) "Продавец:",
+ * (2а) "Адрес:", (2б) "ИНН/КПП продавца: inn/kpp", (6) "Покупатель:", (6а), (6б). Labels are found anywhere in
+ * a line because the UPD's left status box shares lines with them.
+ */
+export function extractUpdHeader(lines: TextLine[], conf: FieldConfidence): HeaderFields {
+  const { number, date } = numberAndDate(lines);
+  noteConf(conf, 'document.number', number);
+  noteConf(conf, 'document.date', date ? [date] : []);
+  const num = number.map((w) => w.text).join('').trim();
+  return {
+    number: num === '' ? null : num,
+    date: date ? normalizeDate(date.text) : null,
+    seller: party(lines, 'seller', conf),
+    buyer: party(lines, 'buyer', conf),
+  };
+}

@@ -1,0 +1,65 @@
+import type { Party } from '../engine.port.js';
+import type { FieldConfidence } from './items.js';
+import { cleanName } from './items.js';
+import type { TextLine, Word } from './words.js';
+
+/** Header fields of a document with the confidences of the words they came from. */
+export interface HeaderFields {
+  number: string | null;
+  date: string | null;
+  seller: Party;
+  buyer: Party;
+}
+
+const DATE_RE = /(\d{1,2})[.,](\d{1,2})[.,](\d{4})/;
+
+/** "2.3.2026" / "02,03.2026" → "02.03.2026"; null when not a date. */
+export function normalizeDate(text: string): string | null {
+  const m = DATE_RE.exec(text);
+  return m ? `${m[1].padStart(2, '0')}.${m[2].padStart(2, '0')}.${m[3]}` : null;
+}
+
+/** Digits of a tax id as OCR reads them (look-alike letters fixed); null unless 9–12 digits remain. */
+export function taxDigits(text: string): string | null {
+  const d = text.replace(/[ОоO]/g, '0').replace(/[Зз]/g, '3').replace(/б/g, '6').replace(/[lI|]/g, '1').replace(/\D/g, '');
+  return d.length >= 9 && d.length <= 12 ? d : null;
+}
+
+/** Words of `line` after the first word matching `label` (the label word itself excluded). */
+export function wordsAfter(line: TextLine, label: RegExp): Word[] {
+  const i = line.words.findIndex((w) => label.test(w.text));
+  return i < 0 ? [] : line.words.slice(i + 1);
+}
+
+/** Removes the form's field references at the end of a value: "(2)", "(2а)", "(6б)" and OCR variants "(26)", "(ба)". */
+export function stripRef(words: Word[]): Word[] {
+  const ws = [...words];
+  while (ws.length > 0 && /^\(?[\dбаБ]{1,3}[а-яa-z]?\)?$/.test(ws[ws.length - 1].text) && /[()]/.test(ws[ws.length - 1].text)) ws.pop();
+  return ws;
+}
+
+/** Records the lowest confidence (0..1) of `words` under `path`, or 0 when there are none. */
+export function noteConf(conf: FieldConfidence, path: string, words: Word[]): void {
+  conf[path] = words.length === 0 ? 0 : Math.max(0, Math.min(...words.map((w) => w.conf))) / 100;
+}
+
+/** Joins words to text and cleans it like a name (quotes, rule fragments, spacing). */
+export const joinName = (words: Word[]): string | null => {
+  const s = cleanName(words.map((w) => w.text).join(' ').replace(/^[:\s]+/, ''));
+  return s === '' ? null : s;
+};
+
+/**
+ * Keeps the leading words up to the first gap wider than `factor` × the median word height: a value ends where
+ * a neighbouring box (the form's field references, the OKUD codes table) begins on the same line.
+ */
+export function untilGap(words: Word[], factor = 2.5): Word[] {
+  if (words.length === 0) return words;
+  const h = [...words.map((w) => w.height)].sort((a, b) => a - b)[words.length >> 1];
+  const out = [words[0]];
+  for (let i = 1; i < words.length; i++) {
+    if (words[i].left - (words[i - 1].left + words[i - 1].width) > factor * h) break;
+    out.push(words[i]);
+  }
+  return out;
+}

@@ -1,0 +1,75 @@
+import type { LineItem } from '../engine.port.js';
+import type { FormColumns, ItemField } from './columns.js';
+import { isExemptText, parseLineNumber, parseMoney, parseRate, parseRuNumber } from './numbers.js';
+import type { Cell, RawRow } from './table.js';
+
+/** Field path → confidence 0..1 (the lowest Tesseract word confidence in the field's cell / 100). */
+export type FieldConfidence = Record<string, number>;
+
+const DASH = /^[\s—–\-_.]*$/;
+
+/** Minimum word confidence of a cell as 0..1; an empty cell is 0. */
+export function cellConfidence(cell: Cell | undefined): number {
+  if (!cell || cell.words.length === 0) return 0;
+  return Math.max(0, Math.min(...cell.words.map((w) => w.conf))) / 100;
+}
+
+/** Cleans a name cell: drops rule fragments and stray dashes, normalises quote pairs that OCR splits ("<<", ">>"). */
+export function cleanName(text: string): string {
+  return text.replace(/[|│¦]/g, ' ').replace(/<<|«\s+/g, '«').replace(/>>|\s+»/g, '»').replace(/^[—–\-\s]+|[—–\-\s]+$/g, '').replace(/\s+/g, ' ').trim();
+}
+
+function unitCode(text: string): string | null {
+  const d = text.replace(/[^\dОоOЗб]/g, '').replace(/[ОоO]/g, '0').replace(/[Зз]/g, '3').replace(/б/g, '6');
+  if (d.length === 0 || d.length > 4) return null;
+  return d.padStart(3, '0');
+}
+
+function unitName(text: string): string | null {
+  const t = text.replace(/[|│¦]/g, '').trim().toLowerCase();
+  return t === '' || DASH.test(t) ? null : t;
+}
+
+function productCode(text: string): string | null {
+  const t = text.replace(/[|│¦]/g, '').trim();
+  return t === '' || DASH.test(t) ? null : t;
+}
+
+/**
+ * Turns one raw table row into a spec line item (Spec: Recognised data, items[]): line number, name, product
+ * code, OKEI unit code (zero-padded to 3 digits) and name (lower-case), quantity, price, amounts, VAT rate with
+ * "без НДС" as `nds_exempt` and a null VAT amount. Unreadable cells become null. Confidences go to `conf`
+ * under `items[i].<field>`.
+ */
+export function rowToItem(row: RawRow, form: FormColumns, i: number, conf: FieldConfidence): LineItem {
+  const byField = new Map<ItemField, Cell>();
+  for (const [label, cell] of row) {
+    const f = form.fields[label];
+    if (f) byField.set(f, cell);
+  }
+  const text = (f: ItemField) => byField.get(f)?.text ?? '';
+  const rate = parseRate(text('nds_rate'));
+  const vatText = text('nds_amount');
+  const exempt = rate === 'exempt' || isExemptText(vatText);
+  const numericRate = rate === 'exempt' ? null : rate;
+  const item: LineItem = {
+    number: parseLineNumber(text('number')) ?? i + 1,
+    name: cleanName(text('name')),
+    product_code: productCode(text('product_code')),
+    unit: { code: unitCode(text('unit_code')), name: unitName(text('unit_name')) },
+    quantity: parseRuNumber(text('quantity')),
+    price: parseMoney(text('price')),
+    amount_without_nds: parseMoney(text('amount_without_nds')),
+    nds_rate: exempt ? null : numericRate,
+    nds_amount: exempt ? null : parseMoney(vatText),
+    amount_with_nds: parseMoney(text('amount_with_nds')),
+  };
+  if (exempt) item.nds_exempt = true;
+  const paths: [string, ItemField][] = [
+    ['number', 'number'], ['name', 'name'], ['product_code', 'product_code'], ['unit.code', 'unit_code'], ['unit.name', 'unit_name'],
+    ['quantity', 'quantity'], ['price', 'price'], ['amount_without_nds', 'amount_without_nds'], ['nds_rate', 'nds_rate'],
+    ['nds_amount', 'nds_amount'], ['amount_with_nds', 'amount_with_nds'],
+  ];
+  for (const [path, f] of paths) conf[`items[${i}].${path}`] = cellConfidence(byField.get(f));
+  return item;
+}

@@ -1,0 +1,57 @@
+/**
+ * Parsing of numbers as Russian documents print them: digit groups split by spaces or no-break spaces
+ * ("1 234 567,89"), decimal comma (a point is accepted too), and the OCR confusions that turn digits into
+ * look-alike letters (О→0, З→3, б→6, l/I→1). Spec: Recognised data (amounts in roubles, kopecks as decimals).
+ */
+
+const LOOKALIKE: Record<string, string> = {
+  'О': '0', 'о': '0', 'O': '0', 'o': '0', 'З': '3', 'з': '3', 'б': '6', 'l': '1', 'I': '1', '|': '1', 'S': '5', 'B': '8', 'В': '8',
+};
+
+/** Replaces letter look-alikes of digits, only inside a token that is otherwise numeric. */
+function fixLookalikes(token: string): string {
+  if (!/\d/.test(token)) return token;
+  return token.replace(/[ОоOoЗзбlIS|BВ]/g, (c) => LOOKALIKE[c] ?? c);
+}
+
+/**
+ * Parses one printed number: "1 234,56", "1 234,56", "12", "2,500", "1234.5" → number, or null when the text
+ * is not a number (empty, "--", "без НДС"). Spaces are only accepted between groups of three digits, so two
+ * separate numbers are never glued. A trailing comma/point or a leading "-" dash artefact is tolerated.
+ */
+export function parseRuNumber(text: string): number | null {
+  let t = text.replace(/[\u00a0\u202f\u2009]/g, ' ').trim();
+  t = t.replace(/^[—–-]\s*(?=\d)/, '').replace(/[.,]$/, '');
+  t = t.split(' ').map(fixLookalikes).join(' ');
+  const m = /^(\d+(?: \d{3})*)(?:[,.](\d+))?$/.exec(t);
+  if (!m) return null;
+  const int = m[1].replace(/ /g, '');
+  return Number(m[2] ? `${int}.${m[2]}` : int);
+}
+
+/** A money amount: a number with at most two decimals (kopecks); "без НДС" and dashes give null. */
+export function parseMoney(text: string): number | null {
+  const n = parseRuNumber(text);
+  if (n == null) return null;
+  const dec = /[,.](\d+)$/.exec(text.trim());
+  return dec && dec[1].length > 2 ? null : n;
+}
+
+/** VAT rate cell: "20%", "22 %", "10", "20/120" → 20, 22, 10, 20; "без НДС" → 'exempt'; otherwise null. */
+export function parseRate(text: string): number | 'exempt' | null {
+  const t = text.replace(/\s+/g, ' ').trim().toLowerCase();
+  if (/без\s*ндс|^без/.test(t)) return 'exempt';
+  const m = /^(\d{1,2})\s*(?:%|\/\s*1\d{2})?/.exec(fixLookalikes(t).replace(/^[—–-]/, ''));
+  if (!m) return null;
+  const r = Number(m[1]);
+  return [0, 5, 7, 10, 18, 20, 22].includes(r) ? r : null;
+}
+
+/** True when the text says "без НДС" (a VAT-exempt amount or rate cell). */
+export const isExemptText = (text: string): boolean => /без\s*ндс/i.test(text);
+
+/** Integer line number ("1", "12.", "3)") or null. */
+export function parseLineNumber(text: string): number | null {
+  const m = /^(\d{1,3})[.)]?$/.exec(fixLookalikes(text.trim()));
+  return m ? Number(m[1]) : null;
+}

@@ -1,0 +1,79 @@
+import type { EngineWarning, LineItem, RecognizedData } from '../engine.port.js';
+import type { FieldConfidence } from './items.js';
+
+type Key = 'quantity' | 'price' | 'amount_without_nds' | 'nds_amount' | 'amount_with_nds';
+
+/** Confidence given to a value rebuilt from the arithmetic: proven by other fields, yet not read as printed. */
+export const REPAIRED_CONFIDENCE = 0.85;
+
+const fmt = (key: Key, v: number): string => (key === 'quantity' ? v.toFixed(3) : v.toFixed(2)).replace('.', '');
+
+/** True when `a` and `b`, printed alike, differ in exactly one digit position (a single misread digit). */
+export function singleDigitDiff(a: string, b: string): boolean {
+  if (a.length !== b.length || a === b) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) diff++;
+  return diff === 1;
+}
+
+const k = (x: number): number => Math.round(x * 100);
+
+/** Rule 1 of the spec plus VAT = amount × rate, in kopecks with one kopeck tolerance; nulls skip a check. */
+export function lineHolds(it: LineItem): boolean {
+  const { quantity: q, price: p, amount_without_nds: s, nds_amount: t, amount_with_nds: w } = it;
+  const vat = it.nds_exempt ? 0 : t;
+  if (q != null && p != null && s != null && Math.abs(Math.round(q * p * 100) - k(s)) > 1) return false;
+  if (s != null && vat != null && w != null && Math.abs(k(s) + k(vat) - k(w)) > 1) return false;
+  if (!it.nds_exempt && it.nds_rate != null && s != null && t != null && Math.abs(Math.round(s * it.nds_rate) - k(t)) > 1) return false;
+  return true;
+}
+
+function candidates(it: LineItem): [Key, number][] {
+  const { quantity: q, price: p, amount_without_nds: s, nds_amount: t, amount_with_nds: w, nds_rate: r } = it;
+  const vat = it.nds_exempt ? 0 : t;
+  const out: [Key, number][] = [];
+  if (q != null && p != null) out.push(['amount_without_nds', Math.round(q * p * 100) / 100]);
+  if (w != null && vat != null) out.push(['amount_without_nds', (k(w) - k(vat)) / 100]);
+  if (!it.nds_exempt && w != null && s != null) out.push(['nds_amount', (k(w) - k(s)) / 100]);
+  if (!it.nds_exempt && r != null && s != null) out.push(['nds_amount', Math.round(s * r) / 100]);
+  if (s != null && vat != null) out.push(['amount_with_nds', (k(s) + k(vat)) / 100]);
+  if (s != null && q) out.push(['price', Math.round((s / q) * 100) / 100]);
+  if (s != null && p) out.push(['quantity', Math.round((s / p) * 1000) / 1000]);
+  return out;
+}
+
+/**
+ * Repairs a line whose arithmetic fails when exactly one value, changed in exactly one digit, makes every check
+ * hold (e.g. 277,15 read for 277,75 while 5 × 55,55 = 277,75). Ambiguous or multi-digit differences stay as read:
+ * validation reports them. Each repair is an EngineWarning and lowers that field's confidence.
+ */
+export function repairLine(it: LineItem, i: number, warnings: EngineWarning[], conf: FieldConfidence): void {
+  if (lineHolds(it)) return;
+  const fixes = new Map<string, [Key, number]>();
+  for (const [key, value] of candidates(it)) {
+    const read = it[key];
+    if (read == null || !singleDigitDiff(fmt(key, read), fmt(key, value))) continue;
+    if (lineHolds({ ...it, [key]: value })) fixes.set(`${key}=${value}`, [key, value]);
+  }
+  if (fixes.size !== 1) return;
+  const [key, value] = [...fixes.values()][0];
+  warnings.push({ field: `items[${i}].${key}`, message: `read ${it[key]}, the line arithmetic gives ${value} (one misread digit); corrected` });
+  it[key] = value;
+  conf[`items[${i}].${key}`] = REPAIRED_CONFIDENCE;
+}
+
+/** Repairs a total that differs from the sum of its (already consistent) lines in exactly one digit. */
+export function repairTotals(data: RecognizedData, warnings: EngineWarning[], conf: FieldConfidence): void {
+  if (data.items.length === 0 || !data.items.every(lineHolds)) return;
+  for (const key of ['amount_without_nds', 'nds_amount', 'amount_with_nds'] as const) {
+    const total = data.totals[key];
+    const values = data.items.map((it) => (key === 'nds_amount' && it.nds_exempt ? 0 : it[key]));
+    if (total == null || values.some((v) => v == null)) continue;
+    const sum = values.reduce<number>((a, v) => a + k(v!), 0) / 100;
+    if (singleDigitDiff(fmt(key, total), fmt(key, sum))) {
+      warnings.push({ field: `totals.${key}`, message: `read ${total}, the sum of the lines gives ${sum} (one misread digit); corrected` });
+      data.totals[key] = sum;
+      conf[`totals.${key}`] = REPAIRED_CONFIDENCE;
+    }
+  }
+}

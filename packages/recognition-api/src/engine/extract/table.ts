@@ -1,0 +1,130 @@
+import { columnAt, type ColumnRow } from './columns.js';
+import { parseLineNumber } from './numbers.js';
+import { centerX, median, right, type TextLine, type Word } from './words.js';
+
+/** The words of one table cell, in reading order (lines top to bottom, words left to right). */
+export interface Cell {
+  words: Word[];
+  text: string;
+}
+
+/** One item row of the table: column label → cell. */
+export type RawRow = Map<string, Cell>;
+
+/** The item rows and total lines read from one page. */
+export interface PageTable {
+  rows: RawRow[];
+  /** "Всего к оплате" / "Итого" / "Всего по накладной" lines, label → cell, keyed by their caption. */
+  totals: { caption: string; cells: RawRow }[];
+  /** True when the page's first row had no line number, i.e. it continues the previous page's last row. */
+  continuesPrevious: boolean;
+}
+
+const TOTAL_RE = /^(всего\s+к\s+оплате|всего\s+по\s+накладной|итого)/i;
+const STOP_RE = /(руководитель|главный\s*\(?старший|отпуск\s+груза|товар\s*\(груз\)|дата\s+отгрузки|всего\s+отпущено|индивидуальный\s+предприниматель)/i;
+
+const clean = (w: Word): Word => ({ ...w, text: w.text.replace(/^[|│¦[\]]+|[|│¦[\]]+$/g, '') });
+
+/**
+ * Splits a line into phrases: runs of words separated by at most 0.9 × the median word height (a word space is
+ * ~0.5), so "429 844,80" or a multi-word name stay one phrase while neighbouring cells (padding, rule, alignment
+ * leave ≥ 2 heights) split.
+ */
+export function phrases(line: TextLine): Word[][] {
+  const ws = line.words.map(clean).filter((w) => w.text !== '');
+  const gap = 0.9 * (median(ws.map((w) => w.height)) || 20);
+  const out: Word[][] = [];
+  for (const w of ws) {
+    const cur = out[out.length - 1];
+    const d = cur ? w.left - right(cur[cur.length - 1]) : Infinity;
+    // A line number is followed by the name in every form; split it off even when the narrow № column leaves a small gap.
+    const afterLineNumber = cur?.length === 1 && /^\d{1,3}$/.test(cur[0].text) && /^[А-ЯЁA-Zа-яё]/.test(w.text) && d > gap / 3;
+    if (cur && d <= gap && !afterLineNumber) cur.push(w);
+    else out.push([w]);
+  }
+  return out;
+}
+
+/** Assigns a line's phrases to columns by their horizontal centre. */
+export function lineCells(line: TextLine, cols: ColumnRow): RawRow {
+  const cells: RawRow = new Map();
+  for (const ph of phrases(line)) {
+    const x = (ph[0].left + right(ph[ph.length - 1])) / 2;
+    const label = columnAt(cols, x);
+    if (!label) continue;
+    const cell = cells.get(label) ?? { words: [], text: '' };
+    cell.words.push(...ph);
+    cell.text = cell.words.map((w) => w.text).join(' ');
+    cells.set(label, cell);
+  }
+  return cells;
+}
+
+function appendCells(row: RawRow, more: RawRow): void {
+  for (const [label, cell] of more) {
+    const cur = row.get(label);
+    if (!cur) row.set(label, cell);
+    else row.set(label, { words: [...cur.words, ...cell.words], text: `${cur.text} ${cell.text}` });
+  }
+}
+
+/**
+ * Reads the item rows below the column-number row: a line whose number column holds an integer starts a row,
+ * other lines (wrapped names, "без акциза" second lines) add to the open row; total lines are collected and
+ * signature blocks end the table. `numberLabel` is the "№ п/п" column's label.
+ */
+export function readTable(lines: TextLine[], cols: ColumnRow, numberLabel: string): PageTable {
+  const out: PageTable = { rows: [], totals: [], continuesPrevious: false };
+  const xs = [...cols.centers.values()];
+  const minX = Math.min(...xs) - 200;
+  let current: RawRow | null = null;
+  let leading: RawRow | null = null;
+  for (const line of lines.slice(cols.lineIndex + 1)) {
+    const words = line.words.filter((w) => centerX(w) >= minX);
+    if (words.length === 0) continue;
+    const text = words.map((w) => w.text.replace(/^[|│¦]+/, '')).join(' ').trim();
+    if (TOTAL_RE.test(text) || /всего\s+к\s+оплате|всего\s+по\s+накладной/i.test(text)) {
+      out.totals.push({ caption: text.toLowerCase().startsWith('итого') ? 'итого' : text.toLowerCase().includes('накладной') ? 'всего по накладной' : 'всего к оплате', cells: lineCells({ ...line, words }, cols) });
+      current = null;
+      continue;
+    }
+    if (STOP_RE.test(text)) break;
+    const cells = lineCells({ ...line, words }, cols);
+    const num = cells.get(numberLabel);
+    if (num && parseLineNumber(num.text) != null) {
+      current = cells;
+      out.rows.push(cells);
+    } else if (current) {
+      appendCells(current, cells);
+    } else if (out.rows.length === 0 && out.totals.length === 0) {
+      leading ??= new Map();
+      appendCells(leading, cells);
+    }
+  }
+  if (leading && out.rows.length > 0) {
+    out.continuesPrevious = true;
+    out.rows.unshift(leading);
+  }
+  return out;
+}
+
+/**
+ * Joins the tables of consecutive pages into one list of rows: a page that starts with an unnumbered fragment
+ * (a name wrapped over the page break) has it appended to the previous page's last row.
+ */
+export function joinPages(pages: PageTable[]): { rows: RawRow[]; totals: PageTable['totals'] } {
+  const rows: RawRow[] = [];
+  const totals: PageTable['totals'] = [];
+  for (const p of pages) {
+    let start = 0;
+    if (p.continuesPrevious && rows.length > 0) {
+      appendCells(rows[rows.length - 1], p.rows[0]);
+      start = 1;
+    } else if (p.continuesPrevious) {
+      start = 1;
+    }
+    rows.push(...p.rows.slice(start));
+    totals.push(...p.totals);
+  }
+  return { rows, totals };
+}

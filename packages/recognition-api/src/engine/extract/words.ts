@@ -1,0 +1,81 @@
+/**
+ * One recognised word with its box in page pixels (after normalisation, ~300 DPI) and Tesseract's confidence
+ * (0–100). `line` is Tesseract's own line key (block/paragraph/line), used only to estimate skew.
+ */
+export interface Word {
+  text: string;
+  conf: number;
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+  line: string;
+}
+
+/** A vertical table rule found in the image (page px): a column border from `top` to `bottom`. */
+export interface VerticalRule {
+  x: number;
+  top: number;
+  bottom: number;
+}
+
+/** What extraction needs of one page: its words and, when the image had them, its vertical rules. */
+export interface PageWords {
+  words: Word[];
+  rules?: VerticalRule[];
+}
+
+/** A visual text line: words sorted left to right, with their joint box. */
+export interface TextLine {
+  words: Word[];
+  text: string;
+  top: number;
+  bottom: number;
+  cy: number;
+}
+
+export const centerX = (w: Word): number => w.left + w.width / 2;
+export const centerY = (w: Word): number => w.top + w.height / 2;
+export const right = (w: Word): number => w.left + w.width;
+
+/** Table rules and scanner dust that Tesseract reads as "words". */
+const JUNK = /^[|│¦!_\-—–=~.,:;'"`’‘“”»«<>\\/]+$/;
+
+/** True for tokens that are pure ruling-line or punctuation noise (kept "--" handled by callers as empty cells). */
+export const isJunk = (text: string): boolean => JUNK.test(text);
+
+/** Median of a non-empty list (0 for an empty one). */
+export function median(xs: number[]): number {
+  if (xs.length === 0) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/**
+ * Groups words into visual lines by vertical centre: a word joins the current line while its centre lies within
+ * 0.6 × the median word height of the line's mean centre. Expects deskewed coordinates.
+ */
+export function groupLines(words: Word[]): TextLine[] {
+  const ws = words.filter((w) => w.text.trim() !== '' && !/^[|│¦]+$/.test(w.text));
+  const tol = 0.6 * (median(ws.map((w) => w.height)) || 20);
+  const sorted = [...ws].sort((a, b) => centerY(a) - centerY(b));
+  const groups: Word[][] = [];
+  let sumY = 0;
+  for (const w of sorted) {
+    const g = groups[groups.length - 1];
+    if (g && Math.abs(centerY(w) - sumY / g.length) <= tol) {
+      g.push(w);
+      sumY += centerY(w);
+    } else {
+      groups.push([w]);
+      sumY = centerY(w);
+    }
+  }
+  return groups.map((g) => {
+    const sorted2 = g.sort((a, b) => a.left - b.left);
+    const top = Math.min(...g.map((w) => w.top));
+    const bottom = Math.max(...g.map((w) => w.top + w.height));
+    return { words: sorted2, text: sorted2.map((w) => w.text).join(' '), top, bottom, cy: (top + bottom) / 2 };
+  });
+}

@@ -1,0 +1,70 @@
+import { RecognitionFailedError, type ImageQuality } from '../engine.port.js';
+import type { VerticalRule, Word } from '../extract/words.js';
+import { deskewPage, preparePage, rotatePage, type PreparedPage } from './preprocess.js';
+import { estimateSkew, levelRules, levelWords } from './skew.js';
+import { parseOsdRotation, runTesseract, type TesseractCall } from './tesseract.js';
+import { parseTsv } from './tsv.js';
+
+/** Word boxes of one page in levelled page coordinates, plus what the normalisation did. */
+export interface PageOcr {
+  words: Word[];
+  /** Vertical table rules, in the same levelled coordinates as the words. */
+  rules: VerticalRule[];
+  width: number;
+  height: number;
+  /** Clockwise quarter-turn applied after OSD (0, 90, 180, 270). */
+  rotated: number;
+  /** Skew found, degrees. */
+  skew: number;
+}
+
+/** Page segmentation mode 4 (one column of text of variable sizes): keeps table rows as lines and reads narrow cells psm 3 drops. */
+const OCR_ARGS = ['-l', 'rus', '--psm', '4', '--dpi', '300', 'tsv'];
+/** Above this tilt the image is rotated and read again: Tesseract's accuracy drops on tilted rows. */
+export const DESKEW_REREAD_DEGREES = 0.8;
+/** Fewer confident words than this on a page suggests it lies on its side or upside down. */
+const MIN_GOOD_WORDS = 25;
+
+const goodWords = (ws: Word[]) => ws.filter((w) => w.conf >= 60 && /[а-яё]{3,}/i.test(w.text)).length;
+
+async function read(page: PreparedPage, call: TesseractCall): Promise<Word[]> {
+  return parseTsv(await runTesseract(page.png, OCR_ARGS, call));
+}
+
+async function osdRotation(page: PreparedPage, call: TesseractCall): Promise<number> {
+  try {
+    return parseOsdRotation(await runTesseract(page.png, ['--psm', '0', '--dpi', '300'], call));
+  } catch (err) {
+    // OSD refuses pages with too little text ("Too few characters"): treat as upright.
+    if (err instanceof RecognitionFailedError && err.reason === 'engine_error') return 0;
+    throw err;
+  }
+}
+
+/**
+ * Normalises and reads one page: sharp normalisation, Tesseract TSV; when few confident words come back, OSD
+ * (`--psm 0`) decides a 90/180/270° turn and the page is read again; a tilt above {@link DESKEW_REREAD_DEGREES}
+ * is rotated out and read again, a smaller one is levelled in the word coordinates.
+ */
+export async function ocrPage(image: Buffer, quality: ImageQuality, call: TesseractCall): Promise<PageOcr> {
+  let page = await preparePage(image, quality);
+  let words = await read(page, call);
+  let rotated = 0;
+  if (goodWords(words) < MIN_GOOD_WORDS) {
+    rotated = await osdRotation(page, call);
+    if (rotated !== 0) {
+      page = await rotatePage(page, rotated);
+      words = await read(page, call);
+    }
+  }
+  let skew = estimateSkew(words);
+  if (Math.abs(skew) > DESKEW_REREAD_DEGREES) {
+    page = await deskewPage(page, -skew);
+    words = await read(page, call);
+    const rest = estimateSkew(words);
+    skew = rest;
+  }
+  words = levelWords(words, skew, page.width / 2, page.height / 2);
+  const rules = levelRules(page.rules, skew, page.width / 2, page.height / 2);
+  return { words, rules, width: page.width, height: page.height, rotated, skew };
+}

@@ -1,0 +1,72 @@
+import sharp from 'sharp';
+import { checkImage, ImageRejected } from '../../documents/image-check.js';
+import { RecognitionFailedError, type ImageQuality } from '../engine.port.js';
+import type { VerticalRule } from '../extract/words.js';
+import { removeRules } from './rules.js';
+
+/** A page ready for Tesseract: 8-bit grayscale PNG at roughly 300 DPI. */
+export interface PreparedPage {
+  png: Buffer;
+  /** The normalised page before rule erasure, kept for rotations. */
+  source: sharp.Sharp;
+  /** Vertical table rules found (and erased) in the image. */
+  rules: VerticalRule[];
+  width: number;
+  height: number;
+}
+
+/**
+ * Long side of an A4 sheet at 300 DPI (3508 px). Smaller images (screenshots, downscaled photos) are upscaled
+ * towards it, because Tesseract's models are trained on ~30 px text lines; below ~2400 px an A4 page's 8-pt
+ * text is too small to read reliably.
+ */
+export const TARGET_LONG_SIDE = 3508;
+const UPSCALE_BELOW = 2600;
+
+/**
+ * Decodes and normalises one uploaded page with sharp: EXIF orientation applied, grayscale, upscaled to ~300 DPI
+ * when small (Lanczos), contrast stretched; photos get CLAHE (local contrast), which evens out phone lighting
+ * before Tesseract's global threshold. BMP is decoded through the upload check (libvips has no BMP loader).
+ * @throws RecognitionFailedError `undecodable_image`.
+ */
+export async function preparePage(input: Buffer, quality: ImageQuality): Promise<PreparedPage> {
+  try {
+    const bytes = (await checkImage(input)).bytes;
+    let img = sharp(bytes, { failOn: 'truncated' }).rotate();
+    const oriented = await img.clone().toBuffer({ resolveWithObject: true });
+    const long = Math.max(oriented.info.width, oriented.info.height);
+    img = sharp(oriented.data).grayscale();
+    if (long < UPSCALE_BELOW) {
+      const f = Math.min(3, TARGET_LONG_SIDE / long);
+      img = img.resize({ width: Math.round(oriented.info.width * f), kernel: 'lanczos3' });
+    }
+    img = quality === 'photo' ? img.clahe({ width: 96, height: 96, maxSlope: 3 }) : img.normalise();
+    return await finish(img);
+  } catch (err) {
+    if (err instanceof RecognitionFailedError) throw err;
+    const why = err instanceof ImageRejected ? err.message : 'cannot decode the image';
+    throw new RecognitionFailedError('undecodable_image', why);
+  }
+}
+
+/** Grayscale raw pixels → rules removed → PNG for Tesseract. */
+async function finish(img: sharp.Sharp): Promise<PreparedPage> {
+  const gray = await img.flatten({ background: '#ffffff' }).toColourspace('b-w').png({ compressionLevel: 1 }).toBuffer();
+  const source = sharp(gray);
+  const raw = await sharp(gray).flatten({ background: '#ffffff' }).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
+  if (raw.info.channels !== 1) throw new Error(`expected 1 channel, got ${raw.info.channels}`);
+  const { width, height } = raw.info;
+  const rules = removeRules(raw.data, width, height);
+  const png = await sharp(raw.data, { raw: { width, height, channels: 1 } }).png({ compressionLevel: 1 }).toBuffer();
+  return { png, width, height, rules, source };
+}
+
+/** Rotates a prepared page by a multiple of 90° clockwise (after orientation detection). */
+export async function rotatePage(page: PreparedPage, degrees: number): Promise<PreparedPage> {
+  return finish(page.source.clone().rotate(degrees));
+}
+
+/** Rotates a prepared page by a small angle (deskew), white background, canvas grown to keep the corners. */
+export async function deskewPage(page: PreparedPage, degrees: number): Promise<PreparedPage> {
+  return finish(page.source.clone().rotate(degrees, { background: '#ffffff' }));
+}

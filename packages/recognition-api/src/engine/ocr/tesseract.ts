@@ -1,0 +1,59 @@
+import { spawn } from 'node:child_process';
+import { RecognitionFailedError } from '../engine.port.js';
+
+/** How to call the binary: path (default `tesseract` on PATH) and the abort signal of the request. */
+export interface TesseractCall {
+  tesseractPath?: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs `tesseract stdin stdout <args>` with the image on stdin, without a shell, single-threaded
+ * (`OMP_THREAD_LIMIT=1`: OpenMP threads only contend when pages already run in parallel). Resolves stdout.
+ * @throws RecognitionFailedError `timeout` when the signal aborts, `engine_unavailable` when the binary is
+ *   missing, `engine_error` on a non-zero exit.
+ */
+export function runTesseract(image: Buffer, args: string[], call: TesseractCall = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    if (call.signal?.aborted) return reject(new RecognitionFailedError('timeout', 'recognition aborted'));
+    const child = spawn(call.tesseractPath ?? 'tesseract', ['stdin', 'stdout', ...args], {
+      env: { ...process.env, OMP_THREAD_LIMIT: '1' },
+      signal: call.signal,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.stdin.on('error', () => undefined); // EPIPE when tesseract exits early; the exit code tells why
+    child.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.name === 'AbortError') reject(new RecognitionFailedError('timeout', 'recognition aborted'));
+      else if (e.code === 'ENOENT') reject(new RecognitionFailedError('engine_unavailable', `tesseract not found (${call.tesseractPath ?? 'tesseract'})`));
+      else reject(new RecognitionFailedError('engine_error', `tesseract failed to start: ${e.message}`));
+    });
+    child.on('close', (code) => {
+      if (call.signal?.aborted) return reject(new RecognitionFailedError('timeout', 'recognition aborted'));
+      if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
+      else reject(new RecognitionFailedError('engine_error', `tesseract exited with ${code}: ${Buffer.concat(err).toString('utf8').slice(0, 300)}`));
+    });
+    child.stdin.end(image);
+  });
+}
+
+/** Languages Tesseract reports (`tesseract --list-langs`), or null when the binary cannot run. */
+export function listLanguages(tesseractPath = 'tesseract'): Promise<string[] | null> {
+  return new Promise((resolve) => {
+    const child = spawn(tesseractPath, ['--list-langs'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    child.stdout.on('data', (b: Buffer) => (text += b.toString('utf8')));
+    child.stderr.on('data', (b: Buffer) => (text += b.toString('utf8')));
+    child.on('error', () => resolve(null));
+    child.on('close', (code) => resolve(code === 0 ? text.split('\n').map((s) => s.trim()).filter((s) => /^[a-z_]+$/i.test(s)) : null));
+  });
+}
+
+/** Parses `--psm 0` output: the rotation (0/90/180/270°, clockwise) that makes the page upright. */
+export function parseOsdRotation(osd: string): number {
+  const m = /Rotate:\s*(\d+)/.exec(osd);
+  return m ? Number(m[1]) % 360 : 0;
+}
