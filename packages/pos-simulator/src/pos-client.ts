@@ -1,5 +1,8 @@
 import { buildSignedHeaders, randomIds, systemClock, type Clock, type IdSource } from '@app/shared';
 import type { ChainCategory, ChainMenuItem, ProductMapping, StopListEntry, Street } from './chain.js';
+import type {
+  CancellationRequest, CancelResultReport, ClaimedOrder, DeliveryStatusReport, PosOrderView, StateReport,
+} from './pos-orders.types.js';
 
 /** `fetch`-compatible function; injectable so tests can capture the exact bytes sent. */
 export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body: Uint8Array; signal?: AbortSignal }) => Promise<Response>;
@@ -97,6 +100,34 @@ export class PosClient {
     return this.post('/pos/v1/product-mappings', { products }, isPushReply);
   }
 
+  /** Claims up to `limit` (1..50) queued orders of this terminal group with a 120 s lease. */
+  async claimOrders(limit: number): Promise<ClaimedOrder[]> {
+    return (await this.post('/pos/v1/orders/claim', { limit }, isClaimReply)).orders;
+  }
+
+  /**
+   * Reports a creation state of a claimed order. 409 `invalid_or_expired_claim` (lease lost),
+   * `invalid_state_transition`, `stable_id_mismatch` come back as PosRequestError. Repeating the current state is safe.
+   */
+  reportState(orderId: string, report: StateReport): Promise<PosOrderView> {
+    return this.post(`/pos/v1/orders/${encodeURIComponent(orderId)}/state`, report, isOrderView);
+  }
+
+  /** Reports the order's delivery status (created orders only, else 409 `invalid_state_transition`). */
+  reportDeliveryStatus(orderId: string, report: DeliveryStatusReport): Promise<PosOrderView> {
+    return this.post(`/pos/v1/orders/${encodeURIComponent(orderId)}/delivery-status`, report, isOrderView);
+  }
+
+  /** Requested cancellations of this terminal group; each is handed out again after 120 s until a result is reported. */
+  async claimCancellations(): Promise<CancellationRequest[]> {
+    return (await this.post('/pos/v1/cancellations/claim', {}, isCancellationsReply)).cancellations;
+  }
+
+  /** Reports the POS outcome of a cancellation: `cancelled`, or `rejected` with a detail (`not_new`, `not_found`, ...). */
+  reportCancelResult(orderId: string, report: CancelResultReport): Promise<PosOrderView> {
+    return this.post(`/pos/v1/orders/${encodeURIComponent(orderId)}/cancel-result`, report, isOrderView);
+  }
+
   private async post<T>(path: string, body: unknown, check: (v: unknown) => v is T): Promise<T> {
     const url = new URL(this.base + path);
     const bytes = new TextEncoder().encode(JSON.stringify(body));
@@ -144,4 +175,19 @@ function isPushReply(v: unknown): v is PushReply {
 function isHeartbeatReply(v: unknown): v is HeartbeatReply {
   const r = v as HeartbeatReply | undefined;
   return typeof r?.serverTime === 'string' && typeof r.aliveWindowSeconds === 'number';
+}
+
+function isClaimReply(v: unknown): v is { orders: ClaimedOrder[] } {
+  const r = v as { orders?: unknown } | undefined;
+  return Array.isArray(r?.orders) && r.orders.every((o: ClaimedOrder) => typeof o?.orderId === 'string' && typeof o.claimId === 'string' && typeof o.order === 'object' && o.order !== null);
+}
+
+function isCancellationsReply(v: unknown): v is { cancellations: CancellationRequest[] } {
+  const r = v as { cancellations?: unknown } | undefined;
+  return Array.isArray(r?.cancellations) && r.cancellations.every((c: CancellationRequest) => typeof c?.orderId === 'string');
+}
+
+function isOrderView(v: unknown): v is PosOrderView {
+  const r = v as PosOrderView | undefined;
+  return typeof r?.id === 'string' && typeof r.state === 'string';
 }

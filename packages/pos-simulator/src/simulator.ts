@@ -3,7 +3,10 @@ import type { ChainDescription } from './chain.js';
 import { oweMenuIfDue, syncPending, type CatalogContext } from './catalog-sync.js';
 import { sendHeartbeat } from './heartbeat.js';
 import { toLogger, type SimLog } from './log.js';
+import { runOrderRound, type OrderFlowContext } from './order-flow.js';
 import { PosClient, type FetchLike } from './pos-client.js';
+import type { DeliveryStatus } from './pos-orders.types.js';
+import { refuseTagged, type RefusalRule, type SimOrder } from './sim-order.js';
 import { rotateStopList, type RandomSource } from './stop-list-rotation.js';
 import { PUSH_ORDER, Terminal, type PushKind } from './terminal.js';
 
@@ -14,11 +17,15 @@ export interface TerminalCredential {
   apiSecret: string;
 }
 
-/** Timer periods in milliseconds (real time). Defaults: heartbeat 30 s, stop-list 60 s, menu 10 min (spec: Limits). */
+/**
+ * Timer periods in milliseconds (real time). Defaults: heartbeat 30 s, stop-list 60 s, menu 10 min (spec: Limits),
+ * order round 5 s (claims, reports and cancellations of the terminals of collecting points).
+ */
 export interface SimulatorIntervals {
   heartbeatMs: number;
   stopListMs: number;
   menuMs: number;
+  ordersMs: number;
 }
 
 export interface PosSimulatorOptions {
@@ -29,11 +36,17 @@ export interface PosSimulatorOptions {
   terminals: TerminalCredential[];
   /** Signing timestamps and "menu due" decisions. */
   clock?: Clock;
-  /** `X-Request-ID` values. */
+  /** `X-Request-ID` values, and the posOrderId/posDeliveryId of created orders. */
   ids?: IdSource;
   /** Stop-list rotation choices (default Math.random; see seededRandom). */
   random?: RandomSource;
   intervals?: Partial<SimulatorIntervals>;
+  /** Which claimed orders the restaurant refuses (`rejected_final`); default: the comment contains `#refuse`. */
+  refuse?: RefusalRule;
+  /** Clock milliseconds between two delivery statuses of a created order (default 20 000). */
+  deliveryStepMs?: number;
+  /** Orders claimed per round and terminal, 1..50 (default 10). */
+  claimLimit?: number;
   /** pino-like logger or a line sink; default: failures to stderr. */
   log?: SimLog;
   fetch?: FetchLike;
@@ -46,20 +59,34 @@ export interface TerminalStatus {
   aliveAt: string | null;
   lastError: { what: string; code: string; at: string } | null;
   stopList: { id: string; balance: number }[];
+  /** Orders the terminal claimed (collecting points only), in claim order. */
+  orders: SimOrderStatus[];
+}
+
+/** One claimed order as the simulated POS sees it: last accepted creation state and delivery status. */
+export interface SimOrderStatus {
+  orderId: string;
+  state: SimOrder['state'];
+  posOrderId: string;
+  deliveryStatus: DeliveryStatus | null;
+  cancelled: boolean;
 }
 
 /** A running simulator. After `stop()` the other methods do nothing. */
 export interface PosSimulator {
   /** Pushes menu, stop-list, streets (when the point has a dictionary), product mappings, then a heartbeat, for every terminal. */
   syncAll(): Promise<void>;
-  /** One round at once: rotates each stop-list by one item, re-sends owed and due pushes, sends heartbeats. */
+  /**
+   * One round at once: rotates each stop-list by one item, re-sends owed and due pushes, sends heartbeats, then
+   * runs the order round of collecting terminals (cancellations, claims, state and delivery-status reports).
+   */
   tick(): Promise<void>;
   /** Clears the timers and waits for calls in flight. */
   stop(): Promise<void>;
   status(): TerminalStatus[];
 }
 
-const DEFAULT_INTERVALS: SimulatorIntervals = { heartbeatMs: 30_000, stopListMs: 60_000, menuMs: 600_000 };
+const DEFAULT_INTERVALS: SimulatorIntervals = { heartbeatMs: 30_000, stopListMs: 60_000, menuMs: 600_000, ordersMs: 5_000 };
 
 /**
  * Starts a POS simulator: a real client of the POS protocol (docs/pos-protocol.md) for each terminal.
@@ -73,6 +100,9 @@ export async function startPosSimulator(opts: PosSimulatorOptions): Promise<PosS
   const random = opts.random ?? Math.random;
   const intervals = { ...DEFAULT_INTERVALS, ...opts.intervals };
   const ctx: CatalogContext = { clock, log: toLogger(opts.log) };
+  const orderCtx: OrderFlowContext = {
+    clock, ids, log: ctx.log, refuse: opts.refuse ?? refuseTagged, deliveryStepMs: opts.deliveryStepMs ?? 20_000, claimLimit: opts.claimLimit ?? 10,
+  };
   const pool = [...new Set([...opts.chain.stopList.initial.map((e) => e.id), ...opts.chain.stopList.rotation])];
   const terminals = opts.terminals.map((cred) => {
     const point = opts.chain.points.find((p) => p.pointId === cred.pointId);
@@ -80,12 +110,14 @@ export async function startPosSimulator(opts: PosSimulatorOptions): Promise<PosS
     const client = new PosClient({ baseUrl: opts.baseUrl, apiKey: cred.apiKey, apiSecret: cred.apiSecret, fetch: opts.fetch, clock, ids });
     return new Terminal(point, client, opts.chain);
   });
+  // Spec: only the points whose POS collects the source's orders claim them; the others leave them queued.
+  const collecting = terminals.filter((t) => t.point.collectsOrders);
   let stopped = false;
 
-  /** Runs `work` (which returns its number of failed calls) on every terminal, each in its own queue. */
-  const eachTerminal = async (work: (t: Terminal) => Promise<number>): Promise<void> => {
+  /** Runs `work` (which returns its number of failed calls) on every terminal of `which`, each in its own queue. */
+  const eachTerminal = async (work: (t: Terminal) => Promise<number>, which: Terminal[] = terminals): Promise<void> => {
     if (stopped) return;
-    await Promise.all(terminals.map((t) => t.serial(async () => {
+    await Promise.all(which.map((t) => t.serial(async () => {
       const failed = await work(t);
       if (failed === 0 && t.pending.size === 0) t.lastError = null;
     })));
@@ -115,7 +147,7 @@ export async function startPosSimulator(opts: PosSimulatorOptions): Promise<PosS
       return eachTerminal(async (t) => {
         oweMenuIfDue(t, clock.now(), intervals.menuMs);
         const failed = await syncPending(t, ctx);
-        return failed + (await heartbeat(t));
+        return failed + (await heartbeat(t)) + (t.point.collectsOrders ? await runOrderRound(t, orderCtx) : 0);
       });
     },
     stop: async () => {
@@ -143,6 +175,7 @@ export async function startPosSimulator(opts: PosSimulatorOptions): Promise<PosS
     t.owe('menu');
     return syncPending(t, ctx);
   }));
+  every(intervals.ordersMs, () => eachTerminal((t) => runOrderRound(t, orderCtx), collecting));
   return sim;
 }
 
@@ -154,5 +187,6 @@ function statusOf(t: Terminal): TerminalStatus {
     aliveAt: iso(t.aliveAt),
     lastError: t.lastError && { ...t.lastError, at: iso(t.lastError.at)! },
     stopList: t.stopList.map((e) => ({ ...e })),
+    orders: [...t.orders.values()].map((o) => ({ orderId: o.orderId, state: o.state, posOrderId: o.posOrderId, deliveryStatus: o.deliveryStatus, cancelled: o.cancelled })),
   };
 }

@@ -1,5 +1,6 @@
 import type { ChainDescription, ChainPoint, StopListEntry } from './chain.js';
 import type { PosClient } from './pos-client.js';
+import type { SimOrder } from './sim-order.js';
 
 /** A catalog document a terminal pushes. */
 export type PushKind = 'menu' | 'stopList' | 'streets' | 'productMappings';
@@ -22,6 +23,8 @@ export class Terminal {
   aliveAt: number | null = null;
   /** Last failure of any call, for status reports; cleared by a round in which every call succeeded. */
   lastError: { what: string; code: string; at: number } | null = null;
+  /** Orders this terminal claimed, by order id (memory only; see SimOrder). Used only when the point collects orders. */
+  readonly orders = new Map<string, SimOrder>();
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { canonicalRequestString, isUuid, safeEqualHex, sha256Hex, signRequest } from '@app/shared';
+import type { CancellationRequest, ClaimedOrder, PosOrderView } from '../src/index.js';
 
 /** One request the test server accepted or refused. */
 export interface Recorded {
@@ -25,6 +26,11 @@ export class FakePosServer {
   readonly requests: Recorded[] = [];
   readonly rejected: { path: string; reason: string }[] = [];
   script: Script = () => undefined;
+  /** Orders the next claim hands out (per API key), and requested cancellations the next cancellation claim hands out. */
+  readonly queue = new Map<string, ClaimedOrder[]>();
+  readonly cancelQueue = new Map<string, CancellationRequest[]>();
+  /** Server-side view of every order reported on, by id (updated by accepted reports). */
+  readonly views = new Map<string, PosOrderView>();
   private server: Server | null = null;
   private seenIds = new Set<string>();
   private waiters: { pred: () => boolean; resolve: () => void }[] = [];
@@ -74,10 +80,30 @@ export class FakePosServer {
     }
     this.seenIds.add(requestId);
     const body: unknown = JSON.parse(raw.toString('utf8'));
-    const answer = this.script({ apiKey, path, body }) ?? normalAnswer(path, raw);
+    const answer = this.script({ apiKey, path, body }) ?? this.orderAnswer(apiKey, path, body) ?? normalAnswer(path, raw);
     this.requests.push({ apiKey, path, requestId, timestamp, bodySha256: sha256Hex(raw), body, status: answer.status });
     this.waiters = this.waiters.filter((w) => (w.pred() ? (w.resolve(), false) : true));
     return answer;
+  }
+
+  /** Order endpoints: hands out the queues, and applies reports to `views` (no transition checks: tests assert the calls). */
+  private orderAnswer(apiKey: string, path: string, body: unknown): { status: number; body: unknown } | undefined {
+    if (path === '/pos/v1/orders/claim') {
+      const q = this.queue.get(apiKey) ?? [];
+      return { status: 200, body: { orders: q.splice(0, (body as { limit?: number }).limit ?? 10) } };
+    }
+    if (path === '/pos/v1/cancellations/claim') return { status: 200, body: { cancellations: (this.cancelQueue.get(apiKey) ?? []).splice(0) } };
+    const m = /^\/pos\/v1\/orders\/([^/]+)\/(state|delivery-status|cancel-result)$/.exec(path);
+    if (!m) return undefined;
+    const b = body as Record<string, string>;
+    const v = this.views.get(m[1]) ?? { id: m[1], state: 'claimed', posOrderId: null, deliveryStatus: null, cancelState: 'none', cancelDetail: null };
+    if (m[2] === 'state') Object.assign(v, { state: b.state, posOrderId: b.posOrderId ?? v.posOrderId });
+    if (m[2] === 'delivery-status') v.deliveryStatus = b.status as PosOrderView['deliveryStatus'];
+    if (m[2] === 'cancel-result') {
+      Object.assign(v, b.result === 'cancelled' ? { state: 'cancelled', cancelState: 'done' } : { cancelState: 'rejected', cancelDetail: b.detail });
+    }
+    this.views.set(m[1], v);
+    return { status: 200, body: v };
   }
 }
 

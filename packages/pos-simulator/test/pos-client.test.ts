@@ -64,4 +64,33 @@ describe('PosClient', () => {
     const { c } = client(() => json(200, { ok: true }));
     await expect(c.pushStopList([])).rejects.toMatchObject({ status: 200, code: 'invalid_response' });
   });
+  it('order calls: paths (order id escaped), bodies, and unwrapped answers', async () => {
+    const view = { id: 'o-1', state: 'prepared', posOrderId: null, deliveryStatus: null, cancelState: 'none', cancelDetail: null };
+    const { c, sent } = client((s) => {
+      const path = new URL(s.url).pathname;
+      if (path.endsWith('/orders/claim')) return json(200, { orders: [{ orderId: 'o-1', claimId: 'c-1', claimExpiresAt: '2026-11-23T09:02:00Z', stableId: 'o-1', order: { orderId: 'o-1' } }] });
+      if (path.endsWith('/cancellations/claim')) return json(200, { cancellations: [{ orderId: 'o-1', stableId: 'o-1', posOrderId: null, state: 'claimed', reason: 'client refusal' }] });
+      return json(200, view);
+    });
+    expect((await c.claimOrders(5)).map((o) => o.claimId)).toEqual(['c-1']);
+    await expect(c.reportState('o-1', { claimId: 'c-1', stableId: 'o-1', state: 'prepared' })).resolves.toEqual(view);
+    await c.reportDeliveryStatus('o/1', { status: 'New', at: '2026-11-23T09:00:00.000Z' });
+    expect((await c.claimCancellations())[0].reason).toBe('client refusal');
+    await c.reportCancelResult('o-1', { result: 'rejected', detail: 'not_new' });
+    expect(sent.map((s) => [new URL(s.url).pathname, Buffer.from(s.body).toString()])).toEqual([
+      ['/api/pos/v1/orders/claim', '{"limit":5}'],
+      ['/api/pos/v1/orders/o-1/state', '{"claimId":"c-1","stableId":"o-1","state":"prepared"}'],
+      ['/api/pos/v1/orders/o%2F1/delivery-status', '{"status":"New","at":"2026-11-23T09:00:00.000Z"}'],
+      ['/api/pos/v1/cancellations/claim', '{}'],
+      ['/api/pos/v1/orders/o-1/cancel-result', '{"result":"rejected","detail":"not_new"}'],
+    ]);
+  });
+
+  it('maps a 409 of a report to PosRequestError and rejects a claim answer without orders', async () => {
+    const conflict = client(() => json(409, { error: 'invalid_or_expired_claim', message: 'claim is not current' }));
+    await expect(conflict.c.reportState('o-1', { claimId: 'c-0', stableId: 'o-1', state: 'create_sending' }))
+      .rejects.toMatchObject({ status: 409, code: 'invalid_or_expired_claim', path: '/pos/v1/orders/o-1/state' });
+    const odd = client(() => json(200, { revision: 'r1' }));
+    await expect(odd.c.claimOrders(1)).rejects.toMatchObject({ code: 'invalid_response' });
+  });
 });
