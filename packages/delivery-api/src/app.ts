@@ -22,6 +22,7 @@ import { ZonesService } from './zones/zones.service.js';
 import { zonesRoutes } from './zones/zones.routes.js';
 import { CalculationTokens } from './checkout/calculation-token.js';
 import { CheckoutCalculator } from './checkout/calculator.js';
+import { CatalogSnapshots } from './catalog/catalog-snapshots.js';
 import { CheckoutService } from './checkout/checkout.service.js';
 import { checkoutRoutes } from './checkout/checkout.routes.js';
 import { PhoneRateLimit } from './checkout/phone-rate-limit.js';
@@ -76,7 +77,7 @@ export function createServices(deps: AppDeps) {
   const zonesRepo = new ZonesRepo(deps.db);
   const tokens = new CalculationTokens(deps.masterKey);
   const calculator = new CheckoutCalculator({
-    points, terminalGroups, zones: zonesRepo, loyalty: deps.loyalty, rateLimit: new PhoneRateLimit(deps.loyaltyRequestsPerMinute), clock: deps.clock, db: deps.db,
+    points, snapshots: new CatalogSnapshots(terminalGroups), zones: zonesRepo, loyalty: deps.loyalty, rateLimit: new PhoneRateLimit(deps.loyaltyRequestsPerMinute), clock: deps.clock, db: deps.db,
   });
   const checkout = new CheckoutService({ calculator, tokens, clock: deps.clock, db: deps.db });
   const holds = new LoyaltyHolds({ db: deps.db, loyalty: deps.loyalty, clock: deps.clock, ids: deps.ids, box: deps.box, events });

@@ -2,7 +2,7 @@ import type { Clock } from '@app/shared';
 import type { Credential } from '../auth/credentials.repo.js';
 import { unavailableIds } from '../catalog/catalog.service.js';
 import type { PosMenuItem } from '../catalog/catalog.types.js';
-import type { TerminalGroupsRepo } from '../catalog/terminal-groups.repo.js';
+import type { CatalogSnapshots } from '../catalog/catalog-snapshots.js';
 import { ApiError } from '../errors.js';
 import { isLoyaltyError, type CalculateResult, type LoyaltyPort } from '../loyalty/loyalty.port.js';
 import type { PointWithRoute } from '../points/points.repo.js';
@@ -78,7 +78,7 @@ export class CheckoutCalculator {
   constructor(
     private readonly deps: {
       points: PointsService;
-      terminalGroups: TerminalGroupsRepo;
+      snapshots: CatalogSnapshots;
       zones: ZonesRepo;
       loyalty: LoyaltyPort | null;
       rateLimit: PhoneRateLimit;
@@ -87,10 +87,11 @@ export class CheckoutCalculator {
     },
   ) {}
 
-  async calculate(cred: Credential, cart: CartInput): Promise<Calculation> {
+  /** @param known settings already read by the caller (saves a query). */
+  async calculate(cred: Credential, cart: CartInput, known?: TenantSettings): Promise<Calculation> {
     const point = await this.deps.points.requireRouted(cred, cart.pointId);
-    const settings = await getTenantSettings(this.deps.db, cred.tenantId);
-    const tg = await this.deps.terminalGroups.get(point.route.organizationId, point.route.terminalGroupId);
+    const settings = known ?? (await getTenantSettings(this.deps.db, cred.tenantId));
+    const tg = await this.deps.snapshots.forPoint(point);
     const byId = new Map((tg?.menu?.items ?? []).map((i) => [i.id, i]));
     const out = unavailableIds(tg?.stopList ?? null);
     const warnings: string[] = [];

@@ -43,7 +43,7 @@ export class CheckoutService {
     const settings = await getTenantSettings(this.deps.db, cred.tenantId);
     if (!settings.checkoutEnabled) throw new ApiError('checkout_unavailable', {}, 'cart calculation is disabled on the server');
     const cart = toCart(req);
-    const calc = await this.deps.calculator.calculate(cred, cart);
+    const calc = await this.deps.calculator.calculate(cred, cart, settings);
     const { token, expiresAt } = await this.deps.tokens.issue(
       {
         tenantId: cred.tenantId,
