@@ -26,8 +26,11 @@ function party(lines: TextLine[], role: 'seller' | 'buyer', conf: FieldConfidenc
   const innLabel = role === 'seller' ? /продавц/i : /покупател/i;
   const at = lines.findIndex((l) => l.words.some((w) => label.test(w.text)));
   const nameWords = at < 0 ? [] : stripRef(untilGap(wordsAfter(lines[at], label)));
-  const addrLine = at < 0 ? undefined : lines.slice(at + 1, at + 3).find((l) => l.words.some((w) => /^Адрес:?$/.test(w.text)));
-  const addrWords = addrLine ? stripRef(untilGap(wordsAfter(addrLine, /^Адрес:?$/))) : [];
+  // The address is the next row of the same value column; its label can be garbled where the UPD's status box
+  // shares the line ("Адр ес:"), so the value is taken by position: words starting at the name's left edge.
+  const addrLine = at < 0 ? undefined : lines.slice(at + 1, at + 3).find((l) => /адр|ес:/i.test(l.text));
+  const valueX = nameWords[0] ? nameWords[0].left - nameWords[0].height : Infinity;
+  const addrWords = addrLine ? stripRef(untilGap(addrLine.words.filter((w) => w.left >= valueX))) : [];
   const innLine = lines.find((l) => /ИНН/i.test(l.text) && l.words.some((w) => innLabel.test(w.text)));
   const idWords = innLine ? stripRef(untilGap(wordsAfter(innLine, innLabel))) : [];
   const [innText, kppText] = idWords.map((w) => w.text).join('').split('/');

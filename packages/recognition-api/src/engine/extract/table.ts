@@ -1,6 +1,6 @@
 import { columnAt, type ColumnRow } from './columns.js';
 import { parseLineNumber } from './numbers.js';
-import { centerX, median, right, type TextLine, type Word } from './words.js';
+import { centerX, isJunk, median, right, type TextLine, type Word } from './words.js';
 
 /** The words of one table cell, in reading order (lines top to bottom, words left to right). */
 export interface Cell {
@@ -31,7 +31,8 @@ const clean = (w: Word): Word => ({ ...w, text: w.text.replace(/^[|│¦[\]]+|[|
  * leave ≥ 2 heights) split.
  */
 export function phrases(line: TextLine): Word[][] {
-  const ws = line.words.map(clean).filter((w) => w.text !== '');
+  // Rule remnants and dashes printed in empty cells ("--", "—") carry no value.
+  const ws = line.words.map(clean).filter((w) => w.text !== '' && !isJunk(w.text));
   const gap = 0.9 * (median(ws.map((w) => w.height)) || 20);
   const out: Word[][] = [];
   for (const w of ws) {

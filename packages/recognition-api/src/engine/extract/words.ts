@@ -52,12 +52,33 @@ export function median(xs: number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
+function overlap(a: Word, b: Word): number {
+  const w = Math.min(a.left + a.width, b.left + b.width) - Math.max(a.left, b.left);
+  const h = Math.min(a.top + a.height, b.top + b.height) - Math.max(a.top, b.top);
+  return w <= 0 || h <= 0 ? 0 : (w * h) / Math.min(a.width * a.height, b.width * b.height);
+}
+
+/**
+ * Drops words that Tesseract returned twice for the same ink (it happens beside a box border: "С Самара,",
+ * "от от"): of two boxes overlapping by more than half the smaller one, the more confident stays.
+ */
+export function dedupe(words: Word[]): Word[] {
+  const sorted = [...words].sort((a, b) => a.left - b.left);
+  const drop = new Set<Word>();
+  for (let i = 0; i < sorted.length; i++) {
+    for (let j = i + 1; j < sorted.length && sorted[j].left < sorted[i].left + sorted[i].width; j++) {
+      if (overlap(sorted[i], sorted[j]) > 0.5) drop.add(sorted[i].conf >= sorted[j].conf ? sorted[j] : sorted[i]);
+    }
+  }
+  return words.filter((w) => !drop.has(w));
+}
+
 /**
  * Groups words into visual lines by vertical centre: a word joins the current line while its centre lies within
  * 0.6 × the median word height of the line's mean centre. Expects deskewed coordinates.
  */
 export function groupLines(words: Word[]): TextLine[] {
-  const ws = words.filter((w) => w.text.trim() !== '' && !/^[|│¦]+$/.test(w.text));
+  const ws = dedupe(words.filter((w) => w.text.trim() !== '' && !/^[|│¦]+$/.test(w.text)));
   const tol = 0.6 * (median(ws.map((w) => w.height)) || 20);
   const sorted = [...ws].sort((a, b) => centerY(a) - centerY(b));
   const groups: Word[][] = [];

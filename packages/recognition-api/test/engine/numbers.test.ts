@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { parseLineNumber, parseMoney, parseRate, parseRuNumber } from '../../src/engine/extract/numbers.js';
+
+describe('Russian number parsing', () => {
+  it.each([
+    ['1 234,56', 1234.56], ['1\u00a0234\u00a0567,89', 1234567.89], ['12', 12], ['2,500', 2.5], ['1234.5', 1234.5],
+    ['429 844,80', 429844.8], ['1519 956,71', 1519956.71], ['0,99', 0.99], ['98,65.', 98.65], ['1О5,ЗО', 105.3],
+  ])('reads %s as %d', (text, value) => {
+    expect(parseRuNumber(text)).toBe(value);
+  });
+
+  it.each(['', '--', 'без НДС', 'X', '12,5,6', 'акциза'])('rejects %j', (text) => {
+    expect(parseRuNumber(text)).toBeNull();
+  });
+
+  it('refuses more than two decimals for money but not for quantities', () => {
+    expect(parseMoney('114,800')).toBeNull();
+    expect(parseRuNumber('114,800')).toBe(114.8);
+    expect(parseMoney('81,51')).toBe(81.51);
+  });
+
+  it('reads VAT rates and "без НДС"', () => {
+    expect(parseRate('22%')).toBe(22);
+    expect(parseRate('20 %')).toBe(20);
+    expect(parseRate('10/110')).toBe(10);
+    expect(parseRate('без НДС')).toBe('exempt');
+    expect(parseRate('без')).toBe('exempt');
+    expect(parseRate('33%')).toBeNull();
+    expect(parseRate('')).toBeNull();
+  });
+
+  it('reads line numbers', () => {
+    expect(parseLineNumber('12')).toBe(12);
+    expect(parseLineNumber('3.')).toBe(3);
+    expect(parseLineNumber('Мука')).toBeNull();
+  });
+});

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { FORMS, columnAt, findColumnRow, withRuleSpans } from '../../src/engine/extract/columns.js';
+import { rowToItem } from '../../src/engine/extract/items.js';
+import { joinPages, readTable } from '../../src/engine/extract/table.js';
+import { groupLines } from '../../src/engine/extract/words.js';
+import { parseTsv } from '../../src/engine/ocr/tsv.js';
+import { row, toTsv } from './fixtures.js';
+
+// A TORG-12 table as Tesseract returns it: column-number row with "3" misread as "з", one item whose name wraps.
+const TORG_X = [200, 600, 1030, 1170, 1300, 1440, 1600, 1760, 1915, 2090, 2290, 2530, 2720, 2890, 3130];
+const numberRow = row(800, TORG_X.map((x, i) => [x - 8, i === 2 ? 'з' : String(i + 1)] as [number, string]));
+const item1 = row(860, [[205, '1'], [260, 'Профиль направляющий'], [990, '15412'], [1150, 'шт'], [1280, '796'],
+  [2130, '33'], [2280, '145,82'], [2490, '4 812,06'], [2690, '20%'], [2860, '962,41'], [3080, '5 774,47']]);
+const wrap = row(900, [[260, '27х28']]);
+const item2 = row(950, [[205, '2'], [260, 'Сахар песок'], [990, '60038'], [1160, 'кг'], [1280, '166'],
+  [2080, '23,200'], [2300, '66,60'], [2480, '1545,12'], [2690, '10%'], [2880, '154,51'], [3100, '1699,63']]);
+const total = row(1010, [[1700, 'Итого'], [2080, '56,200'], [2480, '6357,18'], [2860, '1116,92'], [3080, '7474,10']]);
+
+// Vertical rules of that table (column borders), as the engine finds them in the image.
+const EDGES = [150, 240, 960, 1100, 1240, 1370, 1520, 1680, 1840, 2000, 2180, 2400, 2650, 2790, 2990, 3280];
+const RULES = EDGES.map((x) => ({ x, top: 700, bottom: 1100 }));
+
+describe('item table reading on TSV word boxes', () => {
+  const lines = groupLines(parseTsv(toTsv([...numberRow, ...item1, ...wrap, ...item2, ...total])));
+
+  it('finds the column-number row and maps the form columns by position despite a misread label', () => {
+    const cols = findColumnRow(lines, FORMS.torg12)!;
+    expect(cols.lineIndex).toBe(0);
+    expect(cols.centers.get('3')).toBeCloseTo(1030, -1);
+    expect(columnAt(cols, 1310)).toBe('5');
+  });
+
+  it('reads rows, joins a wrapped name, maps TORG-12 columns 1–15 to item fields', () => {
+    const cols = withRuleSpans(findColumnRow(lines, FORMS.torg12)!, RULES);
+    const table = readTable(lines, cols, '1');
+    expect(table.rows).toHaveLength(2);
+    expect(table.totals.map((t) => t.caption)).toEqual(['итого']);
+    const items = table.rows.map((r, i) => rowToItem(r, FORMS.torg12, i, {}));
+    expect(items[0]).toEqual({
+      number: 1, name: 'Профиль направляющий 27х28', product_code: '15412', unit: { code: '796', name: 'шт' }, quantity: 33,
+      price: 145.82, amount_without_nds: 4812.06, nds_rate: 20, nds_amount: 962.41, amount_with_nds: 5774.47,
+    });
+    expect(items[1]).toMatchObject({ number: 2, name: 'Сахар песок', unit: { code: '166', name: 'кг' }, quantity: 23.2, nds_rate: 10 });
+  });
+
+  it('uses vertical rules as column borders: a short name far from its column centre stays in the name column', () => {
+    const cols = findColumnRow(lines, FORMS.torg12)!;
+    const ruled = withRuleSpans(cols, RULES);
+    expect(columnAt(cols, 350)).toBe('1'); // nearest centre alone gets it wrong
+    expect(columnAt(ruled, 350)).toBe('2');
+  });
+
+  it('joins a table continued on the next page, including a name wrapped over the page break', () => {
+    const cols = withRuleSpans(findColumnRow(lines, FORMS.torg12)!, RULES);
+    const page1 = readTable(lines.slice(0, 3), cols, '1');
+    const page2Lines = groupLines([...numberRow, ...row(860, [[260, 'с']]), ...item2.map((w) => ({ ...w, top: 900 })), ...total]);
+    const page2 = readTable(page2Lines, withRuleSpans(findColumnRow(page2Lines, FORMS.torg12)!, RULES), '1');
+    expect(page2.continuesPrevious).toBe(true);
+    const joined = joinPages([page1, page2]);
+    expect(joined.rows).toHaveLength(2);
+    expect(rowToItem(joined.rows[0], FORMS.torg12, 0, {}).name).toBe('Профиль направляющий 27х28 с');
+    expect(rowToItem(joined.rows[1], FORMS.torg12, 1, {}).name).toBe('Сахар песок');
+  });
+});
