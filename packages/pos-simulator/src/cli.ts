@@ -3,7 +3,7 @@
  *   tsx packages/pos-simulator/src/cli.ts --base-url http://127.0.0.1:3000 --credentials data/demo-pos-credentials.json
  *     [--chain <chain.json>] [--seed <int>] [--once]
  * Pushes the chain's catalog for every terminal in the credentials file, then keeps heartbeats, stop-list
- * rotation and menu re-pushes going until Ctrl+C. `--once` syncs, prints the status and exits (1 if a push failed).
+ * rotation, menu re-pushes and (at collecting points) the order round every 5 s going until Ctrl+C. `--once` syncs, prints the status and exits (1 if a push failed).
  * Log lines are JSON on stdout.
  */
 import { parseArgs } from 'node:util';
