@@ -74,6 +74,8 @@ CREATE TABLE loyalty_legs (
   hold_key text,
   order_id uuid REFERENCES orders(id),
   last_error text,
+  -- the hold sweeper looks at the leg again only after this time (so legs that wait do not starve others)
+  check_after timestamptz NOT NULL DEFAULT '1970-01-01T00:00:00Z',
   created_at timestamptz NOT NULL,
   updated_at timestamptz NOT NULL,
   CONSTRAINT loyalty_legs_attempt UNIQUE (tenant_id, source, external_order_id, payload_sha256, kind)

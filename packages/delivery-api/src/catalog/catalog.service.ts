@@ -1,4 +1,5 @@
 import type { Clock } from '@app/shared';
+import { ApiError } from '../errors.js';
 import type { Credential } from '../auth/credentials.repo.js';
 import type { PointsService } from '../points/points.service.js';
 import type { TerminalGroupsRepo } from './terminal-groups.repo.js';
@@ -120,8 +121,9 @@ export class CatalogService {
       let tg: TerminalGroupState | null;
       try {
         tg = await this.stateOf(cred, pointId);
-      } catch {
-        continue; // no active route: the point has no catalog for this source
+      } catch (err) {
+        if (err instanceof ApiError && err.code === 'not_found') continue; // no active route: no catalog for this source
+        throw err;
       }
       out[pointId] = { menu: menuRevision(tg), stopList: tg?.stopListRevision ?? NEVER_SYNCED_REVISION };
     }

@@ -37,8 +37,13 @@ export class CancelService {
       }
       if (FINAL_STATES.has(order.state)) return { status: 200 as const, order, release: false };
       if (order.cancelState === 'rejected') return { rejected: true as const };
-      if (order.cancelState === 'requested') return { status: 202 as const, order, release: false };
       const base = { cancelReason: req.reason, cancelComment: req.comment ?? null };
+      if (order.state === 'queued' && order.cancelState === 'requested') {
+        // requested while the POS held it; the claim has since expired: nobody holds it, cancel at once
+        const upd = await transition(q, this.deps.events, order, 'cancelled', 'partner_cancel', now, { ...base, cancelState: 'done' });
+        return { status: 200 as const, order: upd, release: true };
+      }
+      if (order.cancelState === 'requested') return { status: 202 as const, order, release: false };
       const legs = await new LegsRepo(q).forOrder(order.id);
       const restricted = order.paymentMethod === 'online' || legs.some((l) => l.kind === 'bonus' && l.state !== 'released');
       if (restricted) {

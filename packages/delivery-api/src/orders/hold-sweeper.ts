@@ -12,6 +12,8 @@ export const HOLD_TIMEOUT_MS = 30 * 60 * 1000;
 export const HOLDING_STUCK_MS = 2 * 60 * 1000;
 /** Held legs of settled orders (confirm/release failed earlier) are retried after this. */
 const SETTLE_RETRY_MS = 60 * 1000;
+/** A leg the sweeper could not act on yet is looked at again after this (keeps the work list moving). */
+const DEFER_MS = 60 * 1000;
 
 /** What one sweep did (for logs and tests). */
 export interface SweepReport {
@@ -36,9 +38,22 @@ export class HoldSweeper {
     if (!this.deps.loyalty) return rep;
     const now = this.deps.clock.now();
     const legs = new LegsRepo(this.deps.db);
-    for (const leg of await legs.stale(['holding'], new Date(now.getTime() - HOLDING_STUCK_MS))) rep.readBack += await this.readBack(leg);
-    for (const leg of await legs.stale(['held'], new Date(now.getTime() - SETTLE_RETRY_MS), 500)) await this.held(leg, now, rep);
-    for (const leg of await legs.stale(['failed'], new Date(now.getTime() - HOLD_TIMEOUT_MS))) rep.released += await this.releaseUnknown(leg);
+    const later = new Date(now.getTime() + DEFER_MS);
+    for (const leg of await legs.stale(['holding'], new Date(now.getTime() - HOLDING_STUCK_MS), 100, now)) {
+      const n = await this.readBack(leg);
+      rep.readBack += n;
+      if (!n) await legs.defer(leg.id, later);
+    }
+    for (const leg of await legs.stale(['held'], new Date(now.getTime() - SETTLE_RETRY_MS), 500, now)) {
+      const before = { ...rep };
+      await this.held(leg, now, rep);
+      if (rep.released === before.released && rep.confirmed === before.confirmed && rep.cancelled === before.cancelled) await legs.defer(leg.id, later);
+    }
+    for (const leg of await legs.stale(['failed'], new Date(now.getTime() - HOLD_TIMEOUT_MS), 100, now)) {
+      const n = await this.releaseUnknown(leg);
+      rep.released += n;
+      if (!n) await legs.defer(leg.id, later);
+    }
     rep.accrued = await this.accrue();
     return rep;
   }

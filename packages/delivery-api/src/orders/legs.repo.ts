@@ -86,13 +86,22 @@ export class LegsRepo {
     return (await this.q.query<Row>(`SELECT * FROM loyalty_legs WHERE order_id = $1 ORDER BY kind`, [orderId])).map(toLeg);
   }
 
-  /** Legs in `states` last changed before `before`, oldest first (the sweeper's work list). */
-  async stale(states: LegState[], before: Date, limit = 100): Promise<LegRecord[]> {
+  /**
+   * Legs in `states` last changed before `before` and not deferred past `now`, oldest first (the sweeper's
+   * work list). Deferred legs (see {@link defer}) let the list move past legs that have to wait.
+   */
+  async stale(states: LegState[], before: Date, limit = 100, now: Date = before): Promise<LegRecord[]> {
     return (
       await this.q.query<Row>(
-        `SELECT * FROM loyalty_legs WHERE state = ANY($1::text[]) AND updated_at < $2 ORDER BY updated_at LIMIT $3`,
-        [states, before.toISOString(), limit],
+        `SELECT * FROM loyalty_legs WHERE state = ANY($1::text[]) AND updated_at < $2 AND check_after <= $4
+          ORDER BY updated_at LIMIT $3`,
+        [states, before.toISOString(), limit, now.toISOString()],
       )
     ).map(toLeg);
+  }
+
+  /** The sweeper looked at the leg and nothing could be done yet: look again after `until`. */
+  async defer(id: string, until: Date): Promise<void> {
+    await this.q.query(`UPDATE loyalty_legs SET check_after = $2 WHERE id = $1`, [id, until.toISOString()]);
   }
 }

@@ -174,9 +174,11 @@ export class OrdersService {
   private async mapLegacyProducts(organizationId: string, terminalGroupId: string, req: OrderRequest): Promise<string[]> {
     const tg = await this.deps.terminalGroups.get(organizationId, terminalGroupId);
     const map = new Map((tg?.productMappings ?? []).map((m) => [m.externalProductId, m.productId]));
+    const items = new Map((tg?.menu?.items ?? []).map((i) => [i.id, i]));
     return req.items.map((l) => {
       const id = map.get(l.externalProductId);
       if (!id) throw new ApiError('product_mapping_not_found', {}, `no mapping for ${l.externalProductId}`);
+      if (items.get(id)?.gift) throw new ApiError('product_not_orderable', {}, `${l.externalProductId} maps to a gift/promo item`);
       return id;
     });
   }

@@ -28,14 +28,21 @@ export class PosOrdersService {
   async claim(cred: Credential, limit: number) {
     const now = this.deps.clock.now();
     const expires = new Date(now.getTime() + CLAIM_LEASE_SECONDS * 1000);
-    return this.deps.db.tx(async (q) => {
+    const cancelledNow: string[] = [];
+    const claimed = await this.deps.db.tx(async (q) => {
       const expired = await q.query<Row>(
         `SELECT * FROM orders WHERE organization_id = $1 AND terminal_group_id = $2 AND state = 'claimed' AND claim_expires_at < $3 FOR UPDATE SKIP LOCKED`,
         [cred.organizationId, cred.terminalGroupId, now.toISOString()],
       );
-      for (const r of expired) await transition(q, this.deps.events, toOrder(r), 'queued', 'claim_expired', now, { claimId: null, claimExpiresAt: null });
+      for (const r of expired) {
+        const back = await transition(q, this.deps.events, toOrder(r), 'queued', 'claim_expired', now, { claimId: null, claimExpiresAt: null });
+        // a cancellation requested while the POS held the order is executed now that nobody holds it
+        if (back.cancelState === 'requested') {
+          cancelledNow.push((await transition(q, this.deps.events, back, 'cancelled', 'partner_cancel', now, { cancelState: 'done' })).id);
+        }
+      }
       const rows = await q.query<Row>(
-        `SELECT * FROM orders WHERE organization_id = $1 AND terminal_group_id = $2 AND state = 'queued' AND cancel_state = 'none'
+        `SELECT * FROM orders WHERE organization_id = $1 AND terminal_group_id = $2 AND state = 'queued' AND cancel_state <> 'requested'
           ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED`,
         [cred.organizationId, cred.terminalGroupId, limit],
       );
@@ -47,6 +54,8 @@ export class PosOrdersService {
       }
       return out;
     });
+    for (const id of cancelledNow) await this.deps.holds.settle(id, 'release');
+    return claimed;
   }
 
   /**
@@ -117,6 +126,7 @@ export class PosOrdersService {
         return upd;
       }
       const upd = await transition(q, this.deps.events, o, 'cancelled', 'pos_cancel', now, { cancelState: 'done', ...(o.deliveryStatus ? { deliveryStatus: 'Cancelled', deliveryStatusAt: now } : {}) });
+      if (o.deliveryStatus && o.deliveryStatus !== 'Cancelled') await this.deps.events.emit(q, 'order.delivery_status_changed', toView(upd), now);
       await this.deps.events.emit(q, 'order.cancel_result', toView(upd), now);
       return upd;
     });

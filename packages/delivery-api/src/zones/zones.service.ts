@@ -70,9 +70,10 @@ export class ZonesService {
     private readonly deps: { zones: ZonesRepo; points: PointsRepo; pointsService: PointsService; terminalGroups: TerminalGroupsRepo },
   ) {}
 
-  /** Spec: GET /v1/points/{pointId}/delivery-zones (point not in key → 404). */
+  /** Spec: GET /v1/points/{pointId}/delivery-zones (point not in key → 404; no active route → 404, as reads do). */
   async zonesOf(cred: Credential, pointId: string): Promise<ZoneView[]> {
     if (!cred.pointIds.includes(pointId)) throw new ApiError('not_found', {}, `point ${pointId} is not in the key`);
+    await this.deps.pointsService.requireRouted(cred, pointId);
     return (await this.deps.zones.listForPoints(cred.tenantId, [pointId])).map((z) => zoneView(z));
   }
 
