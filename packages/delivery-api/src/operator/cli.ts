@@ -8,7 +8,12 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { SecretBox } from '../auth/secret-box.js';
-import { openDeliveryDb } from '../server.js';
+import { loyaltyFromConfig, openDeliveryDb } from '../server.js';
+import { randomIds, systemClock, type Db } from '@app/shared';
+import type { DeliveryConfig } from '../config.js';
+import { LoyaltyHolds } from '../orders/loyalty-holds.js';
+import { OrderSupportService } from '../orders/order-support.js';
+import { createOutboxOrderEvents } from '../webhooks/outbox.js';
 import { OperatorError, OperatorService } from './operator.service.js';
 
 export const USAGE = `delivery-operator <command> [options]
@@ -29,6 +34,7 @@ export const USAGE = `delivery-operator <command> [options]
   credential issue-pos     --tenant T --organization-id ID --terminal-group-id ID
   credential revoke  --key K
   credential list    --tenant T
+  order show|manual-review|reject|release-holds --id ORDER_ID   (support)
   webhook ...        (see docs/webhooks.md)
 
 Secrets are printed once, when issued, and stored encrypted under MASTER_KEY.`;
@@ -165,7 +171,9 @@ export async function runCli(): Promise<void> {
   const box = new SecretBox(config.masterKey);
   let code = 1;
   try {
-    if (argv[0] === 'webhook') {
+    if (argv[0] === 'order') {
+      code = await runOrderCommand(argv.slice(1), config, db, box, (l) => console.log(l));
+    } else if (argv[0] === 'webhook') {
       // The webhook commands live with the webhook feature.
       const mod = (await import(WEBHOOK_CLI)) as { runWebhookCommand(argv: string[], deps: unknown): Promise<number> };
       code = await mod.runWebhookCommand(argv.slice(1), { db, box, config, out: (l: string) => console.log(l) });
@@ -182,5 +190,33 @@ export async function runCli(): Promise<void> {
 }
 
 const WEBHOOK_CLI = '../webhooks/webhook-cli.js';
+
+/** `order …` support commands; uses the loyalty service of the configuration for releases. */
+export async function runOrderCommand(argv: string[], config: DeliveryConfig, db: Db, box: SecretBox, out: (l: string) => void): Promise<number> {
+  const [action, ...rest] = argv;
+  const { values } = parseArgs({ args: rest, options: { id: { type: 'string' } }, strict: true });
+  const id = values.id;
+  if (!id) throw new OperatorError('--id is required');
+  const events = createOutboxOrderEvents(randomIds);
+  const holds = new LoyaltyHolds({ db, loyalty: loyaltyFromConfig(config), clock: systemClock, ids: randomIds, box, events });
+  const support = new OrderSupportService({ db, clock: systemClock, events, holds });
+  switch (action) {
+    case 'show':
+      out(JSON.stringify(await support.show(id), null, 2));
+      return 0;
+    case 'manual-review':
+      out(JSON.stringify(await support.manualReview(id), null, 2));
+      return 0;
+    case 'reject':
+      out(JSON.stringify(await support.reject(id), null, 2));
+      return 0;
+    case 'release-holds':
+      out(`${await support.releaseHolds(id)} hold(s) released`);
+      return 0;
+    default:
+      out(USAGE);
+      return 2;
+  }
+}
 
 if (process.argv[1] && import.meta.filename === (await import('node:fs')).realpathSync(process.argv[1])) await runCli();

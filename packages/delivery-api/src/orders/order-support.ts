@@ -1,0 +1,53 @@
+import type { Clock, Db } from '@app/shared';
+import { OperatorError } from '../operator/operator.service.js';
+import type { LoyaltyHolds } from './loyalty-holds.js';
+import type { OrderEvents } from './order-events.js';
+import { holdEffectOf } from './order-states.js';
+import type { OrderView } from './order-view.js';
+import { OrdersRepo, toView } from './orders.repo.js';
+import { LegsRepo } from './legs.repo.js';
+import { transition } from './transition.js';
+
+/**
+ * What support does by hand (spec: States — "order goes to manual review", "rejected_final"; POST /v1/orders
+ * rule 10: "in rare cases support releases the hold manually"). Every move goes through the transition table.
+ */
+export class OrderSupportService {
+  constructor(private readonly deps: { db: Db; clock: Clock; events: OrderEvents; holds: LoyaltyHolds }) {}
+
+  /** Order view with its hold legs (no certificate serials). */
+  async show(orderId: string): Promise<{ order: OrderView; legs: { kind: string; state: string; amountMinor: number }[] }> {
+    const o = await new OrdersRepo(this.deps.db).byId(orderId);
+    if (!o) throw new OperatorError(`no order ${orderId}`);
+    const legs = await new LegsRepo(this.deps.db).forOrder(orderId);
+    return { order: toView(o), legs: legs.map((l) => ({ kind: l.kind, state: l.state, amountMinor: l.amountMinor })) };
+  }
+
+  /** Closes the order manually after review: `manual_review`; holds stay held (no automatic release). */
+  async manualReview(orderId: string): Promise<OrderView> {
+    return this.move(orderId, 'manual_review');
+  }
+
+  /** Support refuses the order definitively: `rejected_final`; holds are released. */
+  async reject(orderId: string): Promise<OrderView> {
+    return this.move(orderId, 'rejected_final');
+  }
+
+  /** Releases the order's held loyalty legs by hand (e.g. after manual review). Returns how many were released. */
+  async releaseHolds(orderId: string): Promise<number> {
+    if (!(await new OrdersRepo(this.deps.db).byId(orderId))) throw new OperatorError(`no order ${orderId}`);
+    return this.deps.holds.settle(orderId, 'release');
+  }
+
+  private async move(orderId: string, to: 'manual_review' | 'rejected_final'): Promise<OrderView> {
+    const now = this.deps.clock.now();
+    const updated = await this.deps.db.tx(async (q) => {
+      const o = await new OrdersRepo(q).byId(orderId, true);
+      if (!o) throw new OperatorError(`no order ${orderId}`);
+      return transition(q, this.deps.events, o, to, 'support', now);
+    });
+    const effect = holdEffectOf(updated.state);
+    if (effect !== 'keep') await this.deps.holds.settle(updated.id, effect);
+    return toView(updated);
+  }
+}
