@@ -67,3 +67,15 @@ describe('operator CLI', () => {
     expect(await db.query("SELECT 1 FROM points WHERE point_id = '102'")).toHaveLength(0);
   });
 });
+
+describe('API secret vs webhook secret (spec: Events, configuration)', () => {
+  it('refuses an API secret equal to the webhook secret of the source, at issuance and at rotation', async () => {
+    const { setWebhookConfig } = await import('../src/webhooks/webhook-config.js');
+    const hook = 'w'.repeat(40);
+    await setWebhookConfig(db, box, { tenantId: 'demo', source: 'website', url: 'https://partner.example/hooks', secret: hook }, { allowInsecureLoopback: false });
+    await expect(ops.issuePartnerCredential({ tenantId: 'demo', source: 'website', pointIds: ['101'], apiKey: 'key-00000001', apiSecret: hook })).rejects.toThrow(/differ from the webhook secret/);
+    const c = await ops.issuePartnerCredential({ tenantId: 'demo', source: 'website', pointIds: ['101'] });
+    await expect(ops.replaceSecret(c.apiKey, hook)).rejects.toThrow(/differ from the webhook secret/);
+    expect(await ops.findPartnerSecret(c.apiKey)).toBe(c.apiSecret);
+  });
+});

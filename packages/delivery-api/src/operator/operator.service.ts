@@ -148,6 +148,7 @@ export class OperatorService {
     const src = await this.deps.db.query(`SELECT 1 FROM sources WHERE tenant_id = $1 AND source = $2`, [a.tenantId, a.source]);
     if (!src.length) throw new OperatorError(`source ${a.source} of tenant ${a.tenantId} does not exist`);
     if (a.pointIds.length === 0) throw new OperatorError('a partner credential needs at least one point');
+    if (a.apiSecret) await this.refuseWebhookSecret(a.tenantId, a.source, a.apiSecret);
     return this.insertCredential('partner', a.tenantId, { source: a.source, pointIds: a.pointIds }, a.apiKey, a.apiSecret);
   }
 
@@ -169,6 +170,8 @@ export class OperatorService {
   /** Replaces the secret of an active credential (rotation); the key stays. */
   async replaceSecret(apiKey: string, apiSecret: string): Promise<void> {
     if (apiSecret.length < MIN_SECRET_LENGTH) throw new OperatorError(`the secret must have at least ${MIN_SECRET_LENGTH} characters`);
+    const owner = await this.deps.db.query<{ tenant_id: string; source: string | null }>(`SELECT tenant_id, source FROM credentials WHERE api_key = $1 AND revoked_at IS NULL`, [apiKey]);
+    if (owner[0]?.source) await this.refuseWebhookSecret(owner[0].tenant_id, owner[0].source, apiSecret);
     const rows = await this.deps.db.query(`UPDATE credentials SET secret_enc = $2 WHERE api_key = $1 AND revoked_at IS NULL RETURNING 1`, [apiKey, this.deps.box.seal(apiSecret)]);
     if (!rows.length) throw new OperatorError('no active credential with this key');
   }
@@ -213,6 +216,14 @@ export class OperatorService {
       throw err;
     }
     return { id, apiKey, apiSecret };
+  }
+
+  /** The API secret must differ from the webhook secret of the same tenant and source (spec: Events, configuration). */
+  private async refuseWebhookSecret(tenantId: string, source: string, apiSecret: string): Promise<void> {
+    const rows = await this.deps.db.query<{ secret_enc: string }>(`SELECT secret_enc FROM webhook_endpoints WHERE tenant_id = $1 AND source = $2`, [tenantId, source]);
+    if (rows[0] && this.deps.box.open(rows[0].secret_enc) === apiSecret) {
+      throw new OperatorError('the API secret must differ from the webhook secret of this source');
+    }
   }
 
   private async requireTenant(tenantId: string): Promise<void> {
