@@ -16,7 +16,7 @@ export function cellConfidence(cell: Cell | undefined): number {
 
 /** Cleans a name cell: drops rule fragments and stray dashes, normalises quote pairs that OCR splits ("<<", ">>"). */
 export function cleanName(text: string): string {
-  return text.replace(/[|│¦]/g, ' ').replace(/<<|«\s+/g, '«').replace(/>>|\s+»/g, '»').replace(/^[—–\-\s]+|[—–\-\s]+$/g, '').replace(/\s+/g, ' ').trim();
+  return text.replace(/[|│¦]/g, ' ').replace(/<<|«\s+/g, '«').replace(/>>|\s+»/g, '»').replace(/^[—–\-\s(|)]+|[—–\-\s(|]+$/g, '').replace(/\s+/g, ' ').trim();
 }
 
 function unitCode(text: string): string | null {

@@ -39,7 +39,7 @@ export function phrases(line: TextLine): Word[][] {
     const cur = out[out.length - 1];
     const d = cur ? w.left - right(cur[cur.length - 1]) : Infinity;
     // A line number is followed by the name in every form; split it off even when the narrow № column leaves a small gap.
-    const afterLineNumber = cur?.length === 1 && /^\d{1,3}$/.test(cur[0].text) && /^[А-ЯЁA-Zа-яё]/.test(w.text) && d > gap / 3;
+    const afterLineNumber = cur?.length === 1 && /^\d{1,3}$/.test(cur[0].text) && /^[^\d\s]/.test(w.text) && d > gap / 3;
     if (cur && d <= gap && !afterLineNumber) cur.push(w);
     else out.push([w]);
   }
@@ -72,9 +72,10 @@ function appendCells(row: RawRow, more: RawRow): void {
 /**
  * Reads the item rows below the column-number row: a line whose number column holds an integer starts a row,
  * other lines (wrapped names, "без акциза" second lines) add to the open row; total lines are collected and
- * signature blocks end the table. `numberLabel` is the "№ п/п" column's label.
+ * signature blocks end the table. `numberLabel` is the "№ п/п" column's label. A line whose line number is
+ * unreadable still starts a row when it has an amount (`amountLabel` column) and the open row has one already.
  */
-export function readTable(lines: TextLine[], cols: ColumnRow, numberLabel: string): PageTable {
+export function readTable(lines: TextLine[], cols: ColumnRow, numberLabel: string, amountLabel?: string): PageTable {
   const out: PageTable = { rows: [], totals: [], continuesPrevious: false };
   const xs = [...cols.centers.values()];
   const minX = Math.min(...xs) - 200;
@@ -92,7 +93,8 @@ export function readTable(lines: TextLine[], cols: ColumnRow, numberLabel: strin
     if (STOP_RE.test(text)) break;
     const cells = lineCells({ ...line, words }, cols);
     const num = cells.get(numberLabel);
-    if (num && parseLineNumber(num.text) != null) {
+    const secondAmount = amountLabel != null && current != null && cells.has(amountLabel) && current.has(amountLabel);
+    if ((num && parseLineNumber(num.text) != null) || secondAmount) {
       current = cells;
       out.rows.push(cells);
     } else if (current) {

@@ -1,0 +1,61 @@
+/**
+ * Accuracy benchmark of the local OCR engine: `npx tsx bench/recognition/run.ts [--per-tier 60] [--tiers scan,photo,screenshot]
+ * [--no-real]`. Generates a fixed set (seeds 10000 + i per tier, types cycling UPD / TORG-12 / invoice, 1–25 lines,
+ * long ones over two sheets) with docgen, recognises each with `createLocalOcrEngine()` (concurrency = cores) and
+ * prints per tier: header key-field accuracy, line-cell accuracy, fully-correct documents, seconds per page
+ * p50/p95, and the error rate among fields with confidence ≥ 0.9. Then runs the real 1C TORG-12 PDFs from
+ * shared/data (pdftoppm -r 300) when available. Results: docs/recognition-engine.md.
+ */
+import { parseArgs } from 'node:util';
+import { closeRenderer, generateDocument, type DocType, type Tier } from '@app/docgen';
+import { createLocalOcrEngine } from '../../packages/recognition-api/src/engine/ocr/index.js';
+import { runRealSamples } from './real-samples.js';
+import { percentile, scoreDocument, type FieldScore } from './score.js';
+
+const { values } = parseArgs({ options: {
+  'per-tier': { type: 'string', default: '60' }, tiers: { type: 'string', default: 'scan,photo,screenshot' }, 'no-real': { type: 'boolean', default: false },
+} });
+const perTier = Number(values['per-tier']);
+const tiers = values.tiers!.split(',') as Tier[];
+const types: DocType[] = ['upd', 'torg12', 'invoice'];
+const engine = createLocalOcrEngine();
+const pct = (n: number, d: number) => (d === 0 ? 'n/a' : `${((100 * n) / d).toFixed(1)} %`);
+
+const rows: string[] = [];
+try {
+  for (const [t, tier] of tiers.entries()) {
+    const scores: FieldScore[] = [];
+    const perPage: number[] = [];
+    let full = 0;
+    let typeOk = 0;
+    for (let i = 0; i < perTier; i++) {
+      const seed = 10000 + 1000 * t + i;
+      const type = types[i % 3];
+      const doc = await generateDocument({ seed, type, tier });
+      const t0 = performance.now();
+      const out = await engine.recognizeDetailed({ images: doc.images, documentType: 'auto', imageQuality: tier });
+      perPage.push((performance.now() - t0) / 1000 / doc.images.length);
+      const s = scoreDocument(out.data, doc.truth, out.fieldConfidence);
+      scores.push(...s);
+      const allOk = s.every((f) => f.ok || f.kind === 'address') && out.data.items.length === doc.truth.items.length;
+      if (allOk) full++;
+      if (out.documentType === type) typeOk++;
+      const bad = s.filter((f) => !f.ok).length;
+      process.stderr.write(`${tier} ${i + 1}/${perTier} ${type} seed ${seed} pages ${doc.images.length} lines ${doc.truth.items.length} ` +
+        `${perPage[perPage.length - 1].toFixed(1)} s/page wrong ${bad}${allOk ? ' ✓' : ''}\n`);
+    }
+    const h = scores.filter((f) => f.kind === 'header');
+    const c = scores.filter((f) => f.kind === 'cell');
+    const a = scores.filter((f) => f.kind === 'address');
+    const sure = scores.filter((f) => f.kind !== 'address' && f.conf >= 0.9);
+    rows.push(`| ${tier} | ${perTier} | ${pct(h.filter((f) => f.ok).length, h.length)} | ${pct(c.filter((f) => f.ok).length, c.length)} | ` +
+      `${pct(full, perTier)} | ${pct(typeOk, perTier)} | ${pct(a.filter((f) => f.ok).length, a.length)} | ${percentile(perPage, 50).toFixed(1)} / ${percentile(perPage, 95).toFixed(1)} | ` +
+      `${pct(sure.filter((f) => !f.ok).length, sure.length)} (${sure.length} fields) |`);
+  }
+} finally {
+  await closeRenderer();
+}
+console.log('| tier | docs | header key fields | line cells | docs fully correct | type (auto) | addresses | s/page p50 / p95 | error rate at confidence ≥ 0.9 |');
+console.log('|---|---|---|---|---|---|---|---|---|');
+for (const r of rows) console.log(r);
+if (!values['no-real']) await runRealSamples(engine);
