@@ -7,9 +7,14 @@ const NUMBER_SIGN = /^(№|N[oeо°º]?|Ne|Мо|Nº)$/;
 
 /** "Счёт-фактура № 123 от 01.02.2026" → number and date words. */
 function numberAndDate(lines: TextLine[]): { number: Word[]; date: Word | null } {
+  const all = lines.flatMap((l) => l.words);
   for (const line of lines) {
-    const after = wordsAfter(line, /фактур/i);
-    if (after.length === 0) continue;
+    const label = line.words.find((w) => /фактур/i.test(w.text));
+    if (!label) continue;
+    // The bold caption line can be split by the line grouping ("№ 5881" a few pixels lower than "от …"):
+    // take every word to the right of the caption within one word height of it.
+    const cy = label.top + label.height / 2;
+    const after = all.filter((w) => w.left > label.left && Math.abs(w.top + w.height / 2 - cy) < label.height).sort((a, b) => a.left - b.left);
     const ws = NUMBER_SIGN.test(after[0].text) ? after.slice(1) : after;
     const ot = ws.findIndex((w) => /^от$/i.test(w.text));
     if (ot <= 0) continue;

@@ -14,9 +14,10 @@ export function cellConfidence(cell: Cell | undefined): number {
   return Math.max(0, Math.min(...cell.words.map((w) => w.conf))) / 100;
 }
 
-/** Cleans a name cell: drops rule fragments and stray dashes, normalises quote pairs that OCR splits ("<<", ">>"). */
+/** Cleans a name cell: drops rule fragments and stray dashes, normalises quote pairs that OCR splits ("<<", ">>"), W. */
 export function cleanName(text: string): string {
-  return text.replace(/[|│¦]/g, ' ').replace(/<<|«\s+/g, '«').replace(/>>|\s+»/g, '»').replace(/^[—–\-\s(|)]+|[—–\-\s(|]+$/g, '').replace(/\s+/g, ' ').trim();
+  // The rus model has no Latin W and returns it as slashes ("5W-40" → "5\\/-40"); Cyrillic text never has "\\/".
+  return text.replace(/\\+\/+/g, 'W').replace(/[|│¦]/g, ' ').replace(/<<|«\s+/g, '«').replace(/>>|\s+»/g, '»').replace(/^[—–\-\s(|)]+|[—–\-\s(|]+$/g, '').replace(/\s+/g, ' ').trim();
 }
 
 function unitCode(text: string): string | null {
