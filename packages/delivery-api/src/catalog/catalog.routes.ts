@@ -26,10 +26,11 @@ export function catalogRoutes(app: FastifyInstance, catalog: CatalogService): vo
       response: { 200: MenuSchema, 304: Type.Null({ description: 'not modified' }), ...POINT_ERRORS },
     },
     handler: async (req, reply) => {
-      const menu = await catalog.menu(credentialOf(req), (req.params as { pointId: string }).pointId);
+      const menu = await catalog.menuBody(credentialOf(req), (req.params as { pointId: string }).pointId);
       reply.header('ETag', menu.revision); // spec: "ETag carries the revision" (sent as is)
       if (!menu.stale && matches(req.headers['if-none-match'], menu.revision)) return reply.status(304).send();
-      return menu;
+      // already serialised (same shape as MenuSchema; a string body skips the serializer)
+      return reply.type('application/json; charset=utf-8').send(menu.json);
     },
   });
 

@@ -87,6 +87,22 @@ export class CatalogService {
   }
 
   private readonly menuCache = new Map<string, { menuRevision: string | null; stopListRevision: string | null; view: MenuView }>();
+  private readonly menuJson = new Map<string, { key: string; json: string }>();
+
+  /**
+   * The menu as its serialised JSON body, cached with the view (same revisions, sync time and staleness), so a
+   * repeated GET of an unchanged menu neither rebuilds nor re-serialises 60+ items. Same content as {@link menu}.
+   */
+  async menuBody(cred: Credential, pointId: string): Promise<{ revision: string; stale: boolean; json: string }> {
+    const view = await this.menu(cred, pointId);
+    const key = `${view.revision}|${view.syncedAt}|${view.stale}`;
+    const hit = this.menuJson.get(`${cred.tenantId}/${pointId}`);
+    if (hit && hit.key === key) return { revision: view.revision, stale: view.stale, json: hit.json };
+    const json = JSON.stringify(view);
+    if (this.menuJson.size > 1000) this.menuJson.clear();
+    this.menuJson.set(`${cred.tenantId}/${pointId}`, { key, json });
+    return { revision: view.revision, stale: view.stale, json };
+  }
 
   menuOf(pointId: string, tg: TerminalGroupState | null): MenuView {
     const out = unavailableIds(tg?.stopList ?? null);
