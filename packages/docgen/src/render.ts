@@ -7,8 +7,10 @@ const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-q
 
 let browser: Promise<Browser> | null = null;
 
-function getBrowser(): Promise<Browser> {
-  // One browser per process: launching costs ~1 s, a page ~50 ms.
+async function getBrowser(): Promise<Browser> {
+  // One browser per process: launching costs ~1 s, a page ~50 ms. A browser that died (crash, OOM kill) is
+  // replaced, so a long benchmark run survives it.
+  if (browser && !(await browser.catch(() => null))?.isConnected()) browser = null;
   browser ??= chromium.launch({ executablePath: CHROMIUM_PATH, args: LAUNCH_ARGS, headless: true });
   return browser;
 }
@@ -19,7 +21,10 @@ function getBrowser(): Promise<Browser> {
  */
 export async function renderPages(html: string, dpi: number): Promise<Buffer[]> {
   const b = await getBrowser();
-  const context = await b.newContext({ viewport: { width: 1123, height: 794 }, deviceScaleFactor: dpi / 96 });
+  const context = await b.newContext({ viewport: { width: 1123, height: 794 }, deviceScaleFactor: dpi / 96 }).catch(async () => {
+    browser = null;
+    return (await getBrowser()).newContext({ viewport: { width: 1123, height: 794 }, deviceScaleFactor: dpi / 96 });
+  });
   try {
     const page = await context.newPage();
     await page.setContent(html, { waitUntil: 'load' });
