@@ -40,9 +40,10 @@ try {
       const allOk = s.every((f) => f.ok || f.kind === 'address') && out.data.items.length === doc.truth.items.length;
       if (allOk) full++;
       if (out.documentType === type) typeOk++;
-      const bad = s.filter((f) => !f.ok).length;
+      const wrong = s.filter((f) => !f.ok).map((f) => f.path);
+      const bad = wrong.length;
       process.stderr.write(`${tier} ${i + 1}/${perTier} ${type} seed ${seed} pages ${doc.images.length} lines ${doc.truth.items.length} ` +
-        `${perPage[perPage.length - 1].toFixed(1)} s/page wrong ${bad}${allOk ? ' ✓' : ''}\n`);
+        `${perPage[perPage.length - 1].toFixed(1)} s/page wrong ${bad}${allOk ? ' ✓' : ''} ${wrong.slice(0, 8).join(' ')}\n`);
     }
     const h = scores.filter((f) => f.kind === 'header');
     const c = scores.filter((f) => f.kind === 'cell');

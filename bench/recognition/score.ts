@@ -16,21 +16,21 @@ export function same(a: unknown, b: unknown): boolean {
 }
 
 /** One scored field: whether it is right and the engine's confidence in it. */
-export interface FieldScore { kind: 'header' | 'cell' | 'address'; ok: boolean; conf: number }
+export interface FieldScore { kind: 'header' | 'cell' | 'address'; path: string; ok: boolean; conf: number }
 
 /** Scores a recognition against the truth, field by field (items aligned by position). */
 export function scoreDocument(got: RecognizedData, truth: RecognizedData, conf: Record<string, number>): FieldScore[] {
   const out: FieldScore[] = [];
-  for (const f of HEADER_FIELDS) out.push({ kind: 'header', ok: same(get(got, f), get(truth, f)), conf: conf[f] ?? 0 });
-  for (const r of ['seller', 'buyer']) out.push({ kind: 'address', ok: same(get(got, `${r}.address`), get(truth, `${r}.address`)), conf: conf[`${r}.address`] ?? 0 });
+  for (const f of HEADER_FIELDS) out.push({ kind: 'header', path: f, ok: same(get(got, f), get(truth, f)), conf: conf[f] ?? 0 });
+  for (const r of ['seller', 'buyer']) out.push({ kind: 'address', path: `${r}.address`, ok: same(get(got, `${r}.address`), get(truth, `${r}.address`)), conf: conf[`${r}.address`] ?? 0 });
   truth.items.forEach((ti, i) => {
     for (const f of CELL_FIELDS) {
       const g = got.items[i];
-      out.push({ kind: 'cell', ok: g != null && same(get(g, f), get(ti, f)), conf: conf[`items[${i}].${f}`] ?? 0 });
+      out.push({ kind: 'cell', path: `items[${i}].${f}`, ok: g != null && same(get(g, f), get(ti, f)), conf: conf[`items[${i}].${f}`] ?? 0 });
     }
   });
   // Extra lines the engine invented count as wrong cells.
-  for (let i = truth.items.length; i < got.items.length; i++) for (const _ of CELL_FIELDS) out.push({ kind: 'cell', ok: false, conf: 0 });
+  for (let i = truth.items.length; i < got.items.length; i++) for (const f of CELL_FIELDS) out.push({ kind: 'cell', path: `items[${i}].${f}`, ok: false, conf: 0 });
   return out;
 }
 

@@ -28,7 +28,11 @@ export function taxDigits(text: string): string | null {
 /** Words of `line` after the first word matching `label` (the label word itself excluded). */
 export function wordsAfter(line: TextLine, label: RegExp): Word[] {
   const i = line.words.findIndex((w) => label.test(w.text));
-  return i < 0 ? [] : line.words.slice(i + 1);
+  if (i < 0) return [];
+  // A colon read apart from its label ("продавца :") is not part of the value.
+  let j = i + 1;
+  while (j < line.words.length && /^[:;.,—–-]+$/.test(line.words[j].text)) j++;
+  return line.words.slice(j);
 }
 
 /** Removes the form's field references at the end of a value: "(2)", "(2а)", "(6б)" and OCR variants "(26)", "(ба)". */
