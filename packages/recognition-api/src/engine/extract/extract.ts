@@ -67,6 +67,7 @@ export function extractDocument(pages: PageWords[], requested: DocumentType | 'a
   const form = FORMS[documentType];
   const numberLabel = Object.entries(form.fields).find(([, f]) => f === 'number')![0];
   const amountLabel = Object.entries(form.fields).find(([, f]) => f === 'amount_with_nds')![0];
+  const nameLabel = Object.entries(form.fields).find(([, f]) => f === 'name')![0];
 
   const tables: PageTable[] = [];
   let cols: ColumnRow | null = null;
@@ -77,7 +78,7 @@ export function extractDocument(pages: PageWords[], requested: DocumentType | 'a
     if (found && lines === first) headerLines = lines.slice(0, found.lineIndex);
     const use = found ?? (cols ? { ...cols, lineIndex: -1 } : null);
     if (found) cols = found;
-    if (use) tables.push(readTable(lines, use, numberLabel, amountLabel));
+    if (use) tables.push(readTable(lines, use, numberLabel, amountLabel, nameLabel));
     else if (lines.length > 0) warnings.push({ field: `pages[${p}]`, message: 'item table (column-number row) not found' });
   });
 

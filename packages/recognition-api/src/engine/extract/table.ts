@@ -73,9 +73,10 @@ function appendCells(row: RawRow, more: RawRow): void {
  * Reads the item rows below the column-number row: a line whose number column holds an integer starts a row,
  * other lines (wrapped names, "без акциза" second lines) add to the open row; total lines are collected and
  * signature blocks end the table. `numberLabel` is the "№ п/п" column's label. A line whose line number is
- * unreadable still starts a row when it has an amount (`amountLabel` column) and the open row has one already.
+ * unreadable still starts a row when it has a name (`nameLabel`) and an amount (`amountLabel`) and no row is open
+ * or the open row has an amount already.
  */
-export function readTable(lines: TextLine[], cols: ColumnRow, numberLabel: string, amountLabel?: string): PageTable {
+export function readTable(lines: TextLine[], cols: ColumnRow, numberLabel: string, amountLabel?: string, nameLabel?: string): PageTable {
   const out: PageTable = { rows: [], totals: [], continuesPrevious: false };
   const xs = [...cols.centers.values()];
   const minX = Math.min(...xs) - 200;
@@ -93,7 +94,8 @@ export function readTable(lines: TextLine[], cols: ColumnRow, numberLabel: strin
     if (STOP_RE.test(text)) break;
     const cells = lineCells({ ...line, words }, cols);
     const num = cells.get(numberLabel);
-    const secondAmount = amountLabel != null && current != null && cells.has(amountLabel) && current.has(amountLabel);
+    const hasName = nameLabel == null || /[а-яё]{2}/i.test(cells.get(nameLabel)?.text ?? '');
+    const secondAmount = amountLabel != null && hasName && cells.has(amountLabel) && (current == null || current.has(amountLabel));
     if ((num && parseLineNumber(num.text) != null) || secondAmount) {
       current = cells;
       out.rows.push(cells);
