@@ -1,6 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
+import { ConfigError, envFlag, envInt } from '@app/shared';
+
+export { ConfigError };
 
 /** Runtime configuration of the delivery API, parsed once from the environment. */
 export interface DeliveryConfig {
@@ -30,23 +33,6 @@ export interface DeliveryConfig {
   webhooksAllowInsecureLoopback: boolean;
 }
 
-export class ConfigError extends Error {}
-
-function int(env: NodeJS.ProcessEnv, name: string, dflt: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return dflt;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
-  return n;
-}
-
-function flag(env: NodeJS.ProcessEnv, name: string): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '' || raw === '0' || raw === 'false') return false;
-  if (raw === '1' || raw === 'true') return true;
-  throw new ConfigError(`${name} must be 1 or 0, got "${raw}"`);
-}
-
 function parseKey(raw: string, name: string): Buffer {
   const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
   if (key.length !== 32) throw new ConfigError(`${name} must be 32 bytes as 64 hex characters or base64`);
@@ -71,17 +57,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DeliveryConfig
   }
   if (env.LOYALTY_URL && !env.LOYALTY_API_LOGIN) throw new ConfigError('LOYALTY_API_LOGIN is required with LOYALTY_URL');
   return {
-    port: int(env, 'PORT', 3000, 0, 65535),
+    port: envInt(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '127.0.0.1',
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir,
     masterKey,
-    requestIdTtlSeconds: int(env, 'REQUEST_ID_TTL_SECONDS', 600, 120, 86400),
-    heartbeatWindowSeconds: int(env, 'POS_HEARTBEAT_WINDOW_SECONDS', 90, 5, 3600),
+    requestIdTtlSeconds: envInt(env, 'REQUEST_ID_TTL_SECONDS', 600, 120, 86400),
+    heartbeatWindowSeconds: envInt(env, 'POS_HEARTBEAT_WINDOW_SECONDS', 90, 5, 3600),
     logLevel: env.LOG_LEVEL || 'info',
     loyaltyUrl: env.LOYALTY_URL || undefined,
     loyaltyApiLogin: env.LOYALTY_API_LOGIN || undefined,
-    loyaltyTimeoutMs: int(env, 'LOYALTY_TIMEOUT_MS', 5000, 100, 60000),
-    webhooksAllowInsecureLoopback: flag(env, 'WEBHOOKS_ALLOW_INSECURE_LOOPBACK'),
+    loyaltyTimeoutMs: envInt(env, 'LOYALTY_TIMEOUT_MS', 5000, 100, 60000),
+    webhooksAllowInsecureLoopback: envFlag(env, 'WEBHOOKS_ALLOW_INSECURE_LOOPBACK'),
   };
 }

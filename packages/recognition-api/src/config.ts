@@ -1,4 +1,7 @@
 import { resolve } from 'node:path';
+import { ConfigError, envFlag, envInt } from '@app/shared';
+
+export { ConfigError };
 
 /** The OpenAI-compatible AI vision endpoint (AI_BASE_URL, AI_API_KEY, AI_MODEL). */
 export interface AiConfig {
@@ -30,24 +33,6 @@ export interface RecognitionConfig {
   logLevel: string;
 }
 
-/** A bad environment variable; the message names it. */
-export class ConfigError extends Error {}
-
-function int(env: NodeJS.ProcessEnv, name: string, dflt: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return dflt;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
-  return n;
-}
-
-function flag(env: NodeJS.ProcessEnv, name: string): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '' || raw === '0' || raw === 'false') return false;
-  if (raw === '1' || raw === 'true') return true;
-  throw new ConfigError(`${name} must be 1/true or 0/false, got "${raw}"`);
-}
-
 /** Reads the configuration; throws ConfigError naming the bad variable. Nothing else reads process.env. */
 export function loadRecognitionConfig(env: NodeJS.ProcessEnv = process.env): RecognitionConfig {
   let ai: AiConfig | undefined;
@@ -58,17 +43,17 @@ export function loadRecognitionConfig(env: NodeJS.ProcessEnv = process.env): Rec
       baseUrl: env.AI_BASE_URL.replace(/\/+$/, ''),
       apiKey: env.AI_API_KEY ?? '',
       model: env.AI_MODEL,
-      timeoutMs: int(env, 'AI_TIMEOUT_MS', 30_000, 1000, 120_000),
+      timeoutMs: envInt(env, 'AI_TIMEOUT_MS', 30_000, 1000, 120_000),
     };
   }
   return {
-    port: int(env, 'RECOGNITION_PORT', 3100, 0, 65535),
+    port: envInt(env, 'RECOGNITION_PORT', 3100, 0, 65535),
     host: env.RECOGNITION_HOST || '127.0.0.1',
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: resolve(env.DATA_DIR || 'data'),
     ai,
-    allowPrivateCallbacks: flag(env, 'RECOGNITION_ALLOW_PRIVATE_CALLBACKS'),
-    workers: int(env, 'RECOGNITION_WORKERS', 2, 0, 32),
+    allowPrivateCallbacks: envFlag(env, 'RECOGNITION_ALLOW_PRIVATE_CALLBACKS'),
+    workers: envInt(env, 'RECOGNITION_WORKERS', 2, 0, 32),
     logLevel: env.LOG_LEVEL || 'info',
   };
 }
