@@ -233,6 +233,26 @@ describe('hold sweeper: the 30-minute rules by order state', () => {
     expect(await rows()).toEqual([{ state: 'released', order_id: null }]);
   });
 
+  it('a crash after recording the leg but before the loyalty call: read back as never held, then the retry holds once', async () => {
+    const { order } = await checkoutOrder(w, { coupon: 'WELCOME200' });
+    const hold = w.loyalty.hold.bind(w.loyalty);
+    w.loyalty.hold = async () => {
+      throw new Error('process killed before the call left');
+    };
+    expect((await createOrder(w, order)).statusCode).toBe(500);
+    w.loyalty.hold = hold;
+    const legRow = async () => (await w.db.query<{ state: string }>('SELECT state FROM loyalty_legs WHERE external_order_id = $1', [order.externalOrderId]))[0].state;
+    expect(await legRow()).toBe('holding');
+    w.clock.advance(3 * 60_000);
+    await w.services.sweeper.runOnce();
+    expect(await legRow()).toBe('failed');
+    w.clock.advance(-3 * 60_000);
+    const holds = w.loyalty.count('hold');
+    expect((await createOrder(w, order)).statusCode).toBe(201);
+    expect(w.loyalty.count('hold')).toBe(holds + 1);
+    expect(await legRow()).toBe('held');
+  });
+
   it('a crash between the hold call and recording it: the holding leg is read back', async () => {
     const { order } = await checkoutOrder(w, { coupon: 'WELCOME200' });
     const move = w.db.query.bind(w.db);
