@@ -8,6 +8,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { request } from 'undici';
 import { migrate, openDb, type Db } from '@app/shared';
 import { SecretBox } from '../packages/delivery-api/src/auth/secret-box.js';
 import type { OrderView } from '../packages/delivery-api/src/orders/order-view.js';
@@ -39,7 +40,17 @@ async function setup(db: Db, url: string, box: SecretBox): Promise<void> {
 
 const pct = (xs: number[], p: number) => xs.sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
 
-async function run(kind: string, db: Db, url: string) {
+/** Baseline of the same run (same HTTP client as the dispatcher, undici): n same-size POSTs straight to the receiver, 100 at a time (2 dispatchers × batch 50). */
+async function bareRate(url: string, n: number): Promise<number> {
+  const body = JSON.stringify({ eventId: randomUUID(), type: 'order.state_changed', occurredAt: new Date().toISOString(), order: order() });
+  const t0 = performance.now();
+  for (let i = 0; i < n; i += 100) {
+    await Promise.all(Array.from({ length: Math.min(100, n - i) }, () => request(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } }).then((r) => r.body.dump())));
+  }
+  return n / ((performance.now() - t0) / 1000);
+}
+
+async function run(kind: string, db: Db, url: string, bare: number) {
   const box = new SecretBox(randomBytes(32));
   await setup(db, url, box);
   // 1. Throughput: a backlog drained by two dispatchers (batch 50) as fast as they go.
@@ -73,7 +84,7 @@ async function run(kind: string, db: Db, url: string) {
     `SELECT extract(epoch FROM (a.started_at - e.occurred_at)) * 1000 AS ms FROM webhook_attempts a
        JOIN webhook_deliveries d ON d.id = a.delivery_id JOIN webhook_events e ON e.event_id = d.event_id WHERE a.attempt_no = 1`,
   )).map((r) => Number(r.ms));
-  return { db: kind, 'deliveries/s (backlog, 2 dispatchers)': throughput.toFixed(0), 'events/s offered': rate, 'lag p50 ms': pct(lags, 50).toFixed(0), 'lag p99 ms': pct(lags, 99).toFixed(0), samples: lags.length };
+  return { db: kind, 'deliveries/s (backlog, 2 dispatchers)': throughput.toFixed(0), 'bare POSTs/s': bare.toFixed(0), 'ratio to bare': (throughput / bare).toFixed(2), 'events/s offered': rate, 'lag p50 ms': pct(lags, 50).toFixed(0), 'lag p99 ms': pct(lags, 99).toFixed(0), samples: lags.length };
 }
 
 async function main(): Promise<void> {
@@ -84,12 +95,13 @@ async function main(): Promise<void> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
   const rows = [];
+  const bare = await bareRate(url, Number(args.events));
   const pglite = await openDb({});
-  rows.push(await run('PGlite (in-memory)', pglite, url));
+  rows.push(await run('PGlite (in-memory)', pglite, url, bare));
   await pglite.close();
   if (process.env.DATABASE_URL) {
     const pg = await openDb({ databaseUrl: process.env.DATABASE_URL, schema: `bench_${randomBytes(4).toString('hex')}`, dropSchemaOnClose: true });
-    rows.push(await run('PostgreSQL', pg, url));
+    rows.push(await run('PostgreSQL', pg, url, bare));
     await pg.close();
   }
   console.table(rows);
