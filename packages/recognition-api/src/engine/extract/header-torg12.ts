@@ -30,10 +30,23 @@ export function parsePartyWords(ws: Word[], role: string, conf: FieldConfidence)
   };
 }
 
-function partyLine(lines: TextLine[], labels: RegExp[]): Word[] {
+/**
+ * The words of a party: those after its caption; when that line has no "ИНН" but the line just above (1C prints
+ * long values that way: name and INN above, bank details on the caption line) starts right of the caption and
+ * has one, that line comes first.
+ */
+export function partyLine(lines: TextLine[], labels: RegExp[]): Word[] {
   for (const label of labels) {
-    const line = lines.find((l) => l.words.some((w) => label.test(w.text)));
-    if (line) return untilGap(wordsAfter(line, label));
+    const at = lines.findIndex((l) => l.words.some((w) => label.test(w.text)));
+    if (at < 0) continue;
+    const own = untilGap(wordsAfter(lines[at], label));
+    const caption = lines[at].words.find((w) => label.test(w.text))!;
+    const above = lines[at - 1];
+    const close = above && lines[at].top - above.bottom < 2 * caption.height;
+    if (!own.some((w) => /^ИНН/i.test(w.text)) && close && above.words.some((w) => /^ИНН:?$/i.test(w.text))) {
+      return [...untilGap(above.words.filter((w) => w.left > caption.left + caption.width / 2)), ...own];
+    }
+    return own;
   }
   return [];
 }

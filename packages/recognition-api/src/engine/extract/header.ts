@@ -19,10 +19,13 @@ export function normalizeDate(text: string): string | null {
   return m ? `${m[1].padStart(2, '0')}.${m[2].padStart(2, '0')}.${m[3]}` : null;
 }
 
-/** Digits of a tax id as OCR reads them (look-alike letters fixed); null unless 9–12 digits remain. */
+/**
+ * Digits of a tax id as OCR reads them (look-alike letters fixed); null unless 5–12 digits remain. A short
+ * INN is returned as printed (validation reports its length) rather than dropped.
+ */
 export function taxDigits(text: string): string | null {
   const d = text.replace(/[ОоO]/g, '0').replace(/[Зз]/g, '3').replace(/б/g, '6').replace(/[lI|]/g, '1').replace(/\D/g, '');
-  return d.length >= 9 && d.length <= 12 ? d : null;
+  return d.length >= 5 && d.length <= 12 ? d : null;
 }
 
 /** Words of `line` after the first word matching `label` (the label word itself excluded). */
