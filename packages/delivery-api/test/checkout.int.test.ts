@@ -1,21 +1,17 @@
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { updateTenantSettings } from '../src/tenants/tenant-settings.js';
-import { BAG, CAPPUCCINO, GIFT, MARGHERITA, makeWorld, sampleMenu, type World } from './harness.js';
+import { BAG, CAPPUCCINO, GIFT, MARGHERITA, makeWorld, sampleMenu, squareZone, type World } from './harness.js';
 
 let w: World;
 const PHONE = '+79990000001';
 
-function square(id: string, pointId: string, lat: number, lon: number, d: number, props: Record<string, unknown> = {}) {
-  const ring = [[lon - d, lat - d], [lon + d, lat - d], [lon + d, lat + d], [lon - d, lat + d], [lon - d, lat - d]];
-  return { type: 'Feature', geometry: { type: 'Polygon', coordinates: [ring] }, properties: { id, pointId, priority: 1, minOrderMinor: 100000, deliveryFeeMinor: 19900, freeDeliveryFromMinor: 300000, ...props } };
-}
 
 beforeAll(async () => {
   w = await makeWorld();
   await w.call(w.pos['1'], 'POST', '/pos/v1/menu', sampleMenu());
   await w.call(w.pos['1'], 'POST', '/pos/v1/heartbeat', {});
-  await w.operator.loadZones('t1', { type: 'FeatureCollection', features: [square('z1', '1', 55.76, 37.61, 0.02)] });
+  await w.operator.loadZones('t1', { type: 'FeatureCollection', features: [squareZone('z1', '1', 55.76, 37.61, 0.02, { priority: 1, freeDeliveryFromMinor: 300000 })] });
 });
 afterAll(async () => {
   await w.app.close();

@@ -106,3 +106,16 @@ export function sampleMenu() {
     ],
   };
 }
+
+/**
+ * A square GeoJSON zone feature around (lat, lon) with half-size `d` degrees ([lon, lat] positions, as GeoJSON),
+ * priority 10, minimum 1000 ₽, fee 199 ₽, free from 2000 ₽, ETA 40-60 unless `props` say otherwise.
+ */
+export function squareZone(id: string, pointId: string, lat: number, lon: number, d: number, props: Record<string, unknown> = {}) {
+  const ring = [[lon - d, lat - d], [lon + d, lat - d], [lon + d, lat + d], [lon - d, lat + d], [lon - d, lat - d]];
+  return {
+    type: 'Feature',
+    geometry: { type: 'Polygon', coordinates: [ring] },
+    properties: { id, pointId, name: id, priority: 10, minOrderMinor: 100000, deliveryFeeMinor: 19900, freeDeliveryFromMinor: 200000, etaMin: 40, etaMax: 60, active: true, ...props },
+  };
+}

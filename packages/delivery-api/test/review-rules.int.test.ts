@@ -1,15 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateTenantSettings } from '../src/tenants/tenant-settings.js';
-import { GIFT, MARGHERITA, CAPPUCCINO, makeWorld, sampleMenu, type World } from './harness.js';
+import { GIFT, MARGHERITA, CAPPUCCINO, makeWorld, sampleMenu, squareZone, type World } from './harness.js';
 import { checkoutOrder, createOrder } from './order-factory.js';
 
 /** Rules found uncovered in review: each test breaks one thing. */
 let w: World;
 
-function square(id: string, pointId: string, lat: number, lon: number, d: number, props: Record<string, unknown> = {}) {
-  const ring = [[lon - d, lat - d], [lon + d, lat - d], [lon + d, lat + d], [lon - d, lat + d], [lon - d, lat - d]];
-  return { type: 'Feature', geometry: { type: 'Polygon', coordinates: [ring] }, properties: { id, pointId, priority: 1, minOrderMinor: 100000, deliveryFeeMinor: 19900, freeDeliveryFromMinor: 300000, ...props } };
-}
 const AT = { lat: 55.765, lon: 37.615 };
 
 beforeAll(async () => {
@@ -20,7 +16,7 @@ beforeAll(async () => {
   }
   await w.call(w.pos['1'], 'POST', '/pos/v1/streets', { streets: [{ name: 'Тверская улица', city: 'Москва' }, { name: 'Центральная улица', city: 'Москва' }, { name: 'Центральная улица', city: 'Зеленоград' }] });
   await w.call(w.pos['1'], 'POST', '/pos/v1/product-mappings', { products: [{ externalProductId: 'site-gift', productId: GIFT, kind: 'dish' }] });
-  await w.operator.loadZones('t1', { type: 'FeatureCollection', features: [square('z1', '1', 55.76, 37.61, 0.02)] });
+  await w.operator.loadZones('t1', { type: 'FeatureCollection', features: [squareZone('z1', '1', 55.76, 37.61, 0.02, { priority: 1, freeDeliveryFromMinor: 300000 })] });
 });
 afterAll(async () => {
   await w.app.close();

@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeWorld, type World } from './harness.js';
+import { makeWorld, squareZone, type World } from './harness.js';
 
 let w: World;
 
-/** A square zone around (lat, lon) with half-size d degrees, as GeoJSON [lon, lat]. */
-function square(id: string, pointId: string, lat: number, lon: number, d: number, props: Record<string, unknown> = {}) {
-  const ring = [[lon - d, lat - d], [lon + d, lat - d], [lon + d, lat + d], [lon - d, lat + d], [lon - d, lat - d]];
-  return { type: 'Feature', geometry: { type: 'Polygon', coordinates: [ring] }, properties: { id, pointId, name: id, priority: 10, minOrderMinor: 100000, deliveryFeeMinor: 19900, freeDeliveryFromMinor: 200000, etaMin: 40, etaMax: 60, active: true, ...props } };
-}
 
 beforeAll(async () => {
   w = await makeWorld();
@@ -15,11 +10,11 @@ beforeAll(async () => {
   await w.operator.loadZones('t1', {
     type: 'FeatureCollection',
     features: [
-      square('z1', '1', 55.76, 37.61, 0.02),
-      square('z2', '2', 55.77, 37.62, 0.02, { priority: 5, etaMin: undefined, etaMax: undefined }),
-      square('z1-far', '1', 55.9, 37.9, 0.02, { priority: 1 }),
-      square('z2-far', '2', 55.9, 37.9, 0.02, { priority: 1 }),
-      square('z-off', '1', 56.2, 38.2, 0.02, { active: false }),
+      squareZone('z1', '1', 55.76, 37.61, 0.02),
+      squareZone('z2', '2', 55.77, 37.62, 0.02, { priority: 5, etaMin: undefined, etaMax: undefined }),
+      squareZone('z1-far', '1', 55.9, 37.9, 0.02, { priority: 1 }),
+      squareZone('z2-far', '2', 55.9, 37.9, 0.02, { priority: 1 }),
+      squareZone('z-off', '1', 56.2, 38.2, 0.02, { active: false }),
     ],
   });
   await w.call(w.pos['1'], 'POST', '/pos/v1/heartbeat', {});
@@ -129,8 +124,8 @@ describe('POST /v1/addresses/check', () => {
 
 describe('Zones import (operator)', () => {
   it('refuses a file with a bad feature and keeps the zones', async () => {
-    await expect(w.operator.loadZones('t1', { type: 'FeatureCollection', features: [square('bad', '1', 55, 37, 0.1, { minOrderMinor: -5 })] })).rejects.toThrow(/minOrderMinor/);
-    await expect(w.operator.loadZones('t1', { type: 'FeatureCollection', features: [square('x', '99', 55, 37, 0.1)] })).rejects.toThrow(/unknown points: 99/);
+    await expect(w.operator.loadZones('t1', { type: 'FeatureCollection', features: [squareZone('bad', '1', 55, 37, 0.1, { minOrderMinor: -5 })] })).rejects.toThrow(/minOrderMinor/);
+    await expect(w.operator.loadZones('t1', { type: 'FeatureCollection', features: [squareZone('x', '99', 55, 37, 0.1)] })).rejects.toThrow(/unknown points: 99/);
     expect((await w.call(w.partner, 'GET', '/v1/points/1/delivery-zones')).json().zones).toHaveLength(3);
   });
 });
