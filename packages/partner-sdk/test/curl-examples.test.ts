@@ -33,6 +33,8 @@ describe('curl examples interoperate with a server verifying signatures with @ap
     const { stdout, stderr } = await sh('signed-get.sh', ['/v1/orders', 'externalOrderId=WEB-1'], env);
     expect(JSON.parse(stdout)).toEqual({ method: 'GET', path: '/v1/orders', query: 'externalOrderId=WEB-1', body: '' });
     expect(stderr).toMatch(/^HTTP 200/);
+    const inline = await sh('signed-get.sh', ['/v1/orders/abc?source=website'], env);
+    expect(JSON.parse(inline.stdout)).toEqual({ method: 'GET', path: '/v1/orders/abc', query: 'source=website', body: '' });
   });
 
   it('signed-post.sh from a file and from stdin, credentials from the demo JSON file (no jq); non-ASCII bytes kept', async () => {
