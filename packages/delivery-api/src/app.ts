@@ -63,7 +63,8 @@ export function createServices(deps: AppDeps) {
   const terminalGroups = new TerminalGroupsRepo(deps.db);
   const pointsRepo = new PointsRepo(deps.db);
   const points = new PointsService({ points: pointsRepo, clock: deps.clock, heartbeatWindowSeconds: deps.heartbeatWindowSeconds });
-  const catalog = new CatalogService({ points, terminalGroups, clock: deps.clock });
+  const snapshots = new CatalogSnapshots(terminalGroups);
+  const catalog = new CatalogService({ points, pointsRepo, terminalGroups, snapshots, clock: deps.clock });
   const zones = new ZonesService({ zones: new ZonesRepo(deps.db), points: pointsRepo, pointsService: points, terminalGroups });
   const posCatalog = new PosCatalogService({ terminalGroups, clock: deps.clock, heartbeatWindowSeconds: deps.heartbeatWindowSeconds });
   const requestIds = new RequestIdsRepo(deps.db);
@@ -77,7 +78,7 @@ export function createServices(deps: AppDeps) {
   const zonesRepo = new ZonesRepo(deps.db);
   const tokens = new CalculationTokens(deps.masterKey);
   const calculator = new CheckoutCalculator({
-    points, snapshots: new CatalogSnapshots(terminalGroups), zones: zonesRepo, loyalty: deps.loyalty, rateLimit: new PhoneRateLimit(deps.loyaltyRequestsPerMinute), clock: deps.clock, db: deps.db,
+    points, snapshots, zones: zonesRepo, loyalty: deps.loyalty, rateLimit: new PhoneRateLimit(deps.loyaltyRequestsPerMinute), clock: deps.clock, db: deps.db,
   });
   const checkout = new CheckoutService({ calculator, tokens, clock: deps.clock, db: deps.db });
   const holds = new LoyaltyHolds({ db: deps.db, loyalty: deps.loyalty, clock: deps.clock, ids: deps.ids, box: deps.box, events });

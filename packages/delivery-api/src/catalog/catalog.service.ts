@@ -1,8 +1,9 @@
 import type { Clock } from '@app/shared';
-import { ApiError } from '../errors.js';
 import type { Credential } from '../auth/credentials.repo.js';
 import type { PointsService } from '../points/points.service.js';
 import type { TerminalGroupsRepo } from './terminal-groups.repo.js';
+import type { CatalogSnapshots } from './catalog-snapshots.js';
+import type { PointsRepo } from '../points/points.repo.js';
 import type { Nutrition, PosMenuItem, StopListEntry, TerminalGroupState } from './catalog.types.js';
 import { contentRevision, NEVER_SYNCED_REVISION, STALE_AFTER_MS } from './revision.js';
 
@@ -55,14 +56,8 @@ export function unavailableIds(stopList: StopListEntry[] | null): Set<string> {
  */
 export class CatalogService {
   constructor(
-    private readonly deps: { points: PointsService; terminalGroups: TerminalGroupsRepo; clock: Clock },
+    private readonly deps: { points: PointsService; pointsRepo: PointsRepo; terminalGroups: TerminalGroupsRepo; snapshots: CatalogSnapshots; clock: Clock },
   ) {}
-
-  /** The terminal group state behind a routed point (403/404 per PointsService.requireRouted). */
-  async stateOf(cred: Credential, pointId: string): Promise<TerminalGroupState | null> {
-    const p = await this.deps.points.requireRouted(cred, pointId);
-    return this.deps.terminalGroups.get(p.route.organizationId, p.route.terminalGroupId);
-  }
 
   /**
    * Spec: GET /v1/points/{pointId}/menu. Revision covers the menu and which items are out, so ETag follows
@@ -77,7 +72,7 @@ export class CatalogService {
     if (hit && hit.menuRevision === p.catalog.menuRevision && hit.stopListRevision === p.catalog.stopListRevision) {
       view = hit.view;
     } else {
-      const tg = await this.deps.terminalGroups.get(p.route.organizationId, p.route.terminalGroupId);
+      const tg = await this.deps.snapshots.forPoint(p);
       view = this.menuOf(pointId, tg);
       if (this.menuCache.size > 1000) this.menuCache.clear();
       this.menuCache.set(key, { menuRevision: tg?.menuRevision ?? null, stopListRevision: tg?.stopListRevision ?? null, view });
@@ -118,41 +113,39 @@ export class CatalogService {
     };
   }
 
-  /** Spec: GET /v1/points/{pointId}/stop-list. */
+  /** Spec: GET /v1/points/{pointId}/stop-list. Meant for frequent polling: reads the point row and the stop-list only. */
   async stopList(cred: Credential, pointId: string): Promise<StopListView> {
-    const tg = await this.stateOf(cred, pointId);
+    const p = await this.deps.points.requireRouted(cred, pointId);
+    const items = await this.deps.terminalGroups.document('stop_list', p.route.organizationId, p.route.terminalGroupId);
+    const syncedAt = p.catalog.stopListSyncedAt;
     return {
       pointId,
-      revision: tg?.stopListRevision ?? NEVER_SYNCED_REVISION,
-      items: tg?.stopList ?? [],
-      syncedAt: tg?.stopListSyncedAt?.toISOString() ?? EPOCH,
-      stale: this.isStale(tg?.stopListSyncedAt ?? null),
+      revision: p.catalog.stopListRevision ?? NEVER_SYNCED_REVISION,
+      items: items ?? [],
+      syncedAt: syncedAt?.toISOString() ?? EPOCH,
+      stale: this.isStale(syncedAt),
     };
   }
 
-  /** Spec: GET /v1/catalog/revision — revisions of every point of the key that has an active route. */
+  /**
+   * Spec: GET /v1/catalog/revision — revisions of every point of the key that has an active route: one query for
+   * the points, catalog snapshots from the per-revision cache.
+   */
   async revisions(cred: Credential): Promise<Record<string, { menu: string; stopList: string }>> {
     const out: Record<string, { menu: string; stopList: string }> = {};
-    for (const pointId of cred.pointIds) {
-      let tg: TerminalGroupState | null;
-      try {
-        tg = await this.stateOf(cred, pointId);
-      } catch (err) {
-        if (err instanceof ApiError && err.code === 'not_found') continue; // no active route: no catalog for this source
-        throw err;
-      }
-      out[pointId] = { menu: menuRevision(tg), stopList: tg?.stopListRevision ?? NEVER_SYNCED_REVISION };
+    for (const p of await this.deps.pointsRepo.listForSource(cred.tenantId, cred.source!, cred.pointIds)) {
+      if (!p.route?.active) continue; // no active route: no catalog for this source
+      const tg = await this.deps.snapshots.forPoint(p as Parameters<CatalogSnapshots['forPoint']>[0]);
+      out[p.pointId] = { menu: menuRevision(tg), stopList: p.catalog.stopListRevision ?? NEVER_SYNCED_REVISION };
     }
     return out;
   }
 
   /** Spec: GET /v1/points/{pointId}/products (legacy product mapping). */
   async products(cred: Credential, pointId: string): Promise<{ externalPointId: string; products: { externalProductId: string; kind: string }[] }> {
-    const tg = await this.stateOf(cred, pointId);
-    return {
-      externalPointId: pointId,
-      products: (tg?.productMappings ?? []).map((m) => ({ externalProductId: m.externalProductId, kind: m.kind })),
-    };
+    const p = await this.deps.points.requireRouted(cred, pointId);
+    const mappings = await this.deps.terminalGroups.document('product_mappings', p.route.organizationId, p.route.terminalGroupId);
+    return { externalPointId: pointId, products: (mappings ?? []).map((m) => ({ externalProductId: m.externalProductId, kind: m.kind })) };
   }
 
   private isStale(syncedAt: Date | null): boolean {

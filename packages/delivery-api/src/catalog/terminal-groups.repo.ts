@@ -1,5 +1,13 @@
 import type { Queryable } from '@app/shared';
-import type { PushKind, TerminalGroupState } from './catalog.types.js';
+import type { PosMenu, ProductMapping, PushKind, StopListEntry, Street, TerminalGroupState } from './catalog.types.js';
+
+/** The document type of each pushable column. */
+interface PushedDocument {
+  menu: PosMenu;
+  stop_list: StopListEntry[];
+  streets: Street[];
+  product_mappings: ProductMapping[];
+}
 
 const COLUMNS = `organization_id, terminal_group_id, tenant_id, last_heartbeat_at, menu, menu_revision, menu_synced_at,
   stop_list, stop_list_revision, stop_list_synced_at, streets, streets_synced_at, product_mappings, product_mappings_synced_at`;
@@ -36,6 +44,15 @@ export class TerminalGroupsRepo {
       [organizationId, terminalGroupId],
     );
     return rows[0] ? toState(rows[0]) : null;
+  }
+
+  /** One pushed document (null when never pushed), without loading the others (the menu is the large one). */
+  async document<K extends PushKind>(kind: K, organizationId: string, terminalGroupId: string): Promise<PushedDocument[K] | null> {
+    const rows = await this.db.query<{ doc: PushedDocument[K] | null }>(
+      `SELECT ${kind} AS doc FROM terminal_groups WHERE organization_id = $1 AND terminal_group_id = $2`,
+      [organizationId, terminalGroupId],
+    );
+    return rows[0]?.doc ?? null;
   }
 
   /** Creates the terminal group if missing (operator, when a route is created). */

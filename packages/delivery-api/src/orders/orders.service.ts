@@ -127,17 +127,14 @@ export class OrdersService {
 
   /** Rules 2-5 and 8: fresh calculation, token binding, catalog prices, warnings, minimum, serviceability, mapping. */
   private async verifyCheckout(cred: Credential, req: OrderRequest): Promise<Calculation> {
-    const tg = await this.stateForGifts(cred, req);
-    for (const l of req.items) {
-      const item = tg.get(l.externalProductId.toLowerCase());
-      if (item?.gift) throw new ApiError('product_not_orderable', {}, `${l.externalProductId} is a gift/promo item`);
-    }
     const cart = {
       pointId: req.externalPointId, deliveryType: req.deliveryType, location: req.location,
       items: req.items.map((l) => ({ id: l.externalProductId, quantity: l.quantity })), phone: req.guest.phone,
       coupon: req.coupon, bonusToSpendMinor: req.bonusToSpend?.amountMinor, certificate: req.certificate,
     };
     const calc = await this.deps.calculator.calculate(cred, cart);
+    const gift = calc.lines.find((l) => l.item?.gift);
+    if (gift) throw new ApiError('product_not_orderable', {}, `${gift.id} is a gift/promo item`);
     const wantsLoyalty = req.coupon !== undefined || (req.bonusToSpend?.amountMinor ?? 0) > 0 || req.certificate !== undefined;
     if (wantsLoyalty && calc.loyalty === null) throw new ApiError('loyalty_unavailable', {}, 'coupon or bonus while loyalty is unavailable');
     const changed = (why: string) => new ApiError('price_changed', { calculation: calc.body }, why);
@@ -164,17 +161,14 @@ export class OrdersService {
     return calc;
   }
 
-  private async stateForGifts(cred: Credential, req: OrderRequest) {
-    const point = await this.deps.points.getForSource(cred.tenantId, req.source, req.externalPointId);
-    const tg = point?.route ? await this.deps.terminalGroups.get(point.route.organizationId, point.route.terminalGroupId) : null;
-    return new Map((tg?.menu?.items ?? []).map((i) => [i.id, i]));
-  }
-
   /** Legacy lines: partner product id → POS product through the pushed mapping (422 product_mapping_not_found). */
   private async mapLegacyProducts(organizationId: string, terminalGroupId: string, req: OrderRequest): Promise<string[]> {
-    const tg = await this.deps.terminalGroups.get(organizationId, terminalGroupId);
-    const map = new Map((tg?.productMappings ?? []).map((m) => [m.externalProductId, m.productId]));
-    const items = new Map((tg?.menu?.items ?? []).map((i) => [i.id, i]));
+    const [mappings, menu] = await Promise.all([
+      this.deps.terminalGroups.document('product_mappings', organizationId, terminalGroupId),
+      this.deps.terminalGroups.document('menu', organizationId, terminalGroupId),
+    ]);
+    const map = new Map((mappings ?? []).map((m) => [m.externalProductId, m.productId]));
+    const items = new Map((menu?.items ?? []).map((i) => [i.id, i]));
     return req.items.map((l) => {
       const id = map.get(l.externalProductId);
       if (!id) throw new ApiError('product_mapping_not_found', {}, `no mapping for ${l.externalProductId}`);

@@ -131,8 +131,8 @@ export class ZonesService {
 
   /** Looks a street up in the dictionary of the point's terminal group. */
   async streetOf(point: PointWithRoute, street: string): Promise<StreetMatch> {
-    const tg = point.route ? await this.deps.terminalGroups.get(point.route.organizationId, point.route.terminalGroupId) : null;
-    return lookupStreet(tg?.streets ?? null, street);
+    const streets = point.route ? await this.deps.terminalGroups.document('streets', point.route.organizationId, point.route.terminalGroupId) : null;
+    return lookupStreet(streets, street);
   }
 }
 
