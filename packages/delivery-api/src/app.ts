@@ -1,4 +1,6 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { LoggerOptions } from 'pino';
+import { Registry } from 'prom-client';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Clock, Db, IdSource } from '@app/shared';
@@ -12,6 +14,7 @@ import { catalogRoutes } from './catalog/catalog.routes.js';
 import { TerminalGroupsRepo } from './catalog/terminal-groups.repo.js';
 import { healthRoutes } from './health/health.routes.js';
 import { installErrorHandling } from './http/error-handler.js';
+import { installTextGuard } from './http/text-guard.js';
 import { PointsRepo } from './points/points.repo.js';
 import { PointsService } from './points/points.service.js';
 import { pointsRoutes } from './points/points.routes.js';
@@ -28,7 +31,11 @@ import { checkoutRoutes } from './checkout/checkout.routes.js';
 import { PhoneRateLimit } from './checkout/phone-rate-limit.js';
 import type { LoyaltyPort } from './loyalty/loyalty.port.js';
 import { CancelService } from './orders/cancel.service.js';
+import { noCrashPoints, type CrashPoints } from './orders/crash-points.js';
 import { HoldSweeper } from './orders/hold-sweeper.js';
+import { createLegMetrics } from './orders/leg-metrics.js';
+import { LegsRepo } from './orders/legs.repo.js';
+import { createLogger } from './http/logger.js';
 import { LoyaltyHolds } from './orders/loyalty-holds.js';
 import { RecordingOrderEvents, type OrderEvents } from './orders/order-events.js';
 import { OrdersService } from './orders/orders.service.js';
@@ -54,8 +61,12 @@ export interface AppDeps {
   loyaltyRequestsPerMinute?: number;
   /** The webhook outbox; defaults to an in-memory recorder (no webhooks). */
   events?: OrderEvents;
-  /** Fastify logger option; false in tests. */
-  logger?: FastifyServerOptions['logger'];
+  /** pino options for the service logger (also Fastify's); false/absent = silent (tests). Errors are redacted. */
+  logger?: boolean | LoggerOptions;
+  /** Fault-injection harness only (orders/crash-points.ts); production: none. */
+  crash?: CrashPoints;
+  /** prom-client registry served at /metrics; default a new one per app. */
+  metricsRegistry?: Registry;
 }
 
 /** The services of the delivery API, built from the same dependencies as the app (also used by tools). */
@@ -81,12 +92,19 @@ export function createServices(deps: AppDeps) {
     points, snapshots, zones: zonesRepo, loyalty: deps.loyalty, rateLimit: new PhoneRateLimit(deps.loyaltyRequestsPerMinute), clock: deps.clock, db: deps.db,
   });
   const checkout = new CheckoutService({ calculator, tokens, clock: deps.clock, db: deps.db });
-  const holds = new LoyaltyHolds({ db: deps.db, loyalty: deps.loyalty, clock: deps.clock, ids: deps.ids, box: deps.box, events });
-  const orders = new OrdersService({ db: deps.db, clock: deps.clock, ids: deps.ids, calculator, tokens, holds, events, points: pointsRepo, zones, terminalGroups });
-  const cancel = new CancelService({ db: deps.db, clock: deps.clock, events, holds });
-  const posOrders = new PosOrdersService({ db: deps.db, clock: deps.clock, ids: deps.ids, events, holds });
-  const sweeper = new HoldSweeper({ db: deps.db, clock: deps.clock, loyalty: deps.loyalty, holds, events });
-  return { terminalGroups, pointsRepo, points, catalog, zones, posCatalog, requestIds, authenticator, events, checkout, orders, cancel, posOrders, holds, sweeper };
+  const log = createLogger(deps.logger);
+  const crash = deps.crash ?? noCrashPoints;
+  const metricsRegistry = deps.metricsRegistry ?? new Registry();
+  const metrics = createLegMetrics(metricsRegistry, () => new LegsRepo(deps.db).countByState());
+  const holds = new LoyaltyHolds({ db: deps.db, loyalty: deps.loyalty, clock: deps.clock, ids: deps.ids, box: deps.box, events, log, metrics, crash });
+  const orders = new OrdersService({ db: deps.db, clock: deps.clock, ids: deps.ids, calculator, tokens, holds, events, points: pointsRepo, zones, terminalGroups, crash });
+  const cancel = new CancelService({ db: deps.db, clock: deps.clock, events, holds, crash });
+  const posOrders = new PosOrdersService({ db: deps.db, clock: deps.clock, ids: deps.ids, events, holds, crash });
+  const sweeper = new HoldSweeper({ db: deps.db, clock: deps.clock, loyalty: deps.loyalty, holds, events, log, metrics });
+  return {
+    terminalGroups, pointsRepo, points, catalog, zones, posCatalog, requestIds, authenticator, events, checkout, orders, cancel, posOrders, holds, sweeper,
+    log, metricsRegistry,
+  };
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -97,7 +115,7 @@ export type Services = ReturnType<typeof createServices>;
  */
 export async function buildApp(deps: AppDeps, services: Services = createServices(deps)): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: deps.logger ?? false,
+    loggerInstance: services.log as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT,
     genReqId: () => deps.ids.uuid(),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false } },
@@ -121,7 +139,11 @@ export async function buildApp(deps: AppDeps, services: Services = createService
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) =>
+    reply.type(services.metricsRegistry.contentType).send(await services.metricsRegistry.metrics()),
+  );
   installAuth(app, services.authenticator);
+  installTextGuard(app);
 
   healthRoutes(app, deps.db);
   pointsRoutes(app, services.points);

@@ -1,11 +1,13 @@
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { LoggerOptions } from 'pino';
 import { migrate, openDb, randomIds, systemClock, type Clock, type Db, type IdSource } from '@app/shared';
 import { buildApp, createServices, type Services } from './app.js';
 import { SecretBox } from './auth/secret-box.js';
 import type { DeliveryConfig } from './config.js';
 import { HttpLoyalty } from './loyalty/loyalty.http.js';
 import type { LoyaltyPort } from './loyalty/loyalty.port.js';
+import { killAt } from './orders/crash-points.js';
 import type { OrderEvents } from './orders/order-events.js';
 import { createWebhookDispatcher, type WebhookDispatcher } from './webhooks/dispatcher.js';
 import { createOutboxOrderEvents } from './webhooks/outbox.js';
@@ -38,7 +40,7 @@ export async function startDeliveryServer(opts: {
   config: DeliveryConfig;
   clock?: Clock;
   ids?: IdSource;
-  logger?: boolean | object;
+  logger?: boolean | LoggerOptions;
   /** Overrides the loyalty adapter built from LOYALTY_URL. */
   loyalty?: LoyaltyPort | null;
   /** Order events; default the webhook outbox. */
@@ -61,6 +63,7 @@ export async function startDeliveryServer(opts: {
     loyalty: opts.loyalty !== undefined ? opts.loyalty : loyaltyFromConfig(config),
     events: opts.events ?? createOutboxOrderEvents(opts.ids ?? randomIds),
     logger: opts.logger ?? { level: config.logLevel },
+    crash: config.crashAt ? killAt(config.crashAt) : undefined,
   };
   const services = createServices(deps);
   const app = await buildApp(deps, services);

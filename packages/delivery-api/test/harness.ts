@@ -7,6 +7,7 @@ import { SecretBox } from '../src/auth/secret-box.js';
 import { OperatorService } from '../src/operator/operator.service.js';
 import { FakeLoyalty } from '../src/loyalty/loyalty.fake.js';
 import { makeLoyaltyConfig } from '../src/loyalty/loyalty.fixtures.js';
+import type { CrashPoints } from '../src/orders/crash-points.js';
 import { RecordingOrderEvents } from '../src/orders/order-events.js';
 import { updateTenantSettings } from '../src/tenants/tenant-settings.js';
 
@@ -41,7 +42,7 @@ export interface World {
  * Builds the world: tenant `t1`, source `website`, points 1 (route active), 2 (route active), 3 (route disabled),
  * 4 (no route); partner key for points 1, 2, 3, 4; POS keys for the terminal groups of points 1 and 2.
  */
-export async function makeWorld(opts: { loyaltyRequestsPerMinute?: number } = {}): Promise<World> {
+export async function makeWorld(opts: { loyaltyRequestsPerMinute?: number; crash?: CrashPoints } = {}): Promise<World> {
   const db = await openTestDb(MIGRATIONS);
   const clock = new ManualClock(T0);
   const box = new SecretBox(randomBytes(32));
@@ -49,7 +50,7 @@ export async function makeWorld(opts: { loyaltyRequestsPerMinute?: number } = {}
   const programs = base.programs.map((p) => (p.id === 'gift' ? { ...p, gift: { productId: GIFT, quantityMilli: 1000 } } : p));
   const loyalty = new FakeLoyalty({ config: makeLoyaltyConfig({ organizations: [ORG], programs }), clock });
   const events = new RecordingOrderEvents();
-  const deps = { db, box, clock, ids: randomIds, requestIdTtlSeconds: 600, heartbeatWindowSeconds: 90, masterKey: randomBytes(32), loyalty, events, loyaltyRequestsPerMinute: opts.loyaltyRequestsPerMinute };
+  const deps = { db, box, clock, ids: randomIds, requestIdTtlSeconds: 600, heartbeatWindowSeconds: 90, masterKey: randomBytes(32), loyalty, events, loyaltyRequestsPerMinute: opts.loyaltyRequestsPerMinute, crash: opts.crash };
   const services = createServices(deps);
   const app = await buildApp(deps, services);
   const operator = new OperatorService({ db, box });
@@ -68,7 +69,7 @@ export async function makeWorld(opts: { loyaltyRequestsPerMinute?: number } = {}
     });
     pos[String(n)] = await operator.issuePosCredential({ tenantId: 't1', organizationId: ORG, terminalGroupId: TG(n) });
   }
-  await updateTenantSettings(db, 't1', { bonusPaymentTypeCode: 'BONUS', certificatePaymentTypeCode: 'CERT', deliveryFeeProductId: 'fee-product-1' });
+  await updateTenantSettings(db, 't1', { bonusPaymentTypeCode: 'BONUS', certificatePaymentTypeCode: 'CERT', deliveryFeeProductId: 'fee-product-1', zonePricing: true });
   const partner = await operator.issuePartnerCredential({ tenantId: 't1', source: 'website', pointIds: ['1', '2', '3', '4'] });
   const call: World['call'] = async (key, method, url, body, headers = {}) => {
     const raw = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);

@@ -37,3 +37,21 @@ export async function checkoutOrder(
 }
 
 export const createOrder = (w: World, order: unknown) => w.call(w.partner, 'POST', '/v1/orders', order);
+
+/** The POS of point 1 claims; returns the claim of order `id` (throws when it was not handed out). */
+export async function claimOrder(w: World, id: string): Promise<{ claimId: string }> {
+  const r = await w.call(w.pos['1'], 'POST', '/pos/v1/orders/claim', { limit: 50 });
+  const c = r.json().orders?.find((o: { orderId: string }) => o.orderId === id);
+  if (!c) throw new Error(`order ${id} was not claimed: ${r.statusCode} ${r.body}`);
+  return c;
+}
+
+/** The POS of point 1 reports a state of order `id` under `claimId`. */
+export const reportState = (w: World, id: string, claimId: string, state: string, extra: Record<string, unknown> = {}) =>
+  w.call(w.pos['1'], 'POST', `/pos/v1/orders/${id}/state`, { claimId, stableId: id, state, ...extra });
+
+/** Loyalty legs of an external order id as `kind:state`, by kind. */
+export async function legsOf(w: World, externalOrderId: string): Promise<string[]> {
+  const rows = await w.db.query<{ kind: string; state: string }>(`SELECT kind, state FROM loyalty_legs WHERE external_order_id = $1 ORDER BY kind`, [externalOrderId]);
+  return rows.map((l) => `${l.kind}:${l.state}`);
+}

@@ -223,7 +223,7 @@ describe('loyalty holds (rule 8, hold legs)', () => {
     expect(p.giftLines).toEqual([{ productId: GIFT, amount: '1', discountTypeId: 'pos-disc-gift' }]);
   });
 
-  it('422 loyalty_rejected when a hold fails: nothing created; a retry reuses the held leg and retries the failed one', async () => {
+  it('422 loyalty_rejected when a hold fails: nothing created, the sibling leg released at once; the retry holds both', async () => {
     const { order } = await checkoutOrder(w, { coupon: 'WELCOME200', bonus: 100 });
     const couponHolds = () => w.loyalty.calls.filter((c) => c.method === 'hold' && (c.args as { kind: string }).kind === 'coupon').length;
     const before = couponHolds();
@@ -243,11 +243,11 @@ describe('loyalty holds (rule 8, hold legs)', () => {
     expect(await orderCount(order.externalOrderId as string)).toBe(0);
     expect(await legs(order.externalOrderId as string)).toEqual([
       { kind: 'bonus', state: 'failed', amount_minor: 100 },
-      { kind: 'coupon', state: 'held', amount_minor: 20000 },
+      { kind: 'coupon', state: 'released', amount_minor: 20000 },
     ]);
     const retry = await createOrder(w, order);
     expect(retry.statusCode).toBe(201);
-    expect(couponHolds()).toBe(before + 1);
+    expect(couponHolds()).toBe(before + 2);
     expect((await legs(order.externalOrderId as string)).map((l) => l.state)).toEqual(['held', 'held']);
   });
 

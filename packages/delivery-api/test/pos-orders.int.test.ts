@@ -90,12 +90,12 @@ describe('POS order flow', () => {
     expect(await legStates(o.id)).toEqual(['coupon:held']);
   });
 
-  it('500 scope_violation when a POS touches an order of another route; 403 for a partner key', async () => {
+  it('404 not_found when a POS touches an order of another route (outside its scope); 403 for a partner key', async () => {
     const o = await placed();
     const c = await claimOne(o.id);
     const r = await report(o.id, { claimId: c.claimId, stableId: o.id, state: 'prepared' }, w.pos['2']);
-    expect(r.statusCode).toBe(500);
-    expect(r.json().error).toBe('scope_violation');
+    expect(r.statusCode).toBe(404);
+    expect(r.json().error).toBe('not_found');
     expect((await w.call(w.partner, 'POST', '/pos/v1/orders/claim', {})).statusCode).toBe(403);
   });
 

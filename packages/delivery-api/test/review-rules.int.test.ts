@@ -61,14 +61,15 @@ describe('rule 9: the order as sent to the POS', () => {
     const goods = p.items.reduce((s: number, i: { sumMinor: number }) => s + i.sumMinor, 0);
     expect(goods - p.discounts.reduce((s: number, d: { sumMinor: number }) => s + d.sumMinor, 0) + p.deliveryFeeMinor).toBe(calc.total.amountMinor);
   });
-  it('no fee line without a configured fee product; card on delivery uses the card code', async () => {
-    await updateTenantSettings(w.db, 't1', { deliveryFeeProductId: null });
+  it('no fee line (and no fee) with zone pricing off and no fee product; card on delivery uses the card code', async () => {
+    await updateTenantSettings(w.db, 't1', { zonePricing: false, deliveryFeeProductId: null });
     const { order } = await checkoutOrder(w, { deliveryType: 'courier', location: AT, items: [{ id: MARGHERITA, quantity: '2' }], method: 'card_on_delivery' });
     const r = await createOrder(w, order);
     const p = await payload(r.json().id);
     expect(p.deliveryFeeLine).toBeNull();
+    expect(p.deliveryFeeMinor).toBe(0);
     expect(p.payments[0]).toMatchObject({ paymentTypeCode: 'CARD', kind: 'card' });
-    await updateTenantSettings(w.db, 't1', { deliveryFeeProductId: 'fee-product-1' });
+    await updateTenantSettings(w.db, 't1', { deliveryFeeProductId: 'fee-product-1', zonePricing: true });
   });
 });
 
@@ -153,6 +154,7 @@ describe('sweeper: stuck release and accrual read-back', () => {
     w.loyalty.failAfter('accrue', 1, 'unavailable');
     await w.services.sweeper.runOnce();
     const accrues = w.loyalty.count('accrue');
+    w.clock.advance(61_000); // the failed accrual backs off one minute
     await w.services.sweeper.runOnce();
     expect(w.loyalty.count('accrue')).toBe(accrues);
     expect((await w.db.query<{ accrual_state: string }>('SELECT accrual_state FROM orders WHERE id = $1', [o.id]))[0].accrual_state).toBe('done');

@@ -95,7 +95,7 @@ export const ProductMappingSchema = Type.Object({ externalProductId: NonEmpty, p
 /** The whole chain description file. */
 export const ChainSchema = Type.Object(
   {
-    tenant: Type.Object({ id: NonEmpty, name: NonEmpty }, strict),
+    tenant: Type.Object({ id: NonEmpty, name: NonEmpty, deliveryFeeProductId: Type.Optional(NonEmpty) }, strict),
     /** The partner source whose orders the routes carry (`website`). */
     source: NonEmpty,
     points: Type.Array(PointSchema, { minItems: 1 }),

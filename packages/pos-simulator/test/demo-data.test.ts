@@ -47,7 +47,9 @@ describe('demo chain', () => {
     expect(categories.some((c) => c.parentId !== null)).toBe(true);
     expect(items.length).toBeGreaterThanOrEqual(60);
     expect([...categories, ...items].every((x) => isUuid(x.id))).toBe(true);
-    expect(items.filter((i) => i.hidden).map((i) => i.name)).toEqual(['Пакет', 'Соус соевый дополнительный']);
+    expect(items.filter((i) => i.hidden).map((i) => i.name)).toEqual(['Пакет', 'Соус соевый дополнительный', 'Доставка']);
+    // the delivery-fee service line of zone pricing (rule 9) is a hidden POS product named by the tenant
+    expect(items.find((i) => i.id === chain.tenant.deliveryFeeProductId)?.name).toBe('Доставка');
     const gifts = items.filter((i) => i.gift);
     expect(gifts.length).toBeGreaterThanOrEqual(1);
     expect(gifts.every((g) => g.priceMinor === 0)).toBe(true);

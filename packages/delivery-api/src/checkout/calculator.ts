@@ -10,7 +10,8 @@ import type { PointsService } from '../points/points.service.js';
 import { getTenantSettings, type TenantSettings } from '../tenants/tenant-settings.js';
 import { chooseZone, type LatLon } from '../zones/zone-choice.js';
 import type { ZoneRecord, ZonesRepo } from '../zones/zones.repo.js';
-import { lineTotalMinor, parseQuantityMilli, rub, formatQuantity, type Money } from './money.js';
+import { lineTotalMinor, MAX_AMOUNT_MINOR, parseQuantityMilli, rub, formatQuantity, type Money } from './money.js';
+import { NO_OWN_HOLDS, withOwnHolds, type OwnHolds } from './own-holds.js';
 import type { PhoneRateLimit } from './phone-rate-limit.js';
 
 /** The cart as checkout and orders give it. Spec: Checkout request. */
@@ -87,8 +88,11 @@ export class CheckoutCalculator {
     },
   ) {}
 
-  /** @param known settings already read by the caller (saves a query). */
-  async calculate(cred: Credential, cart: CartInput, known?: TenantSettings): Promise<Calculation> {
+  /**
+   * @param known settings already read by the caller (saves a query).
+   * @param own loyalty this order attempt already holds (a retry): counted as available to it, never against it.
+   */
+  async calculate(cred: Credential, cart: CartInput, known?: TenantSettings, own: OwnHolds = NO_OWN_HOLDS): Promise<Calculation> {
     const point = await this.deps.points.requireRouted(cred, cart.pointId);
     const settings = known ?? (await getTenantSettings(this.deps.db, cred.tenantId));
     const tg = await this.deps.snapshots.forPoint(point);
@@ -110,6 +114,9 @@ export class CheckoutCalculator {
     if (lines.some((l) => l.warning)) warnings.push('some items cannot be ordered; an order with them will not be created');
     const orderable = lines.filter((l) => l.available);
     const subtotal = orderable.reduce((s, l) => s + l.lineTotalMinor, 0);
+    if (lines.some((l) => l.lineTotalMinor > MAX_AMOUNT_MINOR) || subtotal > MAX_AMOUNT_MINOR) {
+      throw new ApiError('invalid_request', {}, `the cart total exceeds the largest accepted amount (${MAX_AMOUNT_MINOR} kopecks)`);
+    }
 
     const deliveryType = cart.deliveryType ?? (cart.location ? 'courier' : 'pickup');
     const { zone, serviceable } = await this.delivery(point, deliveryType, cart.location, warnings);
@@ -118,7 +125,8 @@ export class CheckoutCalculator {
     const deliveryFee = zonePriced && !(freeFrom !== null && subtotal >= freeFrom) ? zone!.deliveryFeeMinor : 0;
     const minOrderMinor = zonePriced ? zone!.minOrderMinor : 0;
 
-    const loyalty = await this.loyalty(settings, point, cart, orderable, deliveryFee, warnings);
+    const fresh = await this.loyalty(settings, point, cart, orderable, deliveryFee, warnings);
+    const loyalty = fresh && withOwnHolds(fresh, own, cart.certificate?.amountMinor);
     const programDiscount = loyalty?.programDiscountMinor ?? 0;
     const couponDiscount = loyalty?.coupon.status === 'applied' ? loyalty.coupon.discountMinor : 0;
     const afterDiscounts = Math.max(0, subtotal - programDiscount - couponDiscount);

@@ -4,6 +4,13 @@ export interface Money {
   currency: 'RUB';
 }
 
+/**
+ * The largest amount the service accepts or computes, in kopecks (2 147 483 647 ≈ 21.4 million ₽): every Money
+ * in a request and every line total, subtotal and total of a cart. Larger → 400 invalid_request, the same in
+ * calculation and order creation (docs/decisions.md "Largest amount").
+ */
+export const MAX_AMOUNT_MINOR = 2_147_483_647;
+
 export const rub = (amountMinor: number): Money => ({ amountMinor, currency: 'RUB' });
 
 /** "1", "0.5", "2.125": digits with up to 3 decimals. Spec: Checkout request items[].quantity, Limits. */

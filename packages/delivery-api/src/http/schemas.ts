@@ -1,9 +1,10 @@
 import { Type, type TSchema } from 'typebox';
 import { ERROR_STATUS, type ErrorCode } from '../errors.js';
+import { MAX_AMOUNT_MINOR } from '../checkout/money.js';
 
 /** Money: integer kopecks and currency (RUB only). Spec: Resources, Money. */
 export const Money = Type.Object(
-  { amountMinor: Type.Integer(), currency: Type.Literal('RUB') },
+  { amountMinor: Type.Integer({ maximum: MAX_AMOUNT_MINOR }), currency: Type.Literal('RUB') },
   { additionalProperties: false },
 );
 

@@ -15,6 +15,10 @@ import { LoyaltyHolds } from '../orders/loyalty-holds.js';
 import { OrderSupportService } from '../orders/order-support.js';
 import { createOutboxOrderEvents } from '../webhooks/outbox.js';
 import { OperatorError, OperatorService } from './operator.service.js';
+import { Registry } from 'prom-client';
+import { createLogger } from '../http/logger.js';
+import { noCrashPoints } from '../orders/crash-points.js';
+import { createLegMetrics } from '../orders/leg-metrics.js';
 
 export const USAGE = `delivery-operator <command> [options]
 
@@ -35,6 +39,8 @@ export const USAGE = `delivery-operator <command> [options]
   credential revoke  --key K
   credential list    --tenant T
   order show|manual-review|reject|release-holds --id ORDER_ID   (support)
+  order legs --stuck                 loyalty legs whose confirm/release gave up (settle_failed)
+  order legs --leg LEG_ID            retry a stuck leg's settlement (back to held; the sweeper settles it by its order's state)
   webhook ...        (see docs/webhooks.md)
 
 Secrets are printed once, when issued, and stored encrypted under MASTER_KEY.`;
@@ -194,12 +200,26 @@ const WEBHOOK_CLI = '../webhooks/webhook-cli.js';
 /** `order …` support commands; uses the loyalty service of the configuration for releases. */
 export async function runOrderCommand(argv: string[], config: DeliveryConfig, db: Db, box: SecretBox, out: (l: string) => void): Promise<number> {
   const [action, ...rest] = argv;
-  const { values } = parseArgs({ args: rest, options: { id: { type: 'string' } }, strict: true });
+  const { values } = parseArgs({ args: rest, options: { id: { type: 'string' }, stuck: { type: 'boolean' }, leg: { type: 'string' } }, strict: true });
+  const events = createOutboxOrderEvents(randomIds);
+  const log = createLogger({ level: 'info' });
+  const metrics = createLegMetrics(new Registry(), async () => ({}));
+  const holds = new LoyaltyHolds({ db, loyalty: loyaltyFromConfig(config), clock: systemClock, ids: randomIds, box, events, log, metrics, crash: noCrashPoints });
+  const support = new OrderSupportService({ db, clock: systemClock, events, holds });
+  if (action === 'legs') {
+    if (values.stuck) {
+      const legs = await support.stuckLegs();
+      out(legs.length ? JSON.stringify(legs, null, 2) : 'no stuck legs');
+      return 0;
+    }
+    if (values.leg) {
+      out(JSON.stringify(await support.retrySettlement(values.leg), null, 2));
+      return 0;
+    }
+    throw new OperatorError('order legs needs --stuck or --leg LEG_ID');
+  }
   const id = values.id;
   if (!id) throw new OperatorError('--id is required');
-  const events = createOutboxOrderEvents(randomIds);
-  const holds = new LoyaltyHolds({ db, loyalty: loyaltyFromConfig(config), clock: systemClock, ids: randomIds, box, events });
-  const support = new OrderSupportService({ db, clock: systemClock, events, holds });
   switch (action) {
     case 'show':
       out(JSON.stringify(await support.show(id), null, 2));

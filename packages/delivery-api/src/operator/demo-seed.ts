@@ -5,7 +5,7 @@ import { OperatorService, type IssuedCredential } from './operator.service.js';
 
 /** What the demo seed needs from a chain description (packages/pos-simulator/chains/*.json). */
 export interface ChainSeed {
-  tenant: { id: string; name: string };
+  tenant: { id: string; name: string; deliveryFeeProductId?: string };
   source: string;
   points: {
     pointId: string;
@@ -49,7 +49,11 @@ export async function seedDemoChain(
     await ops.setRoute({ tenantId: chain.tenant.id, source: chain.source, pointId: p.pointId, ...p.route });
   }
   await ops.loadZones(chain.tenant.id, zones);
-  await updateTenantSettings(db, chain.tenant.id, { bonusPaymentTypeCode: 'BONUS', certificatePaymentTypeCode: 'GIFTCARD' });
+  // zone pricing needs the POS service line for the fee (rule 9): the demo chain names its fee product
+  const fee = chain.tenant.deliveryFeeProductId;
+  await updateTenantSettings(db, chain.tenant.id, {
+    bonusPaymentTypeCode: 'BONUS', certificatePaymentTypeCode: 'GIFTCARD', ...(fee ? { deliveryFeeProductId: fee, zonePricing: true } : {}),
+  });
 
   const pointIds = chain.points.map((p) => p.pointId);
   const wantedPartner = force.apiKey && force.apiSecret ? { apiKey: force.apiKey, apiSecret: force.apiSecret } : known.partner;

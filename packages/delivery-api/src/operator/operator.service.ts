@@ -4,7 +4,7 @@ import type { SecretBox } from '../auth/secret-box.js';
 import { TerminalGroupsRepo } from '../catalog/terminal-groups.repo.js';
 import type { ScheduleWindow } from '../points/points.repo.js';
 import { ZonesRepo } from '../zones/zones.repo.js';
-import { updateTenantSettings, type TenantSettings } from '../tenants/tenant-settings.js';
+import { getTenantSettings, updateTenantSettings, type TenantSettings } from '../tenants/tenant-settings.js';
 import { parseZonesGeoJson } from './geojson.js';
 
 /** A refused operator command; the message says what to fix. */
@@ -71,6 +71,13 @@ export class OperatorService {
   /** Changes checkout settings of a tenant (switches and POS payment-type codes). */
   async updateSettings(tenantId: string, s: Partial<Omit<TenantSettings, 'tenantId'>>): Promise<void> {
     await this.requireTenant(tenantId);
+    const now = await getTenantSettings(this.deps.db, tenantId);
+    const zonePricing = s.zonePricing ?? now.zonePricing;
+    const feeProduct = s.deliveryFeeProductId !== undefined ? s.deliveryFeeProductId : now.deliveryFeeProductId;
+    if (zonePricing && !feeProduct) {
+      // the guest would pay a fee that never reaches the POS as a line (rule 9): refuse rather than lose it
+      throw new OperatorError('zone pricing needs a delivery-fee product: add --delivery-fee-product POS_PRODUCT_ID');
+    }
     await updateTenantSettings(this.deps.db, tenantId, s);
   }
 

@@ -1,6 +1,7 @@
 import type { Clock, Db } from '@app/shared';
 import type { Credential } from '../auth/credentials.repo.js';
 import { ApiError, invalid } from '../errors.js';
+import type { CrashPoints } from './crash-points.js';
 import { LegsRepo } from './legs.repo.js';
 import type { LoyaltyHolds } from './loyalty-holds.js';
 import type { OrderEvents } from './order-events.js';
@@ -24,7 +25,7 @@ export interface CancelOutcome {
  * cancelDetail sdk_error, 409 cancel_rejected); the restaurant cancels it at the POS.
  */
 export class CancelService {
-  constructor(private readonly deps: { db: Db; clock: Clock; events: OrderEvents; holds: LoyaltyHolds }) {}
+  constructor(private readonly deps: { db: Db; clock: Clock; events: OrderEvents; holds: LoyaltyHolds; crash: CrashPoints }) {}
 
   async cancel(cred: Credential, id: string, req: { reason: CancelReason; comment?: string }): Promise<CancelOutcome> {
     if (!UUID.test(id)) throw invalid('order id is not a UUID');
@@ -41,9 +42,15 @@ export class CancelService {
       if (order.state === 'queued' && order.cancelState === 'requested') {
         // requested while the POS held it; the claim has since expired: nobody holds it, cancel at once
         const upd = await transition(q, this.deps.events, order, 'cancelled', 'partner_cancel', now, { ...base, cancelState: 'done' });
+        await this.deps.events.emit(q, 'order.cancel_result', toView(upd), now);
         return { status: 200 as const, order: upd, release: true };
       }
-      if (order.cancelState === 'requested') return { status: 202 as const, order, release: false };
+      if (order.cancelState === 'requested') {
+        if (order.cancelRequestedBy === 'partner') return { status: 202 as const, order, release: false };
+        // the sweeper asked first; now the partner asks too: it is the partner's request (never withdrawn)
+        const upd = await repo.update(order.id, { ...base, cancelRequestedBy: 'partner' }, now);
+        return { status: 202 as const, order: upd, release: false };
+      }
       const legs = await new LegsRepo(q).forOrder(order.id);
       const restricted = order.paymentMethod === 'online' || legs.some((l) => l.kind === 'bonus' && l.state !== 'released');
       if (restricted) {
@@ -56,13 +63,14 @@ export class CancelService {
         return { status: 200 as const, order: upd, release: true };
       }
       if (IN_CREATION_STATES.has(order.state)) {
-        const upd = await repo.update(order.id, { ...base, cancelState: 'requested', cancelRequestedAt: now }, now);
+        const upd = await repo.update(order.id, { ...base, cancelState: 'requested', cancelRequestedAt: now, cancelRequestedBy: 'partner' }, now);
         await this.deps.events.emit(q, 'order.cancel_requested', toView(upd), now);
         return { status: 202 as const, order: upd, release: false };
       }
       return { status: 200 as const, order, release: false };
     });
     if ('rejected' in result) throw new ApiError('cancel_rejected', {}, 'the cancellation was refused');
+    this.deps.crash.at('cancel.after_commit');
     if (result.release) await this.deps.holds.settle(result.order.id, 'release');
     return { status: result.status, order: toView(result.order) };
   }

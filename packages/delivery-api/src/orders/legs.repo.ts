@@ -1,8 +1,8 @@
 import type { Queryable } from '@app/shared';
-import type { HoldKind } from '../loyalty/loyalty.port.js';
+import type { HoldKind, LoyaltyDiscount } from '../loyalty/loyalty.port.js';
+import { legSources, type LegCause, type LegState } from './leg-states.js';
 
-/** Leg states. Spec: Loyalty hold legs (`cancelled`/released is `released` here). */
-export type LegState = 'holding' | 'held' | 'confirmed' | 'released' | 'failed';
+export type { LegState };
 
 /** One loyalty hold leg of an order attempt. Amounts in kopecks; times UTC. */
 export interface LegRecord {
@@ -17,6 +17,11 @@ export interface LegRecord {
   phone: string | null;
   coupon: string | null;
   certificateSerialEnc: string | null;
+  /** Coupon legs: the POS discount line the coupon granted when held (reused by a retry). */
+  discount: LoyaltyDiscount | null;
+  /** Failed confirm/release calls so far. */
+  settleAttempts: number;
+  lastError: string | null;
   externalOrderId: string;
   createdAt: Date;
   updatedAt: Date;
@@ -35,7 +40,8 @@ const toLeg = (r: Row): LegRecord => ({
   id: r.id as string, kind: r.kind as HoldKind, state: r.state as LegState, amountMinor: Number(r.amount_minor),
   holdId: (r.hold_id as string) ?? null, holdKey: (r.hold_key as string) ?? null, orderId: (r.order_id as string) ?? null,
   organizationId: r.organization_id as string, phone: (r.phone as string) ?? null, coupon: (r.coupon as string) ?? null,
-  certificateSerialEnc: (r.certificate_serial_enc as string) ?? null, externalOrderId: r.external_order_id as string,
+  certificateSerialEnc: (r.certificate_serial_enc as string) ?? null, discount: (r.discount as LoyaltyDiscount) ?? null,
+  settleAttempts: Number(r.settle_attempts ?? 0), lastError: (r.last_error as string) ?? null, externalOrderId: r.external_order_id as string,
   createdAt: new Date(r.created_at as string), updatedAt: new Date(r.updated_at as string),
 });
 
@@ -47,14 +53,18 @@ export class LegsRepo {
    * Records a leg as `holding` unless the attempt already has a leg of this kind. Returns the leg and whether
    * this call created it (the unique constraint decides, never a check-then-insert).
    */
-  async insertHolding(a: Attempt, leg: Omit<LegRecord, 'state' | 'holdId' | 'orderId' | 'externalOrderId' | 'createdAt' | 'updatedAt'>, now: Date): Promise<{ leg: LegRecord; created: boolean }> {
+  async insertHolding(
+    a: Attempt,
+    leg: Omit<LegRecord, 'state' | 'holdId' | 'orderId' | 'externalOrderId' | 'settleAttempts' | 'lastError' | 'createdAt' | 'updatedAt'>,
+    now: Date,
+  ): Promise<{ leg: LegRecord; created: boolean }> {
     const rows = await this.q.query<Row>(
       `INSERT INTO loyalty_legs (id, tenant_id, source, external_order_id, payload_sha256, kind, organization_id, phone, coupon,
-         certificate_serial_enc, amount_minor, state, hold_key, created_at, updated_at)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,'holding',$12,$13,$13)
+         certificate_serial_enc, amount_minor, state, hold_key, created_at, updated_at, discount)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,'holding',$12,$13,$13,$14::jsonb)
        ON CONFLICT ON CONSTRAINT loyalty_legs_attempt DO NOTHING RETURNING *`,
       [leg.id, a.tenantId, a.source, a.externalOrderId, a.payloadSha256, leg.kind, leg.organizationId, leg.phone, leg.coupon,
-        leg.certificateSerialEnc, leg.amountMinor, leg.holdKey, now.toISOString()],
+        leg.certificateSerialEnc, leg.amountMinor, leg.holdKey, now.toISOString(), leg.discount ? JSON.stringify(leg.discount) : null],
     );
     if (rows[0]) return { leg: toLeg(rows[0]), created: true };
     const existing = await this.q.query<Row>(
@@ -64,22 +74,71 @@ export class LegsRepo {
     return { leg: toLeg(existing[0]), created: false };
   }
 
-  /** Moves a leg from one of `from` to `to` (compare-and-set); returns null when the leg was not in `from`. */
-  async move(id: string, from: LegState[], to: LegState, now: Date, set: { holdId?: string; holdKey?: string; amountMinor?: number; error?: string | null } = {}): Promise<LegRecord | null> {
+  /**
+   * Moves a leg to `to` by `cause` when its current state is a source of that move in LEG_TRANSITIONS
+   * (compare-and-set); returns null when it was not. `unlinked` also requires that no order owns the leg.
+   */
+  async move(
+    id: string, cause: LegCause, to: LegState, now: Date,
+    set: { holdId?: string; holdKey?: string; amountMinor?: number; error?: string | null; discount?: LoyaltyDiscount | null; unlinked?: boolean } = {},
+  ): Promise<LegRecord | null> {
+    const from = legSources(to, cause);
+    if (from.length === 0) throw new Error(`loyalty leg: no transition to ${to} by ${cause}`);
     const rows = await this.q.query<Row>(
-      `UPDATE loyalty_legs SET state = $3, updated_at = $4,
-         hold_id = COALESCE($5, hold_id), hold_key = COALESCE($6, hold_key), amount_minor = COALESCE($7, amount_minor), last_error = $8
-       WHERE id = $1 AND state = ANY($2::text[]) RETURNING *`,
-      [id, from, to, now.toISOString(), set.holdId ?? null, set.holdKey ?? null, set.amountMinor ?? null, set.error ?? null],
+      `UPDATE loyalty_legs SET state = $3, updated_at = $4, check_after = '1970-01-01T00:00:00Z',
+         hold_id = COALESCE($5, hold_id), hold_key = COALESCE($6, hold_key), amount_minor = COALESCE($7, amount_minor), last_error = $8,
+         discount = CASE WHEN $9::boolean THEN $10::jsonb ELSE discount END,
+         settle_attempts = CASE WHEN $3 IN ('held', 'holding') THEN 0 ELSE settle_attempts END
+       WHERE id = $1 AND state = ANY($2::text[])${set.unlinked ? ' AND order_id IS NULL' : ''} RETURNING *`,
+      [id, from, to, now.toISOString(), set.holdId ?? null, set.holdKey ?? null, set.amountMinor ?? null, set.error ?? null,
+        set.discount !== undefined, set.discount ? JSON.stringify(set.discount) : null],
     );
     return rows[0] ? toLeg(rows[0]) : null;
   }
 
-  async linkToOrder(a: Attempt, orderId: string): Promise<void> {
-    await this.q.query(
-      `UPDATE loyalty_legs SET order_id = $5 WHERE tenant_id = $1 AND source = $2 AND external_order_id = $3 AND payload_sha256 = $4`,
-      [a.tenantId, a.source, a.externalOrderId, a.payloadSha256, orderId],
+  /** Records a failed confirm/release call (the leg keeps its state); returns the attempts so far. */
+  async recordSettleFailure(id: string, error: string, retryAt: Date): Promise<number> {
+    const rows = await this.q.query<{ settle_attempts: number }>(
+      `UPDATE loyalty_legs SET settle_attempts = settle_attempts + 1, last_error = $2, check_after = $3 WHERE id = $1 RETURNING settle_attempts`,
+      [id, error, retryAt.toISOString()],
     );
+    return Number(rows[0]?.settle_attempts ?? 0);
+  }
+
+  /** Every leg of one order attempt (any state), by kind. */
+  async forAttempt(a: Attempt): Promise<LegRecord[]> {
+    return (
+      await this.q.query<Row>(
+        `SELECT * FROM loyalty_legs WHERE tenant_id = $1 AND source = $2 AND external_order_id = $3 AND payload_sha256 = $4 ORDER BY kind`,
+        [a.tenantId, a.source, a.externalOrderId, a.payloadSha256],
+      )
+    ).map(toLeg);
+  }
+
+  /** Legs in `settle_failed` (operator: `order legs --stuck`), oldest first. */
+  async stuck(limit = 200): Promise<LegRecord[]> {
+    return (await this.q.query<Row>(`SELECT * FROM loyalty_legs WHERE state = 'settle_failed' ORDER BY updated_at LIMIT $1`, [limit])).map(toLeg);
+  }
+
+  /** Number of legs per state (metrics). */
+  async countByState(): Promise<Record<string, number>> {
+    const rows = await this.q.query<{ state: string; n: number }>(`SELECT state, count(*)::int AS n FROM loyalty_legs GROUP BY state`);
+    return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
+  }
+
+  /**
+   * Gives the attempt's `held` legs `legIds` to the order (inside the order insert's transaction). Returns how
+   * many were linked: fewer than asked means a leg left `held` meanwhile (claimed for release), and the caller
+   * must not create the order on it.
+   */
+  async linkToOrder(a: Attempt, orderId: string, legIds: string[]): Promise<number> {
+    if (legIds.length === 0) return 0;
+    const rows = await this.q.query(
+      `UPDATE loyalty_legs SET order_id = $5 WHERE tenant_id = $1 AND source = $2 AND external_order_id = $3 AND payload_sha256 = $4
+         AND id = ANY($6::uuid[]) AND state = 'held' AND order_id IS NULL RETURNING id`,
+      [a.tenantId, a.source, a.externalOrderId, a.payloadSha256, orderId, legIds],
+    );
+    return rows.length;
   }
 
   async forOrder(orderId: string): Promise<LegRecord[]> {

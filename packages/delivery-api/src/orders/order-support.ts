@@ -33,6 +33,21 @@ export class OrderSupportService {
     return this.move(orderId, 'rejected_final');
   }
 
+  /** Legs whose confirm/release gave up (`settle_failed`), for a person to look at. Amounts in kopecks. */
+  async stuckLegs(): Promise<{ legId: string; orderId: string | null; externalOrderId: string; kind: string; amountMinor: number; attempts: number; lastError: string | null; since: string }[]> {
+    return (await new LegsRepo(this.deps.db).stuck()).map((l) => ({
+      legId: l.id, orderId: l.orderId, externalOrderId: l.externalOrderId, kind: l.kind, amountMinor: l.amountMinor,
+      attempts: l.settleAttempts, lastError: l.lastError, since: l.updatedAt.toISOString(),
+    }));
+  }
+
+  /** Puts a stuck leg back to `held`: the sweeper settles it again by its order's state on its next run. */
+  async retrySettlement(legId: string): Promise<{ legId: string; state: string }> {
+    const moved = await new LegsRepo(this.deps.db).move(legId, 'support', 'held', this.deps.clock.now(), { error: null });
+    if (!moved) throw new OperatorError(`leg ${legId} is not settle_failed`);
+    return { legId, state: moved.state };
+  }
+
   /** Releases the order's held loyalty legs by hand (e.g. after manual review). Returns how many were released. */
   async releaseHolds(orderId: string): Promise<number> {
     if (!(await new OrdersRepo(this.deps.db).byId(orderId))) throw new OperatorError(`no order ${orderId}`);

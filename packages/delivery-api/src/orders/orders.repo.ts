@@ -30,7 +30,12 @@ export interface OrderRecord {
   cancelReason: CancelReason | null;
   cancelDetail: CancelDetail | null;
   cancelRequestedAt: Date | null;
-  accrualState: 'none' | 'pending' | 'done' | 'failed';
+  /** Who asked for the cancellation: the partner, or the hold sweeper's 30-minute rule (withdrawn on verification). */
+  cancelRequestedBy: 'partner' | 'hold_timeout' | null;
+  /** Bonus accrual after delivery: `failed` after bounded attempts, `skipped` when the tenant has no loyalty. */
+  accrualState: 'none' | 'pending' | 'done' | 'failed' | 'skipped';
+  accrualAttempts: number;
+  accrualError: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -51,7 +56,8 @@ export function toOrder(r: Row): OrderRecord {
     deliveryStatus: (r.delivery_status as DeliveryStatus) ?? null, deliveryStatusAt: d(r.delivery_status_at),
     cancelState: r.cancel_state as CancelState, cancelReason: (r.cancel_reason as CancelReason) ?? null,
     cancelDetail: (r.cancel_detail as CancelDetail) ?? null, cancelRequestedAt: d(r.cancel_requested_at),
-    accrualState: r.accrual_state as OrderRecord['accrualState'], createdAt: d(r.created_at)!, updatedAt: d(r.updated_at)!,
+    cancelRequestedBy: (r.cancel_requested_by as OrderRecord['cancelRequestedBy']) ?? null,
+    accrualState: r.accrual_state as OrderRecord['accrualState'], accrualAttempts: Number(r.accrual_attempts ?? 0), accrualError: (r.accrual_error as string) ?? null, createdAt: d(r.created_at)!, updatedAt: d(r.updated_at)!,
   };
 }
 
@@ -70,7 +76,8 @@ const UPDATABLE: Record<string, string> = {
   state: 'state', claimId: 'claim_id', claimExpiresAt: 'claim_expires_at', posOrderId: 'pos_order_id', posDeliveryId: 'pos_delivery_id',
   deliveryStatus: 'delivery_status', deliveryStatusAt: 'delivery_status_at', cancelState: 'cancel_state', cancelReason: 'cancel_reason',
   cancelDetail: 'cancel_detail', cancelComment: 'cancel_comment', cancelRequestedAt: 'cancel_requested_at',
-  cancelDispatchedAt: 'cancel_dispatched_at', accrualState: 'accrual_state', accruedMinor: 'accrued_minor',
+  cancelDispatchedAt: 'cancel_dispatched_at', cancelRequestedBy: 'cancel_requested_by', accrualState: 'accrual_state', accruedMinor: 'accrued_minor',
+  accrualAttempts: 'accrual_attempts', accrualNextAt: 'accrual_next_at', accrualError: 'accrual_error',
 };
 
 /** SQL access to orders. */
@@ -97,6 +104,31 @@ export class OrdersRepo {
   async byId(id: string, lock = false): Promise<OrderRecord | null> {
     const rows = await this.q.query<Row>(`SELECT * FROM orders WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
     return rows[0] ? toOrder(rows[0]) : null;
+  }
+
+  /**
+   * Orders whose bonus accrual is due (pending, back-off elapsed) of tenants with loyalty, the longest-waiting
+   * first, so orders that keep failing move behind new ones (sweeper; spec: States, accrual row).
+   */
+  async dueAccruals(now: Date, limit: number): Promise<OrderRecord[]> {
+    const rows = await this.q.query<Row>(
+      `SELECT o.* FROM orders o JOIN tenants t ON t.id = o.tenant_id
+        WHERE o.accrual_state = 'pending' AND t.loyalty_enabled AND COALESCE(o.accrual_next_at, o.updated_at) <= $1
+        ORDER BY COALESCE(o.accrual_next_at, o.updated_at) LIMIT $2`,
+      [now.toISOString(), limit],
+    );
+    return rows.map(toOrder);
+  }
+
+  /** Pending accruals of tenants whose loyalty is off leave the queue as `skipped`; returns how many. */
+  async skipAccrualsWithoutLoyalty(now: Date): Promise<number> {
+    const rows = await this.q.query(
+      `UPDATE orders SET accrual_state = 'skipped', accrual_error = 'loyalty is off for the tenant', updated_at = $1
+        WHERE id IN (SELECT o.id FROM orders o JOIN tenants t ON t.id = o.tenant_id WHERE o.accrual_state = 'pending' AND NOT t.loyalty_enabled LIMIT 500)
+        RETURNING id`,
+      [now.toISOString()],
+    );
+    return rows.length;
   }
 
   /** Sets the given fields and `updated_at`; returns the updated record. */

@@ -1,3 +1,4 @@
+import { MAX_AMOUNT_MINOR } from '../checkout/money.js';
 import { Type } from 'typebox';
 import { Location, Money } from '../http/schemas.js';
 import { Certificate, DeliveryType, MAX_LINES, NonNegativeMoney, PHONE_PATTERN, QUANTITY_PATTERN } from '../checkout/checkout.schemas.js';
@@ -52,8 +53,8 @@ export const OrderBody = Type.Object(
           method: Type.Union([Type.Literal('online'), Type.Literal('cash'), Type.Literal('card_on_delivery')]),
           paid: Type.Boolean(),
           externalPaymentId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-          amountMinor: Type.Integer({ minimum: 0 }),
-          change: Type.Optional(Type.Object({ from: Type.Integer({ minimum: 0 }) }, strict)),
+          amountMinor: Type.Integer({ minimum: 0, maximum: MAX_AMOUNT_MINOR }),
+          change: Type.Optional(Type.Object({ from: Type.Integer({ minimum: 0, maximum: MAX_AMOUNT_MINOR }) }, strict)),
           code: Type.Optional(Anything),
         },
         strict,

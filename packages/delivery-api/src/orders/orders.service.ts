@@ -7,8 +7,9 @@ import type { TerminalGroupsRepo } from '../catalog/terminal-groups.repo.js';
 import { ApiError, invalid } from '../errors.js';
 import type { PointsRepo } from '../points/points.repo.js';
 import type { ZonesService } from '../zones/zones.service.js';
-import type { Attempt } from './legs.repo.js';
-import { LegsRepo } from './legs.repo.js';
+import type { OwnHolds } from '../checkout/own-holds.js';
+import type { CrashPoints } from './crash-points.js';
+import { LegsRepo, type Attempt, type LegRecord } from './legs.repo.js';
 import type { LoyaltyHolds, WantedLeg } from './loyalty-holds.js';
 import type { OrderEvents } from './order-events.js';
 import type { OrderRequest } from './order-request.js';
@@ -34,6 +35,7 @@ export interface OrdersDeps {
   points: PointsRepo;
   zones: ZonesService;
   terminalGroups: TerminalGroupsRepo;
+  crash: CrashPoints;
 }
 
 /** Creates and looks up orders. Spec: POST /v1/orders rules 1-12, GET /v1/orders lookups. */
@@ -60,10 +62,11 @@ export class OrdersService {
 
     let payload: PosOrderPayload;
     let calc: Calculation | null = null;
+    let legs: LegRecord[] = [];
     if (req.payment) {
-      calc = await this.verifyCheckout(cred, req);
+      calc = await this.verifyCheckout(cred, req, await this.ownHolds(attempt));
       payload = checkoutPayload(ctx, calc);
-      const legs = await this.deps.holds.holdAll(attempt, wantedLegs(req, calc), orderId);
+      legs = await this.deps.holds.holdAll(attempt, wantedLegs(req, calc), orderId);
       // a reused held leg keeps its recorded amount (spec: Loyalty hold legs); the fresh calculation must agree
       for (const l of legs) {
         const want = l.kind === 'coupon' ? calc.amounts.couponDiscount : l.kind === 'bonus' ? calc.amounts.bonusSpend : calc.amounts.certificateSpend;
@@ -80,12 +83,14 @@ export class OrdersService {
       posPayload: payload as unknown as Record<string, unknown>, route, guestPhone: req.guest.phone, paymentMethod: req.payment?.method ?? null,
       bonusSpendMinor: calc?.amounts.bonusSpend ?? 0, paidMinor: req.payment?.amountMinor ?? 0, claimId: null, claimExpiresAt: null,
       posOrderId: null, posDeliveryId: null, deliveryStatus: null, deliveryStatusAt: null, cancelState: 'none', cancelReason: null,
-      cancelDetail: null, cancelRequestedAt: null, accrualState: 'none', createdAt: now, updatedAt: now,
+      cancelDetail: null, cancelRequestedAt: null, cancelRequestedBy: null, accrualState: 'none', accrualAttempts: 0, accrualError: null, createdAt: now, updatedAt: now,
     };
     try {
       await this.deps.db.tx(async (q) => {
         await new OrdersRepo(q).insert(record);
-        await new LegsRepo(q).linkToOrder(attempt, orderId);
+        // only legs still `held` and unlinked: one claimed for release meanwhile must not carry this order
+        const linked = await new LegsRepo(q).linkToOrder(attempt, orderId, legs.map((l) => l.id));
+        if (linked !== legs.length) throw new ApiError('hold_in_progress', {}, 'a hold of this order changed while the order was created');
         await this.deps.events.emit(q, 'order.state_changed', toView(record), now);
         if (record.kind === 'checkout') await this.deps.events.emit(q, 'order.payment_recorded', toView(record), now);
       });
@@ -96,6 +101,7 @@ export class OrdersService {
       if (!winner) throw err;
       return this.repeat(winner, hash);
     }
+    this.deps.crash.at('order.after_insert');
     return { status: 201, order: toView(record) };
   }
 
@@ -125,14 +131,31 @@ export class OrdersService {
     if (p.change && p.change.from < p.amountMinor) throw invalid('change.from is less than the amount');
   }
 
+  /**
+   * What this attempt (same body) already holds, to be reused (spec: Loyalty hold legs). A leg still `holding`
+   * or `releasing` is in progress → 409 hold_in_progress before any calculation or loyalty call.
+   */
+  private async ownHolds(attempt: Attempt): Promise<OwnHolds> {
+    const legs = await new LegsRepo(this.deps.db).forAttempt(attempt);
+    const busy = legs.find((l) => l.state === 'holding' || l.state === 'releasing');
+    if (busy) throw new ApiError('hold_in_progress', {}, `${busy.kind} hold of this order is ${busy.state}`);
+    const own: OwnHolds = {};
+    for (const l of legs.filter((x) => x.state === 'held')) {
+      if (l.kind === 'coupon') own.coupon = { amountMinor: l.amountMinor, discount: l.discount };
+      else if (l.kind === 'bonus') own.bonusMinor = l.amountMinor;
+      else own.certificateMinor = l.amountMinor;
+    }
+    return own;
+  }
+
   /** Rules 2-5 and 8: fresh calculation, token binding, catalog prices, warnings, minimum, serviceability, mapping. */
-  private async verifyCheckout(cred: Credential, req: OrderRequest): Promise<Calculation> {
+  private async verifyCheckout(cred: Credential, req: OrderRequest, own: OwnHolds): Promise<Calculation> {
     const cart = {
       pointId: req.externalPointId, deliveryType: req.deliveryType, location: req.location,
       items: req.items.map((l) => ({ id: l.externalProductId, quantity: l.quantity })), phone: req.guest.phone,
       coupon: req.coupon, bonusToSpendMinor: req.bonusToSpend?.amountMinor, certificate: req.certificate,
     };
-    const calc = await this.deps.calculator.calculate(cred, cart);
+    const calc = await this.deps.calculator.calculate(cred, cart, undefined, own);
     const gift = calc.lines.find((l) => l.item?.gift);
     if (gift) throw new ApiError('product_not_orderable', {}, `${gift.id} is a gift/promo item`);
     const wantsLoyalty = req.coupon !== undefined || (req.bonusToSpend?.amountMinor ?? 0) > 0 || req.certificate !== undefined;
@@ -198,7 +221,10 @@ export class OrdersService {
 export function wantedLegs(req: OrderRequest, calc: Calculation): WantedLeg[] {
   const common = { organizationId: calc.point.route.organizationId, phone: req.guest.phone, coupon: null, certificateSerial: null };
   const legs: WantedLeg[] = [];
-  if (req.coupon && calc.amounts.couponDiscount > 0) legs.push({ ...common, kind: 'coupon', amountMinor: calc.amounts.couponDiscount, coupon: req.coupon });
+  if (req.coupon && calc.amounts.couponDiscount > 0) {
+    const discount = calc.loyalty?.discounts.find((d) => d.kind === 'coupon') ?? null;
+    legs.push({ ...common, kind: 'coupon', amountMinor: calc.amounts.couponDiscount, coupon: req.coupon, discount });
+  }
   if (calc.amounts.bonusSpend > 0) legs.push({ ...common, kind: 'bonus', amountMinor: calc.amounts.bonusSpend });
   if (req.certificate && calc.amounts.certificateSpend > 0) legs.push({ ...common, kind: 'certificate', amountMinor: calc.amounts.certificateSpend, certificateSerial: req.certificate.serial });
   return legs;

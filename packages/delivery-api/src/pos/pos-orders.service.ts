@@ -3,6 +3,7 @@ import type { Credential } from '../auth/credentials.repo.js';
 import { ApiError, invalid } from '../errors.js';
 import type { LoyaltyHolds } from '../orders/loyalty-holds.js';
 import type { OrderEvents } from '../orders/order-events.js';
+import type { CrashPoints } from '../orders/crash-points.js';
 import { holdEffectOf } from '../orders/order-states.js';
 import type { CancelDetail, DeliveryStatus, OrderState } from '../orders/order-view.js';
 import { OrdersRepo, toOrder, toView, type OrderRecord } from '../orders/orders.repo.js';
@@ -22,7 +23,7 @@ type Row = Record<string, unknown>;
  * Spec: issue "POS order flow", ARCHITECTURE "POS protocol"; docs/pos-protocol.md.
  */
 export class PosOrdersService {
-  constructor(private readonly deps: { db: Db; clock: Clock; ids: IdSource; events: OrderEvents; holds: LoyaltyHolds }) {}
+  constructor(private readonly deps: { db: Db; clock: Clock; ids: IdSource; events: OrderEvents; holds: LoyaltyHolds; crash: CrashPoints }) {}
 
   /** Claims up to `limit` queued orders of the route with a lease; expired claims go back to the queue first. */
   async claim(cred: Credential, limit: number) {
@@ -38,7 +39,9 @@ export class PosOrdersService {
         const back = await transition(q, this.deps.events, toOrder(r), 'queued', 'claim_expired', now, { claimId: null, claimExpiresAt: null });
         // a cancellation requested while the POS held the order is executed now that nobody holds it
         if (back.cancelState === 'requested') {
-          cancelledNow.push((await transition(q, this.deps.events, back, 'cancelled', 'partner_cancel', now, { cancelState: 'done' })).id);
+          const done = await transition(q, this.deps.events, back, 'cancelled', 'partner_cancel', now, { cancelState: 'done' });
+          await this.deps.events.emit(q, 'order.cancel_result', toView(done), now);
+          cancelledNow.push(done.id);
         }
       }
       const rows = await q.query<Row>(
@@ -52,8 +55,10 @@ export class PosOrdersService {
         const o = await transition(q, this.deps.events, toOrder(r), 'claimed', 'pos', now, { claimId, claimExpiresAt: expires });
         out.push({ orderId: o.id, claimId, claimExpiresAt: expires.toISOString(), stableId: o.id, order: o.posPayload });
       }
+      this.deps.crash.at('claim.before_commit');
       return out;
     });
+    this.deps.crash.at('claim.after_commit');
     for (const id of cancelledNow) await this.deps.holds.settle(id, 'release');
     return claimed;
   }
@@ -72,12 +77,19 @@ export class PosOrdersService {
       if (o.claimId !== r.claimId || (o.state === 'claimed' && o.claimExpiresAt! < now)) throw new ApiError('invalid_or_expired_claim', {}, 'claim is not current');
       if (o.state === r.state) return null;
       if (r.state === 'created_verified' && !r.posOrderId && !o.posOrderId) throw invalid('created_verified needs posOrderId');
-      return transition(q, this.deps.events, o, r.state, 'pos', now, {
+      // a cancellation the hold sweeper asked for (not the partner) is withdrawn once the POS verified the order:
+      // the holds are confirmed now, and cancelling would leave the guest's spent coupon on a cancelled order
+      const withdraw = r.state === 'created_verified' && o.cancelState === 'requested' && o.cancelRequestedBy === 'hold_timeout';
+      const moved = await transition(q, this.deps.events, o, r.state, 'pos', now, {
         claimExpiresAt: new Date(now.getTime() + CLAIM_LEASE_SECONDS * 1000),
         ...(r.posOrderId ? { posOrderId: r.posOrderId } : {}),
         ...(r.posDeliveryId ? { posDeliveryId: r.posDeliveryId } : {}),
+        ...(withdraw ? { cancelState: 'none', cancelRequestedBy: null, cancelDispatchedAt: null } : {}),
       });
+      if (withdraw) await this.deps.events.emit(q, 'order.cancel_result', toView(moved), now);
+      return moved;
     });
+    this.deps.crash.at('report.after_commit');
     if (!order) return toView((await new OrdersRepo(this.deps.db).byId(orderId))!);
     const effect = holdEffectOf(order.state);
     if (effect !== 'keep') await this.deps.holds.settle(order.id, effect);
@@ -106,6 +118,7 @@ export class PosOrdersService {
       `UPDATE orders SET cancel_dispatched_at = $3 WHERE id IN (
          SELECT id FROM orders WHERE organization_id = $1 AND terminal_group_id = $2 AND cancel_state = 'requested'
            AND state = ANY($5::text[]) AND (cancel_dispatched_at IS NULL OR cancel_dispatched_at < $4)
+           AND NOT (state = 'created_verified' AND cancel_requested_by = 'hold_timeout')
          ORDER BY cancel_requested_at LIMIT 20 FOR UPDATE SKIP LOCKED)
        RETURNING *`,
       [cred.organizationId, cred.terminalGroupId, now.toISOString(), retryBefore.toISOString(), CANCEL_DISPATCH_STATES],
@@ -134,13 +147,16 @@ export class PosOrdersService {
     return toView(order);
   }
 
-  /** The order, locked; 404 when absent; 500 scope_violation when it belongs to another route. */
+  /**
+   * The order, locked; 404 when absent or when it belongs to another route (outside the credential's scope, like
+   * any object outside a key's scope; `scope_violation` stays reserved for internal defects).
+   */
   private async scoped(q: Queryable, cred: Credential, orderId: string): Promise<OrderRecord> {
     if (!/^[0-9a-f-]{36}$/i.test(orderId)) throw invalid('order id is not a UUID');
     const o = await new OrdersRepo(q).byId(orderId.toLowerCase(), true);
     if (!o) throw new ApiError('not_found', {}, 'no such order');
     if (o.organizationId !== cred.organizationId || o.terminalGroupId !== cred.terminalGroupId) {
-      throw new ApiError('scope_violation', {}, 'the order belongs to another route');
+      throw new ApiError('not_found', {}, 'no such order on this route');
     }
     return o;
   }

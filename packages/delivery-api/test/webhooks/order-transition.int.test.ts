@@ -28,7 +28,7 @@ function orderRecord(id: string): OrderRecord {
     terminalGroupId: v.route.terminalGroupId, kind: 'checkout', state: 'queued', payloadSha256: v.payloadSha256, request: {}, posPayload: {},
     route: v.route, guestPhone: '+79990001122', paymentMethod: 'cash', bonusSpendMinor: 0, paidMinor: 0, claimId: null, claimExpiresAt: null,
     posOrderId: null, posDeliveryId: null, deliveryStatus: null, deliveryStatusAt: null, cancelState: 'none', cancelReason: null,
-    cancelDetail: null, cancelRequestedAt: null, accrualState: 'none', createdAt: T0, updatedAt: T0,
+    cancelDetail: null, cancelRequestedAt: null, cancelRequestedBy: null, accrualState: 'none', accrualAttempts: 0, accrualError: null, createdAt: T0, updatedAt: T0,
   };
 }
 
