@@ -56,13 +56,15 @@ export const FaultsSchema = Type.Object(
     slowMs: Type.Optional(Type.Integer({ minimum: 0 })),
     /** Never answer (the client's timeout fires). */
     timeout: Type.Optional(Type.Boolean()),
+    /** Apply the call (the write takes effect), then never answer: the client sees a timeout of a call that acted. */
+    timeoutAfterApply: Type.Optional(Type.Boolean()),
     /** Answer every loyalty call with this 5xx status; 0 = off. */
     status5xx: Type.Optional(Type.Integer({ minimum: 0, maximum: 599 })),
     /** Refuse every hold with 400 REJECTED. */
     reject: Type.Optional(Type.Boolean()),
     /** Writes (hold, cancel_hold, chargeoff, accrual) per API login per 60 s; 0 = unlimited. Default 4. */
     writeLimitPerMinute: Type.Optional(Type.Integer({ minimum: 0 })),
-    /** Limit slowMs/timeout/status5xx/reject to these operations; absent = all. */
+    /** Limit slowMs/timeout/timeoutAfterApply/status5xx/reject to these operations; absent = all. */
     only: Type.Optional(Type.Array(Type.String())),
   },
   { additionalProperties: false },

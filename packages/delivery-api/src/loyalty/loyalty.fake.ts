@@ -45,6 +45,14 @@ export class FakeLoyalty implements LoyaltyPort {
     this.limiter = new WriteLimiter(o.clock, () => limit);
   }
 
+  /** Forgets every scripted failure (before and after), delay and gate still pending. */
+  clearScripts(): this {
+    this.before.clear();
+    this.after.clear();
+    this.delays.clear();
+    return this;
+  }
+
   /** The next `n` calls of `method` fail with `failure` and change nothing. */
   failNext(method: LoyaltyMethod, n: number, failure: ScriptedFailure): this {
     this.before.set(method, [...(this.before.get(method) ?? []), ...Array<ScriptedFailure>(n).fill(failure)]);

@@ -64,7 +64,7 @@ export class PosOrdersService {
   }
 
   /**
-   * A state report. Checks scope (500 scope_violation), the stable id (409 stable_id_mismatch), the claim (409
+   * A state report. Checks scope (404 outside the route), the stable id (409 stable_id_mismatch), the claim (409
    * invalid_or_expired_claim) and the transition table (409 invalid_state_transition). A repeat of the current
    * state with the same claim is answered without change. Holds are confirmed/released after the commit.
    */

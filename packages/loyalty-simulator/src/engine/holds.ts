@@ -31,6 +31,11 @@ export class HoldLedger {
 
   constructor(private readonly d: LedgerDeps) {}
 
+  /** Every hold ever made, oldest first (test assertions: the ledger must balance against the caller's records). */
+  list(): HoldRecord[] {
+    return [...this.byId.values()];
+  }
+
   /** Reserves `amountMinor` on a bonus or certificate wallet of a customer. */
   holdWallet(r: HoldInput & { customerId: string; walletId: string }): HoldRecord {
     const prior = this.repeat(r, { walletId: r.walletId });

@@ -87,6 +87,12 @@ export function buildSimulatorApp(d: SimulatorAppDeps): { app: FastifyInstance; 
     if (hit && f.reject && op === 'hold') throw new SimError('REJECTED', 'Injected rejection');
   });
 
+  app.addHook('onSend', async (req: FastifyRequest) => {
+    const op = req.routeOptions.config.op;
+    const f = faults;
+    if (op && f.timeoutAfterApply && (!f.only || f.only.includes(op))) await new Promise<never>(() => {});
+  });
+
   void app.register(loyaltyRoutes, { engine: d.engine });
   return { app, faults: faultControl };
 }
