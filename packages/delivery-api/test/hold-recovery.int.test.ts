@@ -75,6 +75,21 @@ describe('defect 1: a same-body retry reuses its own held legs', () => {
   });
 });
 
+describe('defect 1 (unknown outcome): a hold that timed out after it took effect', () => {
+  it('a single-use coupon held by a call that timed out is the retry’s own: created with the coupon, held once', async () => {
+    const { order } = await checkoutOrder(w, { items: [{ id: MARGHERITA, quantity: '2' }], coupon: 'ONCE15' });
+    w.loyalty.failAfter('hold', 1, 'unavailable'); // the service reserved the coupon; the answer was lost
+    expect((await createOrder(w, order)).statusCode).toBe(503);
+    expect(await legsOf(w, order.externalOrderId as string)).toEqual(['coupon:failed']);
+    const retry = await createOrder(w, order);
+    expect(retry.statusCode).toBe(201);
+    const held = w.loyalty.engine.holds.list().filter((h) => h.couponCode === 'ONCE15' && h.status === 'held');
+    expect(held).toHaveLength(1);
+    const c = await claimOrder(w, retry.json().id);
+    await reportState(w, retry.json().id, c.claimId, 'rejected_final'); // frees the coupon for the tests below
+  });
+});
+
 describe('defect 2: a sweeper-made cancellation never reaches the POS after verification', () => {
   it('prepared → 31 min → requested by the sweeper → POS verifies → request withdrawn, coupon confirmed, nothing to cancel', async () => {
     const { order } = await checkoutOrder(w, { coupon: 'WELCOME200' });

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDb, type Db } from '@app/shared';
 import { SecretBox } from '../src/auth/secret-box.js';
-import { runOperatorCommand } from '../src/operator/cli.js';
+import type { DeliveryConfig } from '../src/config.js';
+import { runOperatorCommand, runOrderCommand } from '../src/operator/cli.js';
 import { OperatorService } from '../src/operator/operator.service.js';
 import { getTenantSettings } from '../src/tenants/tenant-settings.js';
 import { MIGRATIONS } from './harness.js';
@@ -56,6 +57,30 @@ describe('operator CLI', () => {
   it('tenant settings', async () => {
     expect(await run('tenant settings --tenant demo --zone-pricing off --bonus-payment-type BONUS --delivery-fee-product fee-1')).toBe(0);
     expect(await getTenantSettings(db, 'demo')).toMatchObject({ zonePricing: false, bonusPaymentTypeCode: 'BONUS', deliveryFeeProductId: 'fee-1', checkoutEnabled: true });
+  });
+
+  it('refuses zone pricing without a delivery-fee product (the fee would never reach the POS)', async () => {
+    expect(await run('tenant create --id nofee --name NoFee')).toBe(0);
+    await expect(run('tenant settings --tenant nofee --zone-pricing on')).rejects.toThrow(/delivery-fee product/);
+    expect(await getTenantSettings(db, 'nofee')).toMatchObject({ zonePricing: false, deliveryFeeProductId: null });
+    expect(await run('tenant settings --tenant nofee --zone-pricing on --delivery-fee-product fee-2')).toBe(0);
+    expect(await getTenantSettings(db, 'nofee')).toMatchObject({ zonePricing: true, deliveryFeeProductId: 'fee-2' });
+  });
+
+  it('order legs --stuck lists settle_failed legs; --leg puts one back to held', async () => {
+    const order = (args: string) => runOrderCommand(args.split(' '), { loyaltyTimeoutMs: 1000 } as DeliveryConfig, db, box, (l) => lines.push(l));
+    lines.length = 0;
+    expect(await order('legs --stuck')).toBe(0);
+    expect(lines.at(-1)).toBe('no stuck legs');
+    await db.query(
+      `INSERT INTO loyalty_legs (id, tenant_id, source, external_order_id, payload_sha256, kind, organization_id, amount_minor, state, hold_id, last_error, settle_attempts, created_at, updated_at)
+       VALUES ('00000000-0000-4000-8000-00000000abcd', 'demo', 'website', 'W-1', 'h', 'bonus', 'org', 5000, 'settle_failed', 'hold-1', 'confirm failed: unavailable/timeout', 8, now(), now())`,
+    );
+    expect(await order('legs --stuck')).toBe(0);
+    expect(JSON.parse(lines.at(-1)!)).toEqual([expect.objectContaining({ legId: '00000000-0000-4000-8000-00000000abcd', kind: 'bonus', amountMinor: 5000, attempts: 8, externalOrderId: 'W-1' })]);
+    expect(await order('legs --leg 00000000-0000-4000-8000-00000000abcd')).toBe(0);
+    expect((await db.query<{ state: string }>(`SELECT state FROM loyalty_legs WHERE id = '00000000-0000-4000-8000-00000000abcd'`))[0].state).toBe('held');
+    await expect(order('legs --leg 00000000-0000-4000-8000-00000000abcd')).rejects.toThrow(/not settle_failed/);
   });
 
   it('refuses bad input with a clear message and changes nothing', async () => {

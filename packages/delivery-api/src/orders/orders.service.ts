@@ -140,7 +140,10 @@ export class OrdersService {
     const busy = legs.find((l) => l.state === 'holding' || l.state === 'releasing');
     if (busy) throw new ApiError('hold_in_progress', {}, `${busy.kind} hold of this order is ${busy.state}`);
     const own: OwnHolds = {};
-    for (const l of legs.filter((x) => x.state === 'held')) {
+    // a leg whose call failed with an unknown outcome (timeout, 5xx) may be held in the loyalty service: it is this
+    // attempt's too; the retry holds it with the same key, and the loyalty service arbitrates if it was not
+    const mine = legs.filter((x) => x.state === 'held' || (x.state === 'failed' && x.lastError?.startsWith('unavailable:')));
+    for (const l of mine) {
       if (l.kind === 'coupon') own.coupon = { amountMinor: l.amountMinor, discount: l.discount };
       else if (l.kind === 'bonus') own.bonusMinor = l.amountMinor;
       else own.certificateMinor = l.amountMinor;

@@ -158,54 +158,50 @@ describe('crash around the POS claim, the state report and settlement', () => {
   }, 120_000);
 });
 
+/**
+ * One order of a fresh guest against a live process under a loyalty fault: `disturb` sends it while the fault is
+ * on; then the same body is retried until created, the POS verifies it (with `duringVerify` faults on), the
+ * sweeper passes the 30-minute rules and the invariants are checked.
+ */
+async function underFault(ext: string, disturb: (child: Child, order: Record<string, unknown>) => Promise<void>, duringVerify: Parameters<CrashWorld['sim']['setFaults']>[0] = {}) {
+  const n = guest++;
+  const child = await w.start();
+  const order = await orderFor(child, w, n, ext, { bonus: 10000 });
+  await disturb(child, order);
+  const created = await retryOrder(child, order);
+  w.sim.setFaults(duringVerify);
+  await finish(child, created.id, 'created_verified');
+  w.sim.setFaults({ status5xx: 0, only: undefined });
+  await sweepThrough();
+  await checkInvariants(n, ext, 'created_verified');
+  await child.kill();
+}
+
 describe('loyalty faults against a live process', () => {
   it('a hold that times out after the loyalty service applied it is not held twice; the retry reuses it', async () => {
-    const n = guest++;
-    const ext = 'fault-timeout-after-apply';
-    const child = await w.start();
-    const order = await orderFor(child, w, n, ext, { bonus: 10000 });
-    w.sim.setFaults({ timeoutAfterApply: true, only: ['hold'] });
-    const r = await child.call(w.partner, 'POST', '/v1/orders', order);
-    w.sim.setFaults({ timeoutAfterApply: false, only: undefined });
-    expect(r.status).toBe(503);
-    const created = await retryOrder(child, order);
-    await finish(child, created.id, 'created_verified');
-    await sweepThrough();
-    await checkInvariants(n, ext, 'created_verified');
-    await child.kill();
+    await underFault('fault-timeout-after-apply', async (child, order) => {
+      w.sim.setFaults({ timeoutAfterApply: true, only: ['hold'] });
+      const r = await child.call(w.partner, 'POST', '/v1/orders', order);
+      w.sim.setFaults({ timeoutAfterApply: false, only: undefined });
+      expect(r.status).toBe(503);
+    });
   }, 120_000);
 
-  it('5xx on confirm and 429 on holds: retried by the sweeper / refused with Retry-After, nothing stranded', async () => {
-    const n = guest++;
-    const ext = 'fault-5xx-429';
-    const child = await w.start();
-    const order = await orderFor(child, w, n, ext, { bonus: 10000 });
-    w.sim.setFaults({ writeLimitPerMinute: 1 });
-    const limited = await child.call(w.partner, 'POST', '/v1/orders', order);
-    w.sim.setFaults({ writeLimitPerMinute: 0 });
-    expect([201, 429]).toContain(limited.status);
-    const created = await retryOrder(child, order);
-    w.sim.setFaults({ status5xx: 503, only: ['chargeoff'] });
-    await finish(child, created.id, 'created_verified');
-    w.sim.setFaults({ status5xx: 0, only: undefined });
-    await sweepThrough();
-    await checkInvariants(n, ext, 'created_verified');
-    await child.kill();
+  it('429 on holds, then 5xx on confirm: refused / retried by the sweeper, nothing stranded', async () => {
+    await underFault('fault-5xx-429', async (child, order) => {
+      w.sim.setFaults({ writeLimitPerMinute: 1 });
+      const limited = await child.call(w.partner, 'POST', '/v1/orders', order);
+      w.sim.setFaults({ writeLimitPerMinute: 0 });
+      expect([201, 429]).toContain(limited.status);
+    }, { status5xx: 503, only: ['chargeoff'] });
   }, 120_000);
 
   it('slow loyalty answers and 5 clients retrying the same order at once: one order, one set of holds', async () => {
-    const n = guest++;
-    const ext = 'fault-slow-concurrent';
-    const child = await w.start();
-    const order = await orderFor(child, w, n, ext, { bonus: 10000 });
-    w.sim.setFaults({ slowMs: 300, only: ['hold'] });
-    const answers = await Promise.all(Array.from({ length: 5 }, () => child.call(w.partner, 'POST', '/v1/orders', order)));
-    w.sim.setFaults({ slowMs: 0, only: undefined });
-    for (const a of answers) expect([200, 201, 409]).toContain(a.status);
-    const created = await retryOrder(child, order);
-    await finish(child, created.id, 'created_verified');
-    await sweepThrough();
-    await checkInvariants(n, ext, 'created_verified');
-    await child.kill();
+    await underFault('fault-slow-concurrent', async (child, order) => {
+      w.sim.setFaults({ slowMs: 300, only: ['hold'] });
+      const answers = await Promise.all(Array.from({ length: 5 }, () => child.call(w.partner, 'POST', '/v1/orders', order)));
+      w.sim.setFaults({ slowMs: 0, only: undefined });
+      for (const a of answers) expect([200, 201, 409]).toContain(a.status);
+    });
   }, 120_000);
 });
