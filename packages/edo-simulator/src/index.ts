@@ -40,6 +40,8 @@ export interface RunningEdoSimulator {
   state: SimState;
   faults: Faults;
   idp: SimIdentityProvider;
+  /** Every Diadoc API request received, `METHOD /path` (control endpoints excluded). */
+  requests: string[];
   close(): Promise<void>;
 }
 
@@ -53,13 +55,14 @@ export async function startEdoSimulator(opts: StartEdoSimulatorOptions = {}): Pr
   const idp = new SimIdentityProvider(clock, new Map([[clientId, clientSecret]]));
   const issuerUrl = await idp.start(host);
   const faults = new Faults();
-  const app = buildDiadocApp({ state, clock, ids: opts.ids ?? randomIds, idp }, faults);
+  const requests: string[] = [];
+  const app = buildDiadocApp({ state, clock, ids: opts.ids ?? randomIds, idp, requests }, faults);
   await app.listen({ port: opts.port ?? 0, host });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : opts.port;
   return {
     apiUrl: `http://${host}:${port}`, issuerUrl, clientId, clientSecret, refreshToken: idp.issueRefreshToken(clientId, state.meUserId),
-    boxId: boxIdOf(state.ours.boxGuid), state, faults, idp,
+    boxId: boxIdOf(state.ours.boxGuid), state, faults, idp, requests,
     async close() {
       await app.close();
       await idp.close();

@@ -57,6 +57,7 @@ export function buildDiadocApp(ctx: SimContext, faults: Faults): FastifyInstance
   app.addHook('onRequest', async (request, reply) => {
     const path = request.url.split('?')[0]!;
     if (path.startsWith('/__sim/')) return;
+    ctx.requests.push(`${request.method} ${path}`);
     const fault = faults.take(path);
     if (fault && fault.kind !== 'post-in-progress') {
       const answered = await applyFault(fault, reply);

@@ -10,6 +10,8 @@ export interface SimContext {
   clock: Clock;
   ids: IdSource;
   idp: SimIdentityProvider;
+  /** Every API request received (`METHOD /path`), for tests asserting that nothing was sent. */
+  requests: string[];
 }
 
 /** 403 unless `boxId` (either form) is our box: Diadoc answers 403 for a box outside GetMyOrganizations. */

@@ -9,9 +9,11 @@ function send(reply: FastifyReply, err: ApiError): FastifyReply {
 /** The parameter a Fastify/Ajv validation error is about, e.g. `limit` or `format`. */
 function paramOf(fe: FastifyError): string {
   const v = fe.validation?.[0];
-  const missing = (v?.params as { missingProperty?: string } | undefined)?.missingProperty;
+  const params = v?.params as { missingProperty?: string; additionalProperty?: string } | undefined;
   const path = (v?.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
-  return missing ?? (path || fe.validationContext || 'request');
+  const child = params?.missingProperty ?? params?.additionalProperty;
+  if (child) return path ? `${path}.${child}` : child;
+  return path || fe.validationContext || 'request';
 }
 
 /**
