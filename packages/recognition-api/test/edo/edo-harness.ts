@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ManualClock } from '@app/shared';
 import { startEdoSimulator, type RunningEdoSimulator } from '@app/edo-simulator';
+import type { LightMyRequestResponse } from 'fastify';
 import { diadocOperatorFactory } from '../../src/edo/diadoc-factory.js';
 import { makeHarness, type Harness } from '../harness.js';
 
@@ -13,7 +14,7 @@ export interface EdoHarness {
   keys: { recognition: string; edo: string; both: string };
   /** Stores the simulator's connection through the admin service. */
   connect(): Promise<void>;
-  inject(method: string, url: string, opts?: { key?: string; body?: unknown; headers?: Record<string, string> }): ReturnType<Harness['app']['inject']>;
+  inject(method: string, url: string, opts?: { key?: string; body?: unknown; headers?: Record<string, string> }): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 
