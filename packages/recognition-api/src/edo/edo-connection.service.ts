@@ -2,6 +2,7 @@ import { ApiError, invalid } from '../errors.js';
 import type { EdoConnection, EdoConnectionRepo, StoredEdoConnection } from './edo-connection.repo.js';
 import type { EdoHealth } from './edo-health.js';
 import { BOX_ID } from './edo.schemas.js';
+import { SecretBoxError } from './secret-box.js';
 
 /** Kontur's production endpoints and scope (reference/diadoc-api.md §1–2). */
 export const DIADOC_DEFAULTS = { issuerUrl: 'https://identity.kontur.ru', apiBaseUrl: 'https://diadoc-api.kontur.ru', scope: 'Diadoc.PublicAPI' } as const;
@@ -63,8 +64,13 @@ export class EdoConnectionService implements EdoConnectionAdmin {
   ) {}
 
   async show(): Promise<EdoConnectionView | null> {
-    const c = await this.repo.get();
-    return c && view(c);
+    try {
+      const c = await this.repo.get();
+      return c && view(c);
+    } catch (err) {
+      if (err instanceof SecretBoxError) throw new ApiError('EDO_NOT_CONFIGURED', 'the stored connection cannot be decrypted with the current master key (EDO_MASTER_KEY); restore that key or store the connection again');
+      throw err;
+    }
   }
 
   async set(input: EdoConnectionInput): Promise<EdoConnectionView> {
