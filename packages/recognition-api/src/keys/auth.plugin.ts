@@ -44,7 +44,8 @@ export function installAuth(app: FastifyInstance, keys: KeysRepo): void {
     if (!presented) throw new ApiError('MISSING_API_KEY', 'X-API-Key header is required');
     const key = await keys.findActive(presented.trim());
     if (!key) throw new ApiError('INVALID_API_KEY', 'API key is invalid or deactivated');
-    const needed = scopeOf(path);
+    // By the matched route, not the raw URL: the router decodes `%65do` to `edo`, a raw-path check would not.
+    const needed = scopeOf(request.routeOptions.url ?? path);
     if (!key.scopes.includes(needed)) throw new ApiError('FORBIDDEN', `this API key lacks the "${needed}" scope; an administrator can grant it (keys-cli set-scopes)`);
     request.apiKeyId = key.id;
     request.apiKeyScopes = key.scopes;

@@ -44,6 +44,13 @@ describe('gateway access control: X-API-Key and the edo scope', () => {
     expect((await e.inject('GET', '/api/v1/edo/organizations', { key: e.keys.both })).statusCode).toBe(200);
   });
 
+  it('decides the scope by the matched route, so a percent-encoded path cannot slip past it', async () => {
+    const sneaky = await e.inject('GET', '/api/v1/%65do/organizations', { key: e.keys.recognition });
+    expect([sneaky.statusCode, sneaky.json().error.code]).toEqual([403, 'FORBIDDEN']);
+    const other = await e.inject('GET', '/api/v1/%64ocuments', { key: e.keys.edo });
+    expect([other.statusCode, other.json().error.code]).toEqual([403, 'FORBIDDEN']);
+  });
+
   it('lists the gateway in the OpenAPI document', async () => {
     const doc = (await e.inject('GET', '/openapi.json', { key: '' })).json() as { paths: Record<string, Record<string, unknown>> };
     const ops = Object.entries(doc.paths).filter(([p]) => p.startsWith('/api/v1/edo')).flatMap(([, m]) => Object.keys(m));
