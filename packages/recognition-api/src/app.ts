@@ -6,6 +6,8 @@ import { CallbacksRepo } from './callbacks/callbacks.repo.js';
 import { systemResolver, type Resolver } from './callbacks/callback-url.js';
 import { DocumentsRepo } from './documents/documents.repo.js';
 import { documentsRoutes } from './documents/documents.routes.js';
+import { createEdoServices, type EdoDeps } from './edo/edo.module.js';
+import { edoRoutes } from './edo/edo.routes.js';
 import { DocumentsService } from './documents/documents.service.js';
 import { MULTIPART_LIMITS } from './documents/multipart-upload.js';
 import type { RecognitionEngine } from './engine/engine.port.js';
@@ -38,6 +40,8 @@ export interface RecognitionAppDeps {
   logger?: FastifyServerOptions['logger'];
   /** Background events (failed recognitions, callback attempts); default silent. */
   log?: (msg: string, extra: object) => void;
+  /** E-document gateway: master key and operator options; default a random in-memory key (tests). */
+  edo?: EdoDeps;
 }
 
 /** The services built from the deps (shared by the app, the workers and tests). */
@@ -53,7 +57,8 @@ export function createRecognitionServices(deps: RecognitionAppDeps) {
     resolve: deps.resolve ?? systemResolver, syncBudgetMs: deps.syncBudgetMs, onQueued: deps.onQueued,
   });
   const health = () => checkHealth({ db: deps.db, queue, localEngine: deps.localEngine, aiEngine: deps.aiEngine });
-  return { keys, docs, callbacks, queue, processor, documents, health };
+  const edo = createEdoServices(deps.db, deps.clock, deps.ids, deps.edo);
+  return { keys, docs, callbacks, queue, processor, documents, health, edo };
 }
 
 /** The services of one app instance (keys, documents, queue, callbacks, health). */
@@ -83,5 +88,7 @@ export async function buildRecognitionApp(
   installAuth(app, services.keys);
   healthRoutes(app, services.health);
   documentsRoutes(app, services.documents);
+  await edoRoutes(app, services.edo.gateway);
+  app.addHook('onClose', async () => services.edo.session.reset());
   return app;
 }

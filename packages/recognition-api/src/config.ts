@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { ConfigError, envFlag, envInt } from '@app/shared';
+import type { EdoConnectionInput } from './edo/edo-connection.service.js';
 
 export { ConfigError };
 
@@ -11,6 +12,19 @@ export interface AiConfig {
   model: string;
   /** Per-request timeout in milliseconds (AI_TIMEOUT_MS, default 30000: inside the 35 s synchronous budget). */
   timeoutMs: number;
+}
+
+/** The e-document gateway (docs/edo-gateway.md). */
+export interface EdoConfig {
+  /** EDO_MASTER_KEY (base64, 32 bytes): seals the connection's secrets; absent → generated in `<dataDir>/recognition/edo-master.key`. */
+  masterKey?: Buffer;
+  /** EDO_TIMEOUT_MS, default 15000: per call to the operator and its identity provider. */
+  timeoutMs: number;
+  /**
+   * DIADOC_CLIENT_ID, DIADOC_CLIENT_SECRET, DIADOC_REFRESH_TOKEN, DIADOC_BOX_ID (all four or none), and optional
+   * DIADOC_ISSUER_URL, DIADOC_API_BASE_URL, DIADOC_SCOPE: a connection stored at start-up (see index.ts for when).
+   */
+  seed?: EdoConnectionInput;
 }
 
 /** Runtime configuration of the recognition API, parsed once from the environment. */
@@ -31,6 +45,27 @@ export interface RecognitionConfig {
   workers: number;
   /** LOG_LEVEL, default info. */
   logLevel: string;
+  edo: EdoConfig;
+}
+
+const DIADOC_REQUIRED = ['DIADOC_CLIENT_ID', 'DIADOC_CLIENT_SECRET', 'DIADOC_REFRESH_TOKEN', 'DIADOC_BOX_ID'] as const;
+
+/** EDO_* and DIADOC_* variables. @throws ConfigError naming the bad or missing variable. */
+export function loadEdoConfig(env: NodeJS.ProcessEnv): EdoConfig {
+  let masterKey: Buffer | undefined;
+  if (env.EDO_MASTER_KEY) {
+    masterKey = Buffer.from(env.EDO_MASTER_KEY, 'base64');
+    if (masterKey.length !== 32) throw new ConfigError('EDO_MASTER_KEY must be 32 bytes in base64 (e.g. `openssl rand -base64 32`)');
+  }
+  const given = DIADOC_REQUIRED.filter((n) => env[n]);
+  if (given.length > 0 && given.length < DIADOC_REQUIRED.length) {
+    throw new ConfigError(`${DIADOC_REQUIRED.filter((n) => !env[n]).join(', ')} must be set together with ${given.join(', ')}`);
+  }
+  const seed: EdoConnectionInput | undefined = given.length === 0 ? undefined : {
+    clientId: env.DIADOC_CLIENT_ID, clientSecret: env.DIADOC_CLIENT_SECRET, refreshToken: env.DIADOC_REFRESH_TOKEN, boxId: env.DIADOC_BOX_ID,
+    issuerUrl: env.DIADOC_ISSUER_URL || undefined, apiBaseUrl: env.DIADOC_API_BASE_URL || undefined, scope: env.DIADOC_SCOPE || undefined,
+  };
+  return { masterKey, timeoutMs: envInt(env, 'EDO_TIMEOUT_MS', 15_000, 500, 120_000), seed };
 }
 
 /** Reads the configuration; throws ConfigError naming the bad variable. Nothing else reads process.env. */
@@ -55,5 +90,6 @@ export function loadRecognitionConfig(env: NodeJS.ProcessEnv = process.env): Rec
     allowPrivateCallbacks: envFlag(env, 'RECOGNITION_ALLOW_PRIVATE_CALLBACKS'),
     workers: envInt(env, 'RECOGNITION_WORKERS', 2, 0, 32),
     logLevel: env.LOG_LEVEL || 'info',
+    edo: loadEdoConfig(env),
   };
 }

@@ -2,6 +2,8 @@
  * The one error table of the recognition service: every error code with its HTTP status.
  * Spec: document-recognition-api.md, Errors. `RECOGNITION_FAILED` names the spec's unnamed 422 of a failed
  * synchronous recognition; `INTERNAL_ERROR` and `SERVICE_UNAVAILABLE` are ours (500 / 503).
+ * `FORBIDDEN` (a key without the scope of the route) and the `EDO_*` codes of the e-document gateway are ours
+ * too (the spec says "Error codes of the e-document gateway: not shown"); see docs/edo-gateway.md.
  */
 export const ERROR_STATUS = {
   MISSING_API_KEY: 401,
@@ -12,6 +14,26 @@ export const ERROR_STATUS = {
   RECOGNITION_FAILED: 422,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
+  /** The API key lacks the scope of the route (`edo` for /api/v1/edo/*, `recognition` for the rest). */
+  FORBIDDEN: 403,
+  /** No operator connection is stored (edo-cli set / admin panel). */
+  EDO_NOT_CONFIGURED: 503,
+  /** The operator or its identity provider refused our credentials (client, secret or refresh token). */
+  EDO_UNAUTHORIZED: 502,
+  /** The operator's 403: no access to the box, or the action needs a box administrator. */
+  EDO_FORBIDDEN: 403,
+  /** The operator's 402: the box has no (or an expired) API subscription. */
+  EDO_SUBSCRIPTION_REQUIRED: 402,
+  /** The operator's 404. */
+  EDO_NOT_FOUND: 404,
+  /** The operator's 409 (repeated delete, existing employee, …) or a send still in progress (204 + Retry-After). */
+  EDO_CONFLICT: 409,
+  /** The operator's 400: it refused a request that passed our validation. */
+  EDO_BAD_REQUEST: 422,
+  /** The operator's 429; the reply carries `Retry-After`. */
+  EDO_RATE_LIMITED: 429,
+  /** The operator is unreachable, timed out, answered 5xx or 410, or something it sent was unreadable. */
+  EDO_UNAVAILABLE: 503,
 } as const;
 
 /** Every error code the recognition API answers with. */
@@ -26,6 +48,8 @@ export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    /** Seconds for a `Retry-After` header (EDO_RATE_LIMITED, EDO_CONFLICT of a send in progress). */
+    readonly retryAfter?: number,
   ) {
     super(message);
     this.name = 'ApiError';

@@ -4,7 +4,10 @@ import { randomIds, systemClock, type Clock } from '@app/shared';
 import { buildRecognitionApp, createRecognitionServices, type RecognitionAppDeps } from './app.js';
 import { CallbackSender } from './callbacks/callback-sender.js';
 import { UndiciCallbackHttp } from './callbacks/callback-http.js';
-import type { AiConfig } from './config.js';
+import type { AiConfig, EdoConfig } from './config.js';
+import type { EdoConnectionAdmin } from './edo/edo-connection.service.js';
+import { seedEdoConnection } from './edo/edo-seed.js';
+import { loadMasterKey } from './edo/master-key.js';
 import { openRecognitionDb } from './db.js';
 import { AiEngine } from './engine/ai/ai-engine.js';
 import type { RecognitionEngine } from './engine/engine.port.js';
@@ -16,7 +19,8 @@ import { LocalFileStore } from './storage/file-store.js';
 export { buildRecognitionApp, createRecognitionServices, type RecognitionAppDeps } from './app.js';
 export { loadRecognitionConfig, type RecognitionConfig, type AiConfig } from './config.js';
 export { openRecognitionDb, MIGRATIONS_DIR } from './db.js';
-export { KeysRepo } from './keys/keys.repo.js';
+export { KeysRepo, API_SCOPES, type ApiScope } from './keys/keys.repo.js';
+export type { EdoConnectionAdmin, EdoConnectionInput, EdoConnectionView } from './edo/edo-connection.service.js';
 export { LocalFileStore, type FileStore } from './storage/file-store.js';
 export { AiEngine } from './engine/ai/ai-engine.js';
 export * from './engine/engine.port.js';
@@ -44,13 +48,17 @@ export interface StartRecognitionOptions {
   allowPrivateCallbacks?: boolean;
   /** Real-time pause of an idle worker or callback poller, ms (default 1000). */
   pollMs?: number;
+  /** E-document gateway configuration (EDO_*, DIADOC_*); default: generated master key, no seed. */
+  edo?: Partial<EdoConfig>;
 }
 
 /** A running service. */
 export interface RunningRecognitionService {
   url: string;
-  /** The demo API key (plain), for the demo and README. */
+  /** The demo API key (plain; scopes recognition and edo), for the demo and README. */
   apiKey: string;
+  /** The operator connection (what edo-cli and the admin panel use). */
+  edo: EdoConnectionAdmin;
   close(): Promise<void>;
 }
 
@@ -75,6 +83,7 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
   const deps: RecognitionAppDeps = {
     db, files: new LocalFileStore(join(opts.dataDir, 'recognition', 'files')), localEngine, aiEngine, clock, ids: randomIds,
     allowPrivateCallbacks: allowPrivate, onQueued: wakeAll, log: opts.log, logger: opts.logger,
+    edo: { masterKey: loadMasterKey(opts.edo?.masterKey, opts.dataDir), timeoutMs: opts.edo?.timeoutMs },
   };
   const services = createRecognitionServices(deps);
   const app = await buildRecognitionApp(deps, services);
@@ -84,11 +93,13 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
     const file = demoKeyFile(opts.dataDir);
     if (existsSync(file)) apiKey = readFileSync(file, 'utf8').trim();
     else {
-      apiKey = (await services.keys.create('demo')).key;
+      apiKey = (await services.keys.create('demo', undefined, ['recognition', 'edo'])).key;
       writeFileSync(file, apiKey, { mode: 0o600 });
     }
   }
-  if (!(await services.keys.exists(apiKey))) await services.keys.create('demo', apiKey);
+  if (!(await services.keys.exists(apiKey))) await services.keys.create('demo', apiKey, ['recognition', 'edo']);
+  await services.keys.grantScopes(apiKey, ['recognition', 'edo']);
+  if (opts.edo?.seed) await seedEdoConnection(services.edo.repo, services.edo.connection, opts.edo.seed, opts.log);
 
   const pollMs = opts.pollMs ?? 1000;
   const onError = (err: unknown) => opts.log?.('background step failed', { err: (err as Error).message });
@@ -105,6 +116,7 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
   return {
     url,
     apiKey,
+    edo: services.edo.connection,
     async close() {
       await app.close();
       await Promise.all([...workers.map((w) => w.stop()), sender.stop()]);

@@ -2,15 +2,18 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../errors.js';
 
 function send(reply: FastifyReply, err: ApiError): FastifyReply {
+  if (err.retryAfter !== undefined) reply.header('Retry-After', String(err.retryAfter));
   return reply.status(err.status).type('application/json; charset=utf-8').send({ error: { code: err.code, message: err.message } });
 }
 
 /** The parameter a Fastify/Ajv validation error is about, e.g. `limit` or `format`. */
 function paramOf(fe: FastifyError): string {
   const v = fe.validation?.[0];
-  const missing = (v?.params as { missingProperty?: string } | undefined)?.missingProperty;
+  const params = v?.params as { missingProperty?: string; additionalProperty?: string } | undefined;
   const path = (v?.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
-  return missing ?? (path || fe.validationContext || 'request');
+  const child = params?.missingProperty ?? params?.additionalProperty;
+  if (child) return path ? `${path}.${child}` : child;
+  return path || fe.validationContext || 'request';
 }
 
 /**

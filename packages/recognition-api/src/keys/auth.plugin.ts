@@ -1,11 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
-import type { KeysRepo } from './keys.repo.js';
+import type { ApiScope, KeysRepo } from './keys.repo.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Id of the authenticated API key (owner of the documents it creates); set by the auth hook. */
     apiKeyId: string;
+    /** Scopes of the authenticated key (`recognition`, `edo`). */
+    apiKeyScopes: ApiScope[];
   }
 }
 
@@ -13,6 +15,9 @@ declare module 'fastify' {
 export const URL_KEY_PARAMS = ['api_key', 'apikey', 'key', 'x-api-key', 'x_api_key', 'token'];
 
 const PUBLIC_PATHS = new Set(['/api/v1/health', '/openapi.json']);
+
+/** The scope a path needs: the e-document gateway needs `edo`, everything else `recognition`. */
+export const scopeOf = (path: string): ApiScope => (path === '/api/v1/edo' || path.startsWith('/api/v1/edo/') ? 'edo' : 'recognition');
 
 function urlCarriesKey(request: FastifyRequest): boolean {
   const q = request.url.indexOf('?');
@@ -25,9 +30,11 @@ function urlCarriesKey(request: FastifyRequest): boolean {
  * `X-API-Key` authentication on every route except health (Spec: Authentication). A request whose URL
  * carries a key-like parameter is refused with 401 INVALID_API_KEY even when the header is valid: a key in a
  * URL ends up in access logs and proxies, so we make that mistake fail loudly instead of silently working.
+ * A valid key without the scope of the path ({@link scopeOf}) gets 403 FORBIDDEN.
  */
 export function installAuth(app: FastifyInstance, keys: KeysRepo): void {
   app.decorateRequest('apiKeyId', '');
+  app.decorateRequest('apiKeyScopes', null as unknown as ApiScope[]);
   app.addHook('onRequest', async (request) => {
     const path = request.url.split('?')[0]!;
     if (PUBLIC_PATHS.has(path)) return;
@@ -35,8 +42,12 @@ export function installAuth(app: FastifyInstance, keys: KeysRepo): void {
     const raw = request.headers['x-api-key'];
     const presented = Array.isArray(raw) ? raw[0] : raw;
     if (!presented) throw new ApiError('MISSING_API_KEY', 'X-API-Key header is required');
-    const id = await keys.findActiveId(presented.trim());
-    if (!id) throw new ApiError('INVALID_API_KEY', 'API key is invalid or deactivated');
-    request.apiKeyId = id;
+    const key = await keys.findActive(presented.trim());
+    if (!key) throw new ApiError('INVALID_API_KEY', 'API key is invalid or deactivated');
+    // By the matched route, not the raw URL: the router decodes `%65do` to `edo`, a raw-path check would not.
+    const needed = scopeOf(request.routeOptions.url ?? path);
+    if (!key.scopes.includes(needed)) throw new ApiError('FORBIDDEN', `this API key lacks the "${needed}" scope; an administrator can grant it (keys-cli set-scopes)`);
+    request.apiKeyId = key.id;
+    request.apiKeyScopes = key.scopes;
   });
 }

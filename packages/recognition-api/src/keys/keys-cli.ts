@@ -1,19 +1,29 @@
 import { systemClock } from '@app/shared';
 import { loadRecognitionConfig } from '../config.js';
 import { openRecognitionDb } from '../db.js';
-import { KeysRepo } from './keys.repo.js';
+import { KeysRepo, parseScopes, type ApiScope } from './keys.repo.js';
 
 /**
  * API key administration (Spec: Authentication, rule 1; our CLI stands in for the admin panel):
- *   tsx packages/recognition-api/src/keys/keys-cli.ts create --name "Accounting"
+ *   tsx packages/recognition-api/src/keys/keys-cli.ts create --name "Accounting" [--scopes recognition,edo]
  *   tsx packages/recognition-api/src/keys/keys-cli.ts list
+ *   tsx packages/recognition-api/src/keys/keys-cli.ts set-scopes key_0123abcd recognition,edo
  *   tsx packages/recognition-api/src/keys/keys-cli.ts deactivate key_0123abcd
  * Uses the same DATABASE_URL / DATA_DIR as the service. `create` prints the key once; only its hash is kept.
+ * Scopes (docs/edo-gateway.md): `recognition` (default) and `edo` (the /api/v1/edo gateway).
  */
 export async function runKeysCli(argv: string[], out: (line: string) => void = console.log, env = process.env): Promise<number> {
   const [cmd, ...rest] = argv;
-  const usage = 'usage: keys-cli create --name NAME | list | deactivate KEY_ID';
-  if (!cmd || !['create', 'list', 'deactivate'].includes(cmd)) {
+  const usage = 'usage: keys-cli create --name NAME [--scopes recognition,edo] | list | deactivate KEY_ID | set-scopes KEY_ID recognition,edo';
+  if (!cmd || !['create', 'list', 'deactivate', 'set-scopes'].includes(cmd)) {
+    out(usage);
+    return 2;
+  }
+  const flag = (name: string) => (rest.includes(name) ? rest[rest.indexOf(name) + 1] ?? '' : undefined);
+  const scopesArg = cmd === 'create' ? flag('--scopes') : cmd === 'set-scopes' ? rest[1] ?? '' : undefined;
+  const scopes: ApiScope[] | null = scopesArg === undefined ? ['recognition'] : parseScopes(scopesArg);
+  if (!scopes) {
+    out(`scopes: a comma list of recognition, edo; got "${scopesArg}"`);
     out(usage);
     return 2;
   }
@@ -28,16 +38,25 @@ export async function runKeysCli(argv: string[], out: (line: string) => void = c
         out(usage);
         return 2;
       }
-      const { key, record } = await keys.create(name);
-      out(`created ${record.id} (${record.name})`);
+      const { key, record } = await keys.create(name, undefined, scopes);
+      out(`created ${record.id} (${record.name}) scopes ${record.scopes.join(',')}`);
       out(`X-API-Key: ${key}`);
       out('Store it now: only its SHA-256 hash is kept.');
       return 0;
     }
     if (cmd === 'list') {
       for (const k of await keys.list()) {
-        out(`${k.id}\t${k.keyPrefix}…\t${k.deactivatedAt ? 'deactivated' : 'active'}\t${k.createdAt.toISOString()}\t${k.name}`);
+        out(`${k.id}\t${k.keyPrefix}…\t${k.deactivatedAt ? 'deactivated' : 'active'}\t${k.createdAt.toISOString()}\t${k.name}\t${k.scopes.join(',')}`);
       }
+      return 0;
+    }
+    if (cmd === 'set-scopes') {
+      const id = rest[0] ?? '';
+      if (!(await keys.setScopes(id, scopes))) {
+        out(`no key ${id}`);
+        return 1;
+      }
+      out(`${id} scopes ${scopes.join(',')}`);
       return 0;
     }
     const id = rest[0];

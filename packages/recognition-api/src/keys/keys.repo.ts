@@ -1,11 +1,25 @@
 import { randomBytes } from 'node:crypto';
 import { sha256Hex, type Clock, type Queryable } from '@app/shared';
 
+/**
+ * What a key may call: `recognition` (documents and recognition) and `edo` (the /api/v1/edo gateway).
+ * Keys created before scopes existed have `recognition` only. Ours: see docs/edo-gateway.md, Access control.
+ */
+export const API_SCOPES = ['recognition', 'edo'] as const;
+export type ApiScope = (typeof API_SCOPES)[number];
+
+/** Parses a comma list such as `recognition,edo`; null when empty or a name is unknown. */
+export function parseScopes(list: string): ApiScope[] | null {
+  const names = [...new Set(list.split(',').map((s) => s.trim()).filter(Boolean))];
+  return names.length > 0 && names.every((n) => (API_SCOPES as readonly string[]).includes(n)) ? (names as ApiScope[]) : null;
+}
+
 /** An API key as stored: never the key itself, only its SHA-256 and a display prefix. */
 export interface ApiKeyRecord {
   id: string;
   name: string;
   keyPrefix: string;
+  scopes: ApiScope[];
   createdAt: Date;
   deactivatedAt: Date | null;
 }
@@ -14,6 +28,7 @@ interface Row {
   id: string;
   name: string;
   key_prefix: string;
+  scopes: ApiScope[];
   created_at: Date;
   deactivated_at: Date | null;
 }
@@ -22,6 +37,7 @@ const toRecord = (r: Row): ApiKeyRecord => ({
   id: r.id,
   name: r.name,
   keyPrefix: r.key_prefix,
+  scopes: r.scopes,
   createdAt: new Date(r.created_at),
   deactivatedAt: r.deactivated_at ? new Date(r.deactivated_at) : null,
 });
@@ -36,23 +52,44 @@ export class KeysRepo {
     private readonly clock: Clock,
   ) {}
 
-  /** Creates a key; returns the plain key (shown once) and its record. `plainKey` lets the demo key be fixed. */
-  async create(name: string, plainKey: string = `rk_${randomBytes(32).toString('base64url')}`): Promise<{ key: string; record: ApiKeyRecord }> {
+  /**
+   * Creates a key; returns the plain key (shown once) and its record. `plainKey` lets the demo key be fixed;
+   * `scopes` default to `recognition` only.
+   */
+  async create(name: string, plainKey: string = `rk_${randomBytes(32).toString('base64url')}`, scopes: ApiScope[] = ['recognition']): Promise<{ key: string; record: ApiKeyRecord }> {
     const id = `key_${randomBytes(8).toString('hex')}`;
     const rows = await this.db.query<Row>(
-      `INSERT INTO api_keys (id, name, key_hash, key_prefix, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING *`,
-      [id, name, sha256Hex(plainKey), plainKey.slice(0, 8), this.clock.now()],
+      `INSERT INTO api_keys (id, name, key_hash, key_prefix, created_at, scopes) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
+      [id, name, sha256Hex(plainKey), plainKey.slice(0, 8), this.clock.now(), scopes],
     );
     return { key: plainKey, record: toRecord(rows[0]!) };
   }
 
   /** The active key's id for a presented plain key, or null when unknown or deactivated. */
   async findActiveId(plainKey: string): Promise<string | null> {
-    const rows = await this.db.query<{ id: string }>(
-      'SELECT id FROM api_keys WHERE key_hash = $1 AND deactivated_at IS NULL',
+    return (await this.findActive(plainKey))?.id ?? null;
+  }
+
+  /** The active key's id and scopes for a presented plain key, or null when unknown or deactivated. */
+  async findActive(plainKey: string): Promise<{ id: string; scopes: ApiScope[] } | null> {
+    const rows = await this.db.query<{ id: string; scopes: ApiScope[] }>(
+      'SELECT id, scopes FROM api_keys WHERE key_hash = $1 AND deactivated_at IS NULL',
       [sha256Hex(plainKey)],
     );
-    return rows[0]?.id ?? null;
+    return rows[0] ?? null;
+  }
+
+  /** Replaces the scopes of a key (by id); false when there is no such key. */
+  async setScopes(id: string, scopes: ApiScope[]): Promise<boolean> {
+    return (await this.db.query('UPDATE api_keys SET scopes = $2 WHERE id = $1 RETURNING id', [id, scopes])).length > 0;
+  }
+
+  /** Adds scopes to the key with this plain value (the demo key of an older data folder gains `edo`). */
+  async grantScopes(plainKey: string, scopes: ApiScope[]): Promise<void> {
+    await this.db.query(
+      'UPDATE api_keys SET scopes = ARRAY(SELECT DISTINCT unnest(scopes || $2::text[]) ORDER BY 1 DESC) WHERE key_hash = $1',
+      [sha256Hex(plainKey), scopes],
+    );
   }
 
   /** True when a key with this plain value exists (active or not). */

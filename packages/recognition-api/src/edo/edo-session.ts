@@ -1,0 +1,56 @@
+import { ApiError } from '../errors.js';
+import type { EdoOperator } from './edo.port.js';
+import type { EdoConnection, EdoConnectionRepo } from './edo-connection.repo.js';
+import { SecretBoxError } from './secret-box.js';
+
+/** Builds an operator client for a stored connection; `onRotated` persists a rotated refresh token. */
+export type OperatorFactory = (connection: EdoConnection, onRotated: (refreshToken: string) => Promise<void>) => EdoOperator;
+
+/**
+ * Keeps one operator client for the current connection revision: built on first use, reused (with its cached
+ * access token) while the revision stays, rebuilt when `edo-cli set` or the admin panel stores a new connection.
+ */
+export class EdoSession {
+  private current?: { revision: number; operator: EdoOperator };
+  private building?: Promise<EdoOperator>;
+
+  constructor(
+    private readonly repo: EdoConnectionRepo,
+    private readonly factory: OperatorFactory,
+  ) {}
+
+  /** The operator for the stored connection. @throws ApiError EDO_NOT_CONFIGURED (none stored, or undecryptable). */
+  async operator(): Promise<EdoOperator> {
+    const revision = await this.repo.revision();
+    if (revision === null) {
+      await this.reset();
+      throw new ApiError('EDO_NOT_CONFIGURED', 'no e-document operator connection is configured; store one with edo-cli set (docs/edo-gateway.md)');
+    }
+    if (this.current?.revision === revision) return this.current.operator;
+    this.building ??= this.build().finally(() => (this.building = undefined));
+    return this.building;
+  }
+
+  private async build(): Promise<EdoOperator> {
+    let conn;
+    try {
+      conn = await this.repo.get();
+    } catch (err) {
+      if (err instanceof SecretBoxError) throw new ApiError('EDO_NOT_CONFIGURED', 'the stored operator connection cannot be decrypted with the current master key (EDO_MASTER_KEY); restore that key or store the connection again with edo-cli set');
+      throw err;
+    }
+    if (!conn) throw new ApiError('EDO_NOT_CONFIGURED', 'no e-document operator connection is configured; store one with edo-cli set');
+    const rev = conn.revision;
+    const operator = this.factory(conn, async (token) => void (await this.repo.saveRotatedRefreshToken(rev, token)));
+    const old = this.current;
+    this.current = { revision: rev, operator };
+    await old?.operator.close();
+    return operator;
+  }
+
+  async reset(): Promise<void> {
+    const old = this.current;
+    this.current = undefined;
+    await old?.operator.close();
+  }
+}

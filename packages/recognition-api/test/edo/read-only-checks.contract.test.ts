@@ -1,0 +1,26 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runReadOnlyChecks } from '../../src/edo/read-only-checks.js';
+import { makeEdoRig, type EdoRig } from './edo-fixtures.js';
+
+let rig: EdoRig;
+beforeAll(async () => (rig = await makeEdoRig()));
+afterAll(async () => rig.close());
+
+describe('the read-only checks of npm run edo:live, against the simulator', () => {
+  it('all pass on the seeded box, and nothing is written', async () => {
+    const before = JSON.stringify({ docs: rig.sim.state.documents.length, events: rig.sim.state.events.length, employees: rig.sim.state.employees.length });
+    const results = await runReadOnlyChecks(rig.operator);
+    expect(results.filter((r) => r.outcome !== 'pass')).toEqual([]);
+    expect(results).toHaveLength(10);
+    expect(rig.sim.requests.every((r) => r.startsWith('GET ') || r === 'POST /V3/SearchDocflows')).toBe(true);
+    expect(JSON.stringify({ docs: rig.sim.state.documents.length, events: rig.sim.state.events.length, employees: rig.sim.state.employees.length })).toBe(before);
+  });
+
+  it('reports a failing operator as fail, per check, without stopping', async () => {
+    rig.sim.faults.add({ kind: 'subscription-required' });
+    const results = await runReadOnlyChecks(rig.operator);
+    rig.sim.faults.clear();
+    expect(results.map((r) => r.outcome)).toEqual(['fail', 'fail', 'fail', 'skip', 'fail', 'fail', 'fail', 'fail', 'fail', 'fail']);
+    expect(results.filter((r) => r.outcome === 'fail').every((r) => r.detail.startsWith('EDO_SUBSCRIPTION_REQUIRED'))).toBe(true);
+  });
+});
