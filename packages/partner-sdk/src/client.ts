@@ -1,5 +1,6 @@
 import { buildSignedHeaders, escapePath, randomIds, systemClock, type Clock, type IdSource } from '@app/shared';
-import { toPartnerApiError } from './errors.js';
+import { PartnerConnectionError, PartnerTimeoutError, toPartnerApiError } from './errors.js';
+import { DEFAULT_RETRY, retryDecision, retryDelayMs, type RetryOptions } from './retry.js';
 import type * as T from './types.js';
 
 /** Options of {@link PartnerClient}. The secret stays on the partner backend (spec: Authentication). */
@@ -11,6 +12,16 @@ export interface PartnerClientOptions {
   fetch?: typeof globalThis.fetch;
   clock?: Clock;
   ids?: IdSource;
+  /** Extra attempts for failures worth repeating (see retry.ts `retryDecision`); default 2, 0 = none. */
+  maxRetries?: number;
+  /** Back-off: first step and cap in ms (defaults 500 and 60 000); the server's Retry-After wins, capped too. */
+  retry?: Partial<Omit<RetryOptions, 'maxRetries'>>;
+  /** Per-attempt time limit in ms (default 30 000); then PartnerTimeoutError. */
+  timeoutMs?: number;
+  /** Waits between attempts (tests inject a recorder). */
+  sleep?: (ms: number) => Promise<void>;
+  /** Jitter source in [0, 1). */
+  random?: () => number;
 }
 
 /** A raw answer: status, headers, parsed JSON body (undefined for an empty body), and the X-Request-ID sent. */
@@ -31,20 +42,55 @@ export class PartnerClient {
     this.ids = o.ids ?? randomIds;
   }
 
-  /** Signed request. `path` starts with `/v1/...`; `query` is appended unsigned (spec: query is never signed). */
+  /**
+   * Signed request. `path` starts with `/v1/...`; `query` is appended unsigned (spec: query is never signed).
+   * Failures worth repeating are retried up to `maxRetries` times with jittered back-off honouring Retry-After,
+   * each attempt re-signed (a new X-Request-ID, except after 503 authentication_unavailable, where the spec asks
+   * for the same one). Throws PartnerApiError (non-2xx except 304), PartnerConnectionError, PartnerTimeoutError.
+   */
   async request<B = unknown>(method: 'GET' | 'POST', path: string, opts: { query?: Record<string, string>; body?: unknown; headers?: Record<string, string> } = {}): Promise<PartnerResponse<B>> {
-    const bytes = opts.body === undefined ? '' : JSON.stringify(opts.body);
     const signedPath = escapePath(path);
-    const requestId = this.ids.uuid();
+    const retry: RetryOptions = { ...DEFAULT_RETRY, ...this.o.retry, maxRetries: this.o.maxRetries ?? DEFAULT_RETRY.maxRetries };
+    let requestId = this.ids.uuid();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.once<B>(method, signedPath, requestId, opts);
+      } catch (err) {
+        const d = retryDecision(err, method, path);
+        if (!d.retry || attempt >= retry.maxRetries) throw err;
+        const after = err instanceof Error && 'retryAfter' in err ? (err as { retryAfter: string | null }).retryAfter : null;
+        await this.sleep(retryDelayMs(attempt + 1, after, retry, this.o.random ?? Math.random));
+        if (!d.sameRequestId) requestId = this.ids.uuid();
+      }
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return this.o.sleep ? this.o.sleep(ms) : new Promise((r) => setTimeout(r, ms));
+  }
+
+  /** One signed attempt. */
+  private async once<B>(method: 'GET' | 'POST', signedPath: string, requestId: string, opts: { query?: Record<string, string>; body?: unknown; headers?: Record<string, string> }): Promise<PartnerResponse<B>> {
+    const bytes = opts.body === undefined ? '' : JSON.stringify(opts.body);
     const auth = buildSignedHeaders({ apiKey: this.o.apiKey, secret: this.o.apiSecret, method, path: signedPath, body: bytes, requestId, now: this.clock.now() });
     const qs = opts.query ? `?${new URLSearchParams(opts.query).toString()}` : '';
-    const res = await this.fetchFn(`${this.o.baseUrl.replace(/\/+$/, '')}${signedPath}${qs}`, {
-      method,
-      headers: { ...auth, ...(opts.body === undefined ? {} : { 'Content-Type': 'application/json' }), ...opts.headers },
-      body: opts.body === undefined ? undefined : bytes,
-      redirect: 'manual',
-    });
-    const text = await res.text();
+    const timeoutMs = this.o.timeoutMs ?? 30_000;
+    let res: Response;
+    let text: string;
+    try {
+      res = await this.fetchFn(`${this.o.baseUrl.replace(/\/+$/, '')}${signedPath}${qs}`, {
+        method,
+        headers: { ...auth, ...(opts.body === undefined ? {} : { 'Content-Type': 'application/json' }), ...opts.headers },
+        body: opts.body === undefined ? undefined : bytes,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      text = await res.text();
+    } catch (err) {
+      const name = (err as { name?: string })?.name;
+      if (name === 'TimeoutError' || name === 'AbortError') throw new PartnerTimeoutError(requestId, timeoutMs);
+      throw new PartnerConnectionError(requestId, { cause: err });
+    }
     let body: unknown = undefined;
     if (text !== '') {
       try {
@@ -53,7 +99,7 @@ export class PartnerClient {
         body = text; // 413 is plain text (spec: Errors)
       }
     }
-    if (res.status >= 300 && res.status !== 304) throw toPartnerApiError(res.status, body, requestId);
+    if (res.status >= 300 && res.status !== 304) throw toPartnerApiError(res.status, body, requestId, res.headers.get('retry-after'));
     return { status: res.status, headers: res.headers, body: body as B, requestId };
   }
 

@@ -3,7 +3,8 @@
  * webhook receiver. Spec: delivery-partner-api.md (Authentication, Events, Errors).
  */
 export { PartnerClient, type PartnerClientOptions, type PartnerResponse } from './client.js';
-export { PartnerApiError, toPartnerApiError } from './errors.js';
+export { PartnerApiError, PartnerConnectionError, PartnerTimeoutError, toPartnerApiError } from './errors.js';
+export { DEFAULT_RETRY, isSafeToRepeat, retryDecision, retryDelayMs, type RetryOptions } from './retry.js';
 export * from './types.js';
 export { verifyWebhook, DEFAULT_WEBHOOK_TOLERANCE_SECONDS, type VerifyWebhookInput, type VerifiedWebhook, type WebhookHeaders } from './webhook-verifier.js';
 export { WebhookVerificationError, type WebhookVerificationReason } from './webhook-errors.js';

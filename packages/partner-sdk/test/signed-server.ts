@@ -28,10 +28,11 @@ export async function startSignedServer(o: { apiKey: string; apiSecret: string; 
       const expected = signRequest(o.apiSecret, { timestamp: ts, requestId: rid, method: req.method ?? '', path, body: raw });
       const ok = h('x-api-key') === o.apiKey && /^\d+$/.test(ts) && Math.abs(Number(ts) - nowS) <= 60 && isUuid(rid) && !usedIds.has(rid) && safeEqualHex(expected, h('x-signature'));
       if (!ok) return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"unauthorized"}');
-      usedIds.add(rid);
       const r: SeenRequest = { method: req.method ?? '', path, query, headers: req.headers, body: raw.toString('utf8') };
       seen.push(r);
       const a = o.route(r);
+      // like the real server: an id is not consumed when the single-use store could not answer (spec: Authentication)
+      if (!(a.status === 503 && (a.json as { error?: string } | undefined)?.error === 'authentication_unavailable')) usedIds.add(rid);
       const body = a.json !== undefined ? JSON.stringify(a.json) : (a.text ?? '');
       res.writeHead(a.status, { ...(a.json !== undefined ? { 'content-type': 'application/json' } : {}), ...a.headers }).end(a.status === 304 ? undefined : body);
     });
