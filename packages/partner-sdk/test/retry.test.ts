@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, SequentialIds } from '@app/shared';
-import { PartnerApiError, PartnerClient, PartnerConnectionError, PartnerTimeoutError, retryDelayMs, DEFAULT_RETRY } from '../src/index.js';
+import { DEFAULT_RETRY, PartnerApiError, PartnerClient, PartnerConnectionError, PartnerTimeoutError, retryDelayMs, type OrderRequest } from '../src/index.js';
 import { startSignedServer, type Answer, type SeenRequest } from './signed-server.js';
 
 const KEY = { apiKey: 'demo-key-0001', apiSecret: 'demo-secret-0123456789abcdef0123456789' };
@@ -20,7 +20,7 @@ function client(over: Partial<ConstructorParameters<typeof PartnerClient>[0]> = 
   return { c, waits };
 }
 const sent = (n: number) => server.seen.slice(-n).map((r) => r.headers['x-request-id']);
-const order = { schemaVersion: 1, source: 'website', externalOrderId: 'R-1', externalPointId: '101', address: { street: 'Тверская', house: '1' }, items: [], total: { amountMinor: 0, currency: 'RUB' as const } };
+const order: OrderRequest = { schemaVersion: 1, source: 'website', externalOrderId: 'R-1', externalPointId: '101', address: { street: 'Тверская', house: '1' }, items: [], total: { amountMinor: 0, currency: 'RUB' } };
 
 describe('PartnerClient retries (safe calls only, jittered back-off, Retry-After)', () => {
   it('a read is retried after 500 internal_error with a new X-Request-ID and jittered back-off', async () => {

@@ -106,6 +106,43 @@ export class OrdersRepo {
     return rows[0] ? toOrder(rows[0]) : null;
   }
 
+  /** Claimed orders of a route whose lease ran out, locked (skipping rows another instance holds). POS claim. */
+  async expiredClaims(organizationId: string, terminalGroupId: string, now: Date): Promise<OrderRecord[]> {
+    const rows = await this.q.query<Row>(
+      `SELECT * FROM orders WHERE organization_id = $1 AND terminal_group_id = $2 AND state = 'claimed' AND claim_expires_at < $3 FOR UPDATE SKIP LOCKED`,
+      [organizationId, terminalGroupId, now.toISOString()],
+    );
+    return rows.map(toOrder);
+  }
+
+  /** Queued orders of a route without a pending cancellation, oldest first, locked with SKIP LOCKED. POS claim. */
+  async claimable(organizationId: string, terminalGroupId: string, limit: number): Promise<OrderRecord[]> {
+    const rows = await this.q.query<Row>(
+      `SELECT * FROM orders WHERE organization_id = $1 AND terminal_group_id = $2 AND state = 'queued' AND cancel_state <> 'requested'
+        ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED`,
+      [organizationId, terminalGroupId, limit],
+    );
+    return rows.map(toOrder);
+  }
+
+  /**
+   * Marks up to 20 requested cancellations of a route as handed to the POS now and returns them: never handed
+   * out, or handed out before `retryBefore` (the lease passed); only in `states`; a sweeper-made request of a
+   * verified order never (it is withdrawn). One statement, SKIP LOCKED, so instances never hand one out twice.
+   */
+  async dispatchCancellations(organizationId: string, terminalGroupId: string, now: Date, retryBefore: Date, states: string[]): Promise<OrderRecord[]> {
+    const rows = await this.q.query<Row>(
+      `UPDATE orders SET cancel_dispatched_at = $3 WHERE id IN (
+         SELECT id FROM orders WHERE organization_id = $1 AND terminal_group_id = $2 AND cancel_state = 'requested'
+           AND state = ANY($5::text[]) AND (cancel_dispatched_at IS NULL OR cancel_dispatched_at < $4)
+           AND NOT (state = 'created_verified' AND cancel_requested_by = 'hold_timeout')
+         ORDER BY cancel_requested_at LIMIT 20 FOR UPDATE SKIP LOCKED)
+       RETURNING *`,
+      [organizationId, terminalGroupId, now.toISOString(), retryBefore.toISOString(), states],
+    );
+    return rows.map(toOrder);
+  }
+
   /**
    * Orders whose bonus accrual is due (pending, back-off elapsed) of tenants with loyalty, the longest-waiting
    * first, so orders that keep failing move behind new ones (sweeper; spec: States, accrual row).

@@ -6,7 +6,7 @@ import type { OrderEvents } from '../orders/order-events.js';
 import type { CrashPoints } from '../orders/crash-points.js';
 import { holdEffectOf } from '../orders/order-states.js';
 import type { CancelDetail, DeliveryStatus, OrderState } from '../orders/order-view.js';
-import { OrdersRepo, toOrder, toView, type OrderRecord } from '../orders/orders.repo.js';
+import { OrdersRepo, toView, type OrderRecord } from '../orders/orders.repo.js';
 import { transition } from '../orders/transition.js';
 
 /** A claim lease: the POS must report within it or the order returns to the queue. */
@@ -16,7 +16,6 @@ export type PosReportedState = Extract<OrderState, 'prepared' | 'create_sending'
 /** Cancellations are executed by the POS plugin only in these states (prepared/reconciliation: queued, not executed). */
 const CANCEL_DISPATCH_STATES: OrderState[] = ['claimed', 'create_sending', 'created_verified'];
 
-type Row = Record<string, unknown>;
 
 /**
  * The POS plugin's side of the order flow, scoped to the terminal group of its credential.
@@ -31,12 +30,9 @@ export class PosOrdersService {
     const expires = new Date(now.getTime() + CLAIM_LEASE_SECONDS * 1000);
     const cancelledNow: string[] = [];
     const claimed = await this.deps.db.tx(async (q) => {
-      const expired = await q.query<Row>(
-        `SELECT * FROM orders WHERE organization_id = $1 AND terminal_group_id = $2 AND state = 'claimed' AND claim_expires_at < $3 FOR UPDATE SKIP LOCKED`,
-        [cred.organizationId, cred.terminalGroupId, now.toISOString()],
-      );
-      for (const r of expired) {
-        const back = await transition(q, this.deps.events, toOrder(r), 'queued', 'claim_expired', now, { claimId: null, claimExpiresAt: null });
+      const repo = new OrdersRepo(q);
+      for (const expired of await repo.expiredClaims(cred.organizationId!, cred.terminalGroupId!, now)) {
+        const back = await transition(q, this.deps.events, expired, 'queued', 'claim_expired', now, { claimId: null, claimExpiresAt: null });
         // a cancellation requested while the POS held the order is executed now that nobody holds it
         if (back.cancelState === 'requested') {
           const done = await transition(q, this.deps.events, back, 'cancelled', 'partner_cancel', now, { cancelState: 'done' });
@@ -44,15 +40,10 @@ export class PosOrdersService {
           cancelledNow.push(done.id);
         }
       }
-      const rows = await q.query<Row>(
-        `SELECT * FROM orders WHERE organization_id = $1 AND terminal_group_id = $2 AND state = 'queued' AND cancel_state <> 'requested'
-          ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED`,
-        [cred.organizationId, cred.terminalGroupId, limit],
-      );
       const out = [];
-      for (const r of rows) {
+      for (const queued of await repo.claimable(cred.organizationId!, cred.terminalGroupId!, limit)) {
         const claimId = this.deps.ids.uuid();
-        const o = await transition(q, this.deps.events, toOrder(r), 'claimed', 'pos', now, { claimId, claimExpiresAt: expires });
+        const o = await transition(q, this.deps.events, queued, 'claimed', 'pos', now, { claimId, claimExpiresAt: expires });
         out.push({ orderId: o.id, claimId, claimExpiresAt: expires.toISOString(), stableId: o.id, order: o.posPayload });
       }
       this.deps.crash.at('claim.before_commit');
@@ -114,16 +105,8 @@ export class PosOrdersService {
   async claimCancellations(cred: Credential) {
     const now = this.deps.clock.now();
     const retryBefore = new Date(now.getTime() - CLAIM_LEASE_SECONDS * 1000);
-    const rows = await this.deps.db.query<Row>(
-      `UPDATE orders SET cancel_dispatched_at = $3 WHERE id IN (
-         SELECT id FROM orders WHERE organization_id = $1 AND terminal_group_id = $2 AND cancel_state = 'requested'
-           AND state = ANY($5::text[]) AND (cancel_dispatched_at IS NULL OR cancel_dispatched_at < $4)
-           AND NOT (state = 'created_verified' AND cancel_requested_by = 'hold_timeout')
-         ORDER BY cancel_requested_at LIMIT 20 FOR UPDATE SKIP LOCKED)
-       RETURNING *`,
-      [cred.organizationId, cred.terminalGroupId, now.toISOString(), retryBefore.toISOString(), CANCEL_DISPATCH_STATES],
-    );
-    return rows.map(toOrder).map((o) => ({ orderId: o.id, stableId: o.id, posOrderId: o.posOrderId, state: o.state, reason: 'client refusal' as const }));
+    const rows = await new OrdersRepo(this.deps.db).dispatchCancellations(cred.organizationId!, cred.terminalGroupId!, now, retryBefore, CANCEL_DISPATCH_STATES);
+    return rows.map((o) => ({ orderId: o.id, stableId: o.id, posOrderId: o.posOrderId, state: o.state, reason: 'client refusal' as const }));
   }
 
   /** The POS outcome of a cancellation: cancelled (holds released) or rejected with a cancelDetail. */
