@@ -67,9 +67,9 @@ interface Row { name: string; r: autocannon.Result; load: number; sql: number; n
 /** Counts SQL round trips (a transaction adds BEGIN and COMMIT), to show where a request's time goes. */
 function counting(db: Db): Db & { statements: number } {
   const c = { statements: 0 };
-  const wrap = (q: Queryable): Queryable => ({ query: (t, p) => (c.statements++, q.query(t, p)) });
+  const wrap = (q: Queryable): Queryable => ({ query: (t, p) => (c.statements++, q.query(t, p)), exec: (sql) => (c.statements++, q.exec(sql)) });
   return Object.assign(c, {
-    kind: db.kind, close: () => db.close(), query: wrap(db).query,
+    kind: db.kind, close: () => db.close(), query: wrap(db).query, exec: wrap(db).exec, ping: () => db.ping(),
     tx: <T>(fn: (q: Queryable) => Promise<T>) => ((c.statements += 2), db.tx((q) => fn(wrap(q)))),
   });
 }

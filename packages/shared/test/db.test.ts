@@ -12,6 +12,13 @@ describe('db port', () => {
     expect(await migrate(db, dir)).toEqual([]);
     await db.query('INSERT INTO t (id, v) VALUES ($1, $2)', [1, 'a']);
     expect(await db.query('SELECT id, v FROM t')).toEqual([{ id: 1, v: 'a' }]);
+    await db.ping();
+  });
+
+  it('runs a migration file as one script (a function body with semicolons at line ends)', async () => {
+    db = await openTestDb(dir);
+    await db.query("INSERT INTO t (id, v) VALUES (1, 'a'), (2, 'b')");
+    expect(await db.query('SELECT t_count() AS n')).toEqual([{ n: 2 }]);
   });
 
   it('rolls a transaction back when it throws', async () => {

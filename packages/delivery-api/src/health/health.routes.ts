@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { Queryable } from '@app/shared';
+import type { Db } from '@app/shared';
 
 /** Spec: Health — liveness at /health/live and bare /health; readiness checks the database. No signature. */
-export function healthRoutes(app: FastifyInstance, db: Queryable): void {
+export function healthRoutes(app: FastifyInstance, db: Pick<Db, 'ping'>): void {
   const live = {
     schema: { tags: ['health'], response: { 200: Type.Object({ status: Type.Literal('ok') }) } },
     handler: async () => ({ status: 'ok' as const }),
@@ -17,7 +17,7 @@ export function healthRoutes(app: FastifyInstance, db: Queryable): void {
     },
     handler: async (req, reply) => {
       try {
-        await db.query('SELECT 1');
+        await db.ping();
         return { status: 'ready' as const };
       } catch (err) {
         req.log.warn({ err }, 'database not ready');

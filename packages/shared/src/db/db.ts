@@ -9,11 +9,15 @@ import { join } from 'node:path';
 export interface Queryable {
   /** Runs one statement and returns its rows. Rejects with the driver's error (which carries `code`, e.g. 23505). */
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /** Runs a script of several statements as sent (simple query protocol; no parameters), e.g. a migration file. */
+  exec(sql: string): Promise<void>;
 }
 
 export interface Db extends Queryable {
   /** Runs `fn` inside one transaction; commits when it resolves, rolls back when it throws. */
   tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  /** Answers when the database does (readiness); rejects with the driver's error otherwise. */
+  ping(): Promise<void>;
   /** 'postgres' or 'pglite', for health output and logs. */
   readonly kind: 'postgres' | 'pglite';
   close(): Promise<void>;
@@ -57,21 +61,12 @@ export async function migrate(db: Db, dir: string): Promise<string[]> {
     for (const f of files) {
       if (done.has(f)) continue;
       const sql = await readFile(join(dir, f), 'utf8');
-      await execScript(q, sql);
+      await q.exec(sql); // the whole file as one script: PostgreSQL parses it (dollar quotes, semicolons in bodies)
       await q.query('INSERT INTO schema_migrations (name) VALUES ($1)', [f]);
       applied.push(f);
     }
   });
   return applied;
-}
-
-/** Runs a multi-statement script; statements are separated by lines holding only `-- ;;` or by `;` at line end. */
-async function execScript(q: Queryable, sql: string): Promise<void> {
-  const statements = sql
-    .split(/;\s*$/m)
-    .map((s) => s.trim())
-    .filter((s) => s.replace(/--.*$/gm, '').trim().length > 0);
-  for (const s of statements) await q.query(s);
 }
 
 /** True when `err` is a unique-constraint violation (SQLSTATE 23505), optionally of the named constraint. */

@@ -5,16 +5,21 @@ import type { Db, Queryable } from './db.js';
 export async function openPglite(dataDir?: string): Promise<Db> {
   const pg = dataDir ? new PGlite(dataDir) : new PGlite();
   await pg.waitReady;
-  const wrap = (q: Pick<PGlite, 'query'>): Queryable => ({
+  const wrap = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
     async query<T>(text: string, params: unknown[] = []) {
       const r = await q.query<T>(text, params as unknown[]);
       return r.rows;
+    },
+    async exec(sql: string) {
+      await q.exec(sql);
     },
   });
   const base = wrap(pg);
   return {
     kind: 'pglite',
     query: base.query,
+    exec: base.exec,
+    ping: async () => void (await pg.query('SELECT 1')),
     tx: <T>(fn: (q: Queryable) => Promise<T>) => pg.transaction(async (t) => fn(wrap(t))),
     close: async () => {
       await pg.close();

@@ -26,11 +26,16 @@ export async function openPostgres(
   return {
     kind: 'postgres',
     query,
+    exec: async (sql: string) => void (await pool.query(sql)),
+    ping: async () => void (await pool.query('SELECT 1')),
     async tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        const q: Queryable = { query: async <R>(t: string, p: unknown[] = []) => (await client.query(t, p)).rows as R[] };
+        const q: Queryable = {
+          query: async <R>(t: string, p: unknown[] = []) => (await client.query(t, p)).rows as R[],
+          exec: async (sql: string) => void (await client.query(sql)),
+        };
         const out = await fn(q);
         await client.query('COMMIT');
         return out;
