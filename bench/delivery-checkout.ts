@@ -7,6 +7,7 @@
  * Run: npm run bench -- checkout   (PGlite in memory; DATABASE_URL=postgres://… to measure on PostgreSQL)
  * Env: BENCH_SECONDS (default 10) per calculate case; BENCH_ORDERS overrides the order count of the order cases.
  */
+import { createOutboxOrderEvents } from '../packages/delivery-api/src/webhooks/outbox.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import autocannon from 'autocannon';
@@ -16,7 +17,7 @@ import { startLoyaltySimulator } from '@app/loyalty-simulator';
 import { buildApp, createServices, type AppDeps } from '../packages/delivery-api/src/app.js';
 import { SecretBox } from '../packages/delivery-api/src/auth/secret-box.js';
 import { HttpLoyalty } from '../packages/delivery-api/src/loyalty/loyalty.http.js';
-import { LOYALTY_LOGIN, makeLoyaltyConfig } from '../packages/delivery-api/src/loyalty/loyalty.fixtures.js';
+import { LOYALTY_LOGIN, makeLoyaltyConfig } from '../packages/delivery-api/test/support/loyalty.fixtures.js';
 import { OperatorService } from '../packages/delivery-api/src/operator/operator.service.js';
 import { MIGRATIONS_DIR } from '../packages/delivery-api/src/server.js';
 
@@ -100,7 +101,7 @@ async function main(): Promise<void> {
     config: makeLoyaltyConfig({ organizations: [org], programs: makeLoyaltyConfig().programs.filter((p) => p.id === 'p10'), guests, faults: { writeLimitPerMinute: 0 } }),
   });
   const box = new SecretBox(randomBytes(32));
-  const common = { db, box, clock: systemClock, ids: randomIds, requestIdTtlSeconds: 600, heartbeatWindowSeconds: 90, masterKey: randomBytes(32), logger: false as const };
+  const common = { events: createOutboxOrderEvents(randomIds), db, box, clock: systemClock, ids: randomIds, requestIdTtlSeconds: 600, heartbeatWindowSeconds: 90, masterKey: randomBytes(32), logger: false as const };
   const start = async (deps: AppDeps) => {
     const services = createServices(deps);
     const app = await buildApp(deps, services);

@@ -3,6 +3,7 @@
  * menu JSON without authentication or database, measured in the same run. Prints a table and the ratios.
  * Run: npm run bench -- read   (PGlite in memory; DATABASE_URL=postgres://… to measure on PostgreSQL)
  */
+import { createOutboxOrderEvents } from '../packages/delivery-api/src/webhooks/outbox.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
@@ -37,7 +38,7 @@ async function main(): Promise<void> {
   const db = await openDb({ databaseUrl: process.env.DATABASE_URL, schema: process.env.DATABASE_URL ? `bench_${Date.now()}` : undefined, dropSchemaOnClose: true });
   await migrate(db, MIGRATIONS_DIR);
   const box = new SecretBox(randomBytes(32));
-  const deps = { db, box, clock: systemClock, ids: randomIds, requestIdTtlSeconds: 600, heartbeatWindowSeconds: 90, masterKey: randomBytes(32), loyalty: null, logger: false as const };
+  const deps = { db, box, clock: systemClock, ids: randomIds, requestIdTtlSeconds: 600, heartbeatWindowSeconds: 90, masterKey: randomBytes(32), loyalty: null, logger: false as const, events: createOutboxOrderEvents(randomIds) };
   const services = createServices(deps);
   const app = await buildApp(deps, services);
   const ops = new OperatorService({ db, box });

@@ -37,7 +37,7 @@ import { createLegMetrics } from './orders/leg-metrics.js';
 import { LegsRepo } from './orders/legs.repo.js';
 import { createLogger } from './http/logger.js';
 import { LoyaltyHolds } from './orders/loyalty-holds.js';
-import { RecordingOrderEvents, type OrderEvents } from './orders/order-events.js';
+import type { OrderEvents } from './orders/order-events.js';
 import { OrdersService } from './orders/orders.service.js';
 import { ordersRoutes } from './orders/orders.routes.js';
 import { PosOrdersService } from './pos/pos-orders.service.js';
@@ -59,8 +59,8 @@ export interface AppDeps {
   credentialCacheMs?: number;
   /** Loyalty requests per guest phone per minute (default 30, the spec's limit). */
   loyaltyRequestsPerMinute?: number;
-  /** The webhook outbox; defaults to an in-memory recorder (no webhooks). */
-  events?: OrderEvents;
+  /** Order events: the webhook outbox in production (`createOutboxOrderEvents`), a recorder in tests. Required: a silent default would drop webhooks. */
+  events: OrderEvents;
   /** pino options for the service logger (also Fastify's); false/absent = silent (tests). Errors are redacted. */
   logger?: boolean | LoggerOptions;
   /** Fault-injection harness only (orders/crash-points.ts); production: none. */
@@ -85,7 +85,7 @@ export function createServices(deps: AppDeps) {
     clock: deps.clock,
     requestIdTtlSeconds: deps.requestIdTtlSeconds,
   });
-  const events = deps.events ?? new RecordingOrderEvents();
+  const events = deps.events;
   const zonesRepo = new ZonesRepo(deps.db);
   const tokens = new CalculationTokens(deps.masterKey);
   const calculator = new CheckoutCalculator({

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { buildSignedHeaders, ManualClock, openTestDb, randomIds, type Db } from '@app/shared';
+import { buildSignedHeaders, ManualClock, randomIds, type Db } from '@app/shared';
+import { openTestDb } from '@app/shared/testing';
 import { buildApp, createServices, type Services } from '../src/app.js';
 import { SecretBox } from '../src/auth/secret-box.js';
 import { OperatorService } from '../src/operator/operator.service.js';
-import { FakeLoyalty } from '../src/loyalty/loyalty.fake.js';
-import { makeLoyaltyConfig } from '../src/loyalty/loyalty.fixtures.js';
+import { FakeLoyalty } from './support/loyalty.fake.js';
+import { makeLoyaltyConfig } from './support/loyalty.fixtures.js';
 import type { CrashPoints } from '../src/orders/crash-points.js';
 import { RecordingOrderEvents } from '../src/orders/order-events.js';
 import { updateTenantSettings } from '../src/tenants/tenant-settings.js';

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { isUniqueViolation, migrate, openTestDb, type Db } from '../src/index.js';
+import { isUniqueViolation, migrate, type Db } from '../src/index.js';
+import { openTestDb } from '../src/testing.js';
 
 const dir = fileURLToPath(new URL('./fixtures/migrations', import.meta.url));
 let db: Db;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, SequentialIds } from '@app/shared';
 import { startLoyaltySimulator, type RunningSimulator } from '@app/loyalty-simulator';
-import { FakeLoyalty } from './loyalty.fake.js';
+import { FakeLoyalty } from '../../test/support/loyalty.fake.js';
 import { HttpLoyalty } from './loyalty.http.js';
-import { GUEST_PHONE, line, LOYALTY_LOGIN, LOYALTY_ORG, LOYALTY_OTHER_ORG, makeLoyaltyConfig, PIZZA, POOR_PHONE, SODA } from './loyalty.fixtures.js';
+import { GUEST_PHONE, line, LOYALTY_LOGIN, LOYALTY_ORG, LOYALTY_OTHER_ORG, makeLoyaltyConfig, PIZZA, POOR_PHONE, SODA } from '../../test/support/loyalty.fixtures.js';
 import { isLoyaltyError, type LoyaltyPort } from './loyalty.port.js';
 
 const org = LOYALTY_ORG;

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '@app/shared';
 import { startLoyaltySimulator, type RunningSimulator } from '@app/loyalty-simulator';
 import { HttpLoyalty } from './loyalty.http.js';
-import { GUEST_PHONE, line, LOYALTY_LOGIN, LOYALTY_ORG, LOYALTY_OTHER_ORG, makeLoyaltyConfig, SODA } from './loyalty.fixtures.js';
+import { GUEST_PHONE, line, LOYALTY_LOGIN, LOYALTY_ORG, LOYALTY_OTHER_ORG, makeLoyaltyConfig, SODA } from '../../test/support/loyalty.fixtures.js';
 import type { LoyaltyError } from './loyalty.port.js';
 
 let sim: RunningSimulator;

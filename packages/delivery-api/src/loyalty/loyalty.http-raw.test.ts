@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpLoyalty } from './loyalty.http.js';
-import { LOYALTY_ORG } from './loyalty.fixtures.js';
+import { LOYALTY_ORG } from '../../test/support/loyalty.fixtures.js';
 import type { LoyaltyError } from './loyalty.port.js';
 
 /** A hand-rolled server for answers the simulator never gives: redirects, huge or malformed bodies. */

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '@app/shared';
 import { startLoyaltySimulator, type RunningSimulator } from '@app/loyalty-simulator';
 import { HttpLoyalty } from './loyalty.http.js';
-import { GIFT_DESSERT, GUEST_PHONE, line, LOYALTY_LOGIN, LOYALTY_ORG, makeLoyaltyConfig, PIZZA, POOR_PHONE, SODA, UNKNOWN_PHONE } from './loyalty.fixtures.js';
+import { GIFT_DESSERT, GUEST_PHONE, line, LOYALTY_LOGIN, LOYALTY_ORG, makeLoyaltyConfig, PIZZA, POOR_PHONE, SODA, UNKNOWN_PHONE } from '../../test/support/loyalty.fixtures.js';
 import type { LoyaltyError } from './loyalty.port.js';
 
 let sim: RunningSimulator;

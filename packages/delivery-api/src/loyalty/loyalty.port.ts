@@ -1,6 +1,6 @@
 /**
  * Port to the external loyalty service (iiko Card / iiko Cloud loyalty shape). Checkout and orders depend on
- * this interface only; `loyalty.http.ts` is the real adapter, `loyalty.fake.ts` the scriptable test double.
+ * this interface only; `loyalty.http.ts` is the real adapter, `test/support/loyalty.fake.ts` the scriptable test double.
  *
  * Units everywhere: money in integer kopecks (`...Minor`), quantities in integer thousandths (`quantityMilli`,
  * "1.5" = 1500), phones in E.164 (`+7` and 10 digits). Every method may throw {@link LoyaltyError}; nothing else

@@ -1,8 +1,10 @@
+import { RecordingOrderEvents } from '../../src/orders/order-events.js';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDb, randomIds, systemClock, type Db } from '@app/shared';
+import { randomIds, systemClock, type Db } from '@app/shared';
+import { openTestDb } from '@app/shared/testing';
 import { PartnerClient, PartnerApiError } from '@app/partner-sdk';
 import { DEMO_CHAIN_PATH, DEMO_ZONES_PATH, loadChain, startPosSimulator, type ChainDescription, type PosSimulator } from '@app/pos-simulator';
 import { buildApp, createServices } from '../../src/app.js';
@@ -23,7 +25,7 @@ let chain: ChainDescription;
 beforeAll(async () => {
   db = await openTestDb(MIGRATIONS);
   const box = new SecretBox(randomBytes(32));
-  const deps = { db, box, clock: systemClock, ids: randomIds, requestIdTtlSeconds: 600, heartbeatWindowSeconds: 90, masterKey: randomBytes(32), loyalty: null };
+  const deps = { db, box, clock: systemClock, ids: randomIds, requestIdTtlSeconds: 600, heartbeatWindowSeconds: 90, masterKey: randomBytes(32), loyalty: null, events: new RecordingOrderEvents() };
   app = await buildApp(deps, createServices(deps));
   const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
   chain = await loadChain(DEMO_CHAIN_PATH);

@@ -1,14 +1,16 @@
+import { RecordingOrderEvents } from '../../src/orders/order-events.js';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock, openTestDb, randomIds, type Db } from '@app/shared';
+import { ManualClock, randomIds, type Db } from '@app/shared';
+import { openTestDb } from '@app/shared/testing';
 import { PartnerClient, type OrderRequest } from '@app/partner-sdk';
 import { DEMO_CHAIN_PATH, DEMO_ZONES_PATH, loadChain, seededRandom, startPosSimulator, type ChainDescription, type PosSimulator } from '@app/pos-simulator';
 import { buildApp, createServices } from '../../src/app.js';
 import { SecretBox } from '../../src/auth/secret-box.js';
-import { FakeLoyalty } from '../../src/loyalty/loyalty.fake.js';
-import { GUEST_PHONE, makeLoyaltyConfig } from '../../src/loyalty/loyalty.fixtures.js';
+import { FakeLoyalty } from '../support/loyalty.fake.js';
+import { GUEST_PHONE, makeLoyaltyConfig } from '../support/loyalty.fixtures.js';
 import { seedDemoChain } from '../../src/operator/demo-seed.js';
 import { MIGRATIONS } from '../harness.js';
 
@@ -34,7 +36,7 @@ beforeAll(async () => {
   const box = new SecretBox(randomBytes(32));
   const organizations = [...new Set(chain.points.map((p) => p.route.organizationId))];
   const loyalty = new FakeLoyalty({ config: makeLoyaltyConfig({ organizations }), clock });
-  const deps = { db, box, clock, ids: randomIds, requestIdTtlSeconds: 600, heartbeatWindowSeconds: 90, masterKey: randomBytes(32), loyalty };
+  const deps = { db, box, clock, ids: randomIds, requestIdTtlSeconds: 600, heartbeatWindowSeconds: 90, masterKey: randomBytes(32), loyalty, events: new RecordingOrderEvents() };
   app = await buildApp(deps, createServices(deps));
   const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
   const creds = await seedDemoChain(db, box, chain, JSON.parse(readFileSync(DEMO_ZONES_PATH, 'utf8')), {});

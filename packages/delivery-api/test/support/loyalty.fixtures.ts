@@ -1,5 +1,5 @@
 import type { SimulatorConfig } from '@app/loyalty-simulator';
-import type { CalculateLine } from './loyalty.port.js';
+import type { CalculateLine } from '../../src/loyalty/loyalty.port.js';
 
 /** Test data shared by the adapter and fake tests (and usable by checkout/orders tests). */
 export const LOYALTY_ORG = 'org-connected';

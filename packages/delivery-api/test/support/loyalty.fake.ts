@@ -1,10 +1,10 @@
 import { randomIds, type Clock, type IdSource } from '@app/shared';
 import { DEFAULT_WRITE_LIMIT, LoyaltyEngine, parseConfig, SimError, WriteLimiter, type SimulatorConfig } from '@app/loyalty-simulator';
-import { serviceError } from './loyalty.errors.js';
+import { serviceError } from '../../src/loyalty/loyalty.errors.js';
 import {
   LoyaltyError,
   type AccrueRequest, type CalculateRequest, type CalculateResult, type CallOptions, type Hold, type HoldRequest, type HoldStatus, type LoyaltyPort,
-} from './loyalty.port.js';
+} from '../../src/loyalty/loyalty.port.js';
 
 /** Port methods, as named in scripts and in the call log. */
 export type LoyaltyMethod = 'calculate' | 'hold' | 'getHold' | 'confirm' | 'release' | 'accrue' | 'getAccrual';
