@@ -1,5 +1,5 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import type { LoggerOptions } from 'pino';
+import type { DestinationStream, LoggerOptions } from 'pino';
 import { Registry } from 'prom-client';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -14,6 +14,7 @@ import { catalogRoutes } from './catalog/catalog.routes.js';
 import { TerminalGroupsRepo } from './catalog/terminal-groups.repo.js';
 import { healthRoutes } from './health/health.routes.js';
 import { installErrorHandling } from './http/error-handler.js';
+import { installRequestLog } from './http/request-log.js';
 import { installTextGuard } from './http/text-guard.js';
 import { PointsRepo } from './points/points.repo.js';
 import { PointsService } from './points/points.service.js';
@@ -63,6 +64,8 @@ export interface AppDeps {
   events: OrderEvents;
   /** pino options for the service logger (also Fastify's); false/absent = silent (tests). Errors are redacted. */
   logger?: boolean | LoggerOptions;
+  /** Where log lines go (default stdout). */
+  logDestination?: DestinationStream;
   /** Fault-injection harness only (orders/crash-points.ts); production: none. */
   crash?: CrashPoints;
   /** prom-client registry served at /metrics; default a new one per app. */
@@ -92,7 +95,7 @@ export function createServices(deps: AppDeps) {
     points, snapshots, zones: zonesRepo, loyalty: deps.loyalty, rateLimit: new PhoneRateLimit(deps.loyaltyRequestsPerMinute), clock: deps.clock, db: deps.db,
   });
   const checkout = new CheckoutService({ calculator, tokens, clock: deps.clock, db: deps.db });
-  const log = createLogger(deps.logger);
+  const log = createLogger(deps.logger, deps.logDestination);
   const crash = deps.crash ?? noCrashPoints;
   const metricsRegistry = deps.metricsRegistry ?? new Registry();
   const metrics = createLegMetrics(metricsRegistry, () => new LegsRepo(deps.db).countByState());
@@ -116,11 +119,13 @@ export type Services = ReturnType<typeof createServices>;
 export async function buildApp(deps: AppDeps, services: Services = createServices(deps)): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: services.log as FastifyBaseLogger,
+    disableRequestLogging: true,
     bodyLimit: BODY_LIMIT,
     genReqId: () => deps.ids.uuid(),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false } },
   });
   installErrorHandling(app);
+  installRequestLog(app);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

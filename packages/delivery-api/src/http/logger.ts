@@ -1,4 +1,4 @@
-import { pino, stdSerializers, type Logger, type LoggerOptions } from 'pino';
+import { pino, stdSerializers, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 
 /**
  * Fields of a database driver's error that may quote the statement's values: the guest's name, phone and address
@@ -20,14 +20,15 @@ export function redactedErr(err: Error): Record<string, unknown> {
 
 /**
  * The service's one logger (also Fastify's): pino with errors redacted and request bodies never logged.
- * `false`/undefined → silent (tests).
+ * `false`/undefined → silent (tests). `destination` defaults to stdout.
  */
-export function createLogger(opt: boolean | LoggerOptions | undefined): Logger {
+export function createLogger(opt: boolean | LoggerOptions | undefined, destination?: DestinationStream): Logger {
   if (!opt) return pino({ level: 'silent' });
   const base: LoggerOptions = opt === true ? {} : opt;
-  return pino({
+  const options: LoggerOptions = {
     ...base,
     serializers: { ...base.serializers, err: redactedErr },
     redact: { paths: ['req.body', 'body', 'guest', 'phone', 'address', '*.guest', '*.phone', '*.guestPhone'], censor: '[redacted]' },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -13,7 +13,7 @@ import {
   StreetsPushBody,
 } from './pos.schemas.js';
 
-const config = { auth: 'pos' as const };
+const config = { auth: 'pos' as const, routine: true };
 const errors = errorResponses(['invalid_request', 'unauthorized', 'forbidden', 'internal_error', 'authentication_unavailable'], PosErrorBody);
 
 /** POS protocol: heartbeat and catalog pushes. Documented in docs/pos-protocol.md and the OpenAPI document. */

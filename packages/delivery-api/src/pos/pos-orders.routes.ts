@@ -8,6 +8,8 @@ import type { PosOrdersService, PosReportedState } from './pos-orders.service.js
 
 const strict = { additionalProperties: false } as const;
 const config = { auth: 'pos' as const };
+/** Polling routes: logged at debug (http/request-log.ts). */
+const polling = { ...config, routine: true };
 const errors = errorResponses(
   ['invalid_request', 'unauthorized', 'forbidden', 'not_found', 'invalid_or_expired_claim', 'invalid_state_transition', 'stable_id_mismatch', 'scope_violation', 'authentication_unavailable'],
   PosErrorBody,
@@ -17,7 +19,7 @@ const Params = Type.Object({ id: Type.String() });
 /** POS protocol: order claims, state and delivery reports, cancellations (docs/pos-protocol.md). */
 export function posOrdersRoutes(app: FastifyInstance, svc: PosOrdersService): void {
   app.post('/pos/v1/orders/claim', {
-    config,
+    config: polling,
     schema: {
       tags: ['pos'],
       summary: 'Claim queued orders of the route with a lease (claimId, claimExpiresAt)',
@@ -70,7 +72,7 @@ export function posOrdersRoutes(app: FastifyInstance, svc: PosOrdersService): vo
   });
 
   app.post('/pos/v1/cancellations/claim', {
-    config,
+    config: polling,
     schema: {
       tags: ['pos'],
       summary: 'Requested cancellations of the route (reason: client refusal)',
