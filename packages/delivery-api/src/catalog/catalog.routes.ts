@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { credentialOf } from '../auth/auth.plugin.js';
 import { AUTH_ERRORS, errorResponses, PointIdParams } from '../http/schemas.js';
@@ -16,7 +17,8 @@ function matches(header: string | string[] | undefined, revision: string): boole
 }
 
 /** Spec: GET /v1/points/{pointId}/menu, /stop-list, /products, GET /v1/catalog/revision. */
-export function catalogRoutes(app: FastifyInstance, catalog: CatalogService): void {
+export function catalogRoutes(root: FastifyInstance, catalog: CatalogService): void {
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
   app.get('/v1/points/:pointId/menu', {
     config: auth,
     schema: {
@@ -26,11 +28,12 @@ export function catalogRoutes(app: FastifyInstance, catalog: CatalogService): vo
       response: { 200: MenuSchema, 304: Type.Null({ description: 'not modified' }), ...POINT_ERRORS },
     },
     handler: async (req, reply) => {
-      const menu = await catalog.menuBody(credentialOf(req), (req.params as { pointId: string }).pointId);
+      const menu = await catalog.menuBody(credentialOf(req), req.params.pointId);
       reply.header('ETag', menu.revision); // spec: "ETag carries the revision" (sent as is)
-      if (!menu.stale && matches(req.headers['if-none-match'], menu.revision)) return reply.status(304).send();
-      // already serialised (same shape as MenuSchema; a string body skips the serializer)
-      return reply.type('application/json; charset=utf-8').send(menu.json);
+      if (!menu.stale && matches(req.headers['if-none-match'], menu.revision)) return reply.status(304).send(null);
+      // already serialised per revision (same shape as MenuSchema): a string body skips the serializer, so it is
+      // sent through the untyped reply
+      return (reply as FastifyReply).type('application/json; charset=utf-8').send(menu.json);
     },
   });
 
@@ -43,9 +46,9 @@ export function catalogRoutes(app: FastifyInstance, catalog: CatalogService): vo
       response: { 200: StopListSchema, 304: Type.Null({ description: 'not modified' }), ...POINT_ERRORS },
     },
     handler: async (req, reply) => {
-      const list = await catalog.stopList(credentialOf(req), (req.params as { pointId: string }).pointId);
+      const list = await catalog.stopList(credentialOf(req), req.params.pointId);
       reply.header('ETag', list.revision);
-      if (!list.stale && matches(req.headers['if-none-match'], list.revision)) return reply.status(304).send();
+      if (!list.stale && matches(req.headers['if-none-match'], list.revision)) return reply.status(304).send(null);
       return list;
     },
   });
@@ -68,6 +71,6 @@ export function catalogRoutes(app: FastifyInstance, catalog: CatalogService): vo
       params: PointIdParams,
       response: { 200: ProductsSchema, ...POINT_ERRORS },
     },
-    handler: async (req) => catalog.products(credentialOf(req), (req.params as { pointId: string }).pointId),
+    handler: async (req) => catalog.products(credentialOf(req), req.params.pointId),
   });
 }

@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { credentialOf } from '../auth/auth.plugin.js';
 import { AUTH_ERRORS, errorResponses } from '../http/schemas.js';
@@ -5,7 +6,8 @@ import { CheckoutBody, CheckoutReply } from './checkout.schemas.js';
 import type { CheckoutRequest, CheckoutService } from './checkout.service.js';
 
 /** Spec: POST /v1/checkout/calculate. */
-export function checkoutRoutes(app: FastifyInstance, checkout: CheckoutService): void {
+export function checkoutRoutes(root: FastifyInstance, checkout: CheckoutService): void {
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
   app.post('/v1/checkout/calculate', {
     config: { auth: 'partner' },
     schema: {
@@ -17,6 +19,6 @@ export function checkoutRoutes(app: FastifyInstance, checkout: CheckoutService):
         ...errorResponses([...AUTH_ERRORS, 'forbidden', 'not_found', 'loyalty_rejected', 'rate_limited', 'checkout_unavailable', 'loyalty_unavailable']),
       },
     },
-    handler: async (req) => checkout.calculate(credentialOf(req), req.body as CheckoutRequest),
+    handler: async (req) => checkout.calculate(credentialOf(req), req.body),
   });
 }

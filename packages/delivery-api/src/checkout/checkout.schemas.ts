@@ -50,7 +50,7 @@ export const CalculationBodySchema = Type.Object({
   items: Type.Array(Line),
   subtotal: Money,
   programDiscount: Money,
-  coupon: Type.Object({ status: Type.Union(['not_requested', 'applied', 'invalid'].map((s) => Type.Literal(s))), discount: Money }),
+  coupon: Type.Object({ status: Type.Union([Type.Literal('not_requested'), Type.Literal('applied'), Type.Literal('invalid')]), discount: Money }),
   bonus: Type.Object({ requested: Type.Boolean(), maxSpend: Money, spend: Money }),
   certificate: Type.Optional(Type.Object({ status: Type.String(), requestedMinor: Type.Integer(), spendMinor: Type.Integer() })),
   deliveryFee: Money,

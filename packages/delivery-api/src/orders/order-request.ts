@@ -1,30 +1,8 @@
-/** Spec: Order request (wire shape after schema validation). Money in kopecks. */
-export interface OrderRequest {
-  schemaVersion: 1;
-  source: string;
-  externalOrderId: string;
-  externalPointId: string;
-  createdAt?: string;
-  deliverAt?: string;
-  guest: { externalClientId?: string; name: string; phone: string };
-  address: { city?: string; street: string; house: string; flat?: string; entrance?: string; floor?: string; doorphone?: string; comment?: string };
-  items: { externalProductId: string; quantity: string; price: { amountMinor: number; currency: 'RUB' } }[];
-  total: { amountMinor: number; currency: 'RUB' };
-  comment?: string;
-  deliveryType: 'courier' | 'pickup';
-  location?: { lat: number; lon: number };
-  persons?: number;
-  callBack?: boolean;
-  coupon?: string;
-  bonusToSpend?: { amountMinor: number; currency: 'RUB' };
-  certificate?: { serial: string; amountMinor: number };
-  calculationId?: string;
-  payment?: {
-    method: 'online' | 'cash' | 'card_on_delivery';
-    paid: boolean;
-    externalPaymentId?: string;
-    amountMinor: number;
-    change?: { from: number };
-    code?: unknown;
-  };
-}
+import type { Static } from 'typebox';
+import type { OrderBody } from './orders.schemas.js';
+
+/**
+ * Spec: Order request — the body of POST /v1/orders after schema validation, typed from its one schema
+ * (`OrderBody`). Money in kopecks; quantities as decimal strings (up to 3 decimals).
+ */
+export type OrderRequest = Static<typeof OrderBody>;

@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { credentialOf } from '../auth/auth.plugin.js';
 import { CalculationBodySchema } from '../checkout/checkout.schemas.js';
@@ -13,7 +14,8 @@ const config = { auth: 'partner' as const };
 const PriceChanged = Type.Object({ error: Type.Literal('price_changed'), calculation: CalculationBodySchema });
 
 /** Spec: POST /v1/orders, GET /v1/orders?externalOrderId, GET /v1/orders/{id}?source, POST /v1/orders/{id}/cancel. */
-export function ordersRoutes(app: FastifyInstance, orders: OrdersService, cancel: CancelService): void {
+export function ordersRoutes(root: FastifyInstance, orders: OrdersService, cancel: CancelService): void {
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
   app.post('/v1/orders', {
     config,
     schema: {
@@ -31,7 +33,7 @@ export function ordersRoutes(app: FastifyInstance, orders: OrdersService, cancel
       },
     },
     handler: async (req, reply) => {
-      const r = await orders.create(credentialOf(req), req.body as OrderRequest);
+      const r = await orders.create(credentialOf(req), req.body);
       return reply.status(r.status).send(r.order);
     },
   });
@@ -44,7 +46,7 @@ export function ordersRoutes(app: FastifyInstance, orders: OrdersService, cancel
       querystring: LookupQuery,
       response: { 200: OrderViewSchema, ...errorResponses([...AUTH_ERRORS, 'not_found']) },
     },
-    handler: async (req) => orders.byExternalId(credentialOf(req), (req.query as { externalOrderId: string }).externalOrderId),
+    handler: async (req) => orders.byExternalId(credentialOf(req), req.query.externalOrderId),
   });
 
   app.get('/v1/orders/:id', {
@@ -56,7 +58,7 @@ export function ordersRoutes(app: FastifyInstance, orders: OrdersService, cancel
       querystring: SourceQuery,
       response: { 200: OrderViewSchema, ...errorResponses([...AUTH_ERRORS, 'forbidden', 'not_found']) },
     },
-    handler: async (req) => orders.byId(credentialOf(req), (req.params as { id: string }).id, (req.query as { source: string }).source),
+    handler: async (req) => orders.byId(credentialOf(req), req.params.id, req.query.source),
   });
 
   app.post('/v1/orders/:id/cancel', {
@@ -69,7 +71,7 @@ export function ordersRoutes(app: FastifyInstance, orders: OrdersService, cancel
       response: { 200: OrderViewSchema, 202: OrderViewSchema, ...errorResponses([...AUTH_ERRORS, 'not_found', 'cancel_rejected']) },
     },
     handler: async (req, reply) => {
-      const r = await cancel.cancel(credentialOf(req), (req.params as { id: string }).id, req.body as { reason: CancelReason; comment?: string });
+      const r = await cancel.cancel(credentialOf(req), req.params.id, req.body);
       return reply.status(r.status).send(r.order);
     },
   });

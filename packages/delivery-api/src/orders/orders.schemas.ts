@@ -92,7 +92,7 @@ export const OrderViewSchema = Type.Object({
 
 export const CancelBody = Type.Object(
   {
-    reason: Type.Union(['guest_request', 'payment_failed', 'duplicate', 'other'].map((r) => Type.Literal(r))),
+    reason: Type.Union([Type.Literal('guest_request'), Type.Literal('payment_failed'), Type.Literal('duplicate'), Type.Literal('other')]),
     comment: Type.Optional(Type.String({ maxLength: 500 })),
   },
   strict,

@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { credentialOf } from '../auth/auth.plugin.js';
@@ -32,7 +33,8 @@ const StatusSchema = Type.Object({
 });
 
 /** Spec: GET /v1/points, GET /v1/points/{pointId}/status. */
-export function pointsRoutes(app: FastifyInstance, points: PointsService): void {
+export function pointsRoutes(root: FastifyInstance, points: PointsService): void {
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
   app.get('/v1/points', {
     config: { auth: 'partner' },
     schema: { tags: ['points'], summary: 'Points available to the key', response: { 200: Type.Object({ points: Type.Array(PointSchema) }), ...errorResponses(AUTH_ERRORS) } },
@@ -46,6 +48,6 @@ export function pointsRoutes(app: FastifyInstance, points: PointsService): void 
       params: PointIdParams,
       response: { 200: StatusSchema, ...errorResponses([...AUTH_ERRORS, 'forbidden', 'not_found']) },
     },
-    handler: async (req) => points.status(credentialOf(req), (req.params as { pointId: string }).pointId),
+    handler: async (req) => points.status(credentialOf(req), req.params.pointId),
   });
 }

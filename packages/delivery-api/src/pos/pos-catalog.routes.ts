@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { credentialOf } from '../auth/auth.plugin.js';
@@ -17,7 +18,8 @@ const config = { auth: 'pos' as const, routine: true };
 const errors = errorResponses(['invalid_request', 'unauthorized', 'forbidden', 'internal_error', 'authentication_unavailable'], PosErrorBody);
 
 /** POS protocol: heartbeat and catalog pushes. Documented in docs/pos-protocol.md and the OpenAPI document. */
-export function posCatalogRoutes(app: FastifyInstance, svc: PosCatalogService): void {
+export function posCatalogRoutes(root: FastifyInstance, svc: PosCatalogService): void {
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
   app.post('/pos/v1/heartbeat', {
     config,
     schema: { tags: ['pos'], summary: 'Terminal liveness', body: HeartbeatBody, response: { 200: HeartbeatReply, ...errors } },
@@ -26,17 +28,17 @@ export function posCatalogRoutes(app: FastifyInstance, svc: PosCatalogService): 
   app.post('/pos/v1/menu', {
     config,
     schema: { tags: ['pos'], summary: 'Push the full menu of the terminal group', body: MenuPushBody, response: { 200: PushReply, ...errors } },
-    handler: async (req) => svc.pushMenu(credentialOf(req), req.body as Static<typeof MenuPushBody>),
+    handler: async (req) => svc.pushMenu(credentialOf(req), req.body),
   });
   app.post('/pos/v1/stop-list', {
     config,
     schema: { tags: ['pos'], summary: 'Push the full current stop-list', body: StopListPushBody, response: { 200: PushReply, ...errors } },
-    handler: async (req) => svc.pushStopList(credentialOf(req), (req.body as Static<typeof StopListPushBody>).items),
+    handler: async (req) => svc.pushStopList(credentialOf(req), req.body.items),
   });
   app.post('/pos/v1/streets', {
     config,
     schema: { tags: ['pos'], summary: 'Push the street dictionary', body: StreetsPushBody, response: { 200: PushReply, ...errors } },
-    handler: async (req) => svc.pushStreets(credentialOf(req), (req.body as Static<typeof StreetsPushBody>).streets),
+    handler: async (req) => svc.pushStreets(credentialOf(req), req.body.streets),
   });
   app.post('/pos/v1/product-mappings', {
     config,
@@ -46,6 +48,6 @@ export function posCatalogRoutes(app: FastifyInstance, svc: PosCatalogService): 
       body: ProductMappingsPushBody,
       response: { 200: PushReply, ...errors },
     },
-    handler: async (req) => svc.pushProductMappings(credentialOf(req), (req.body as Static<typeof ProductMappingsPushBody>).products),
+    handler: async (req) => svc.pushProductMappings(credentialOf(req), req.body.products),
   });
 }

@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { credentialOf } from '../auth/auth.plugin.js';
@@ -17,7 +18,8 @@ const errors = errorResponses(
 const Params = Type.Object({ id: Type.String() });
 
 /** POS protocol: order claims, state and delivery reports, cancellations (docs/pos-protocol.md). */
-export function posOrdersRoutes(app: FastifyInstance, svc: PosOrdersService): void {
+export function posOrdersRoutes(root: FastifyInstance, svc: PosOrdersService): void {
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
   app.post('/pos/v1/orders/claim', {
     config: polling,
     schema: {
@@ -31,7 +33,7 @@ export function posOrdersRoutes(app: FastifyInstance, svc: PosOrdersService): vo
         ...errors,
       },
     },
-    handler: async (req) => ({ orders: await svc.claim(credentialOf(req), (req.body as { limit?: number }).limit ?? 10) }),
+    handler: async (req) => ({ orders: await svc.claim(credentialOf(req), req.body.limit ?? 10) }),
   });
 
   app.post('/pos/v1/orders/:id/state', {
@@ -44,7 +46,7 @@ export function posOrdersRoutes(app: FastifyInstance, svc: PosOrdersService): vo
         {
           claimId: Type.String(),
           stableId: Type.String(),
-          state: Type.Union(['prepared', 'create_sending', 'created_verified', 'reconciliation_required', 'rejected_final'].map((s) => Type.Literal(s))),
+          state: Type.Union([Type.Literal('prepared'), Type.Literal('create_sending'), Type.Literal('created_verified'), Type.Literal('reconciliation_required'), Type.Literal('rejected_final')]),
           posOrderId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
           posDeliveryId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
           message: Type.Optional(Type.String({ maxLength: 1000 })),
@@ -54,8 +56,8 @@ export function posOrdersRoutes(app: FastifyInstance, svc: PosOrdersService): vo
       response: { 200: OrderViewSchema, ...errors },
     },
     handler: async (req) => {
-      const b = req.body as { claimId: string; stableId: string; state: PosReportedState; posOrderId?: string; posDeliveryId?: string };
-      return svc.report(credentialOf(req), (req.params as { id: string }).id, b);
+      const b = req.body;
+      return svc.report(credentialOf(req), req.params.id, b);
     },
   });
 
@@ -68,7 +70,7 @@ export function posOrdersRoutes(app: FastifyInstance, svc: PosOrdersService): vo
       body: Type.Object({ status: Type.Union(DELIVERY_STATUSES.map((s) => Type.Literal(s))), at: Type.Optional(Type.String({ format: 'date-time' })) }, strict),
       response: { 200: OrderViewSchema, ...errors },
     },
-    handler: async (req) => svc.deliveryStatus(credentialOf(req), (req.params as { id: string }).id, req.body as { status: DeliveryStatus; at?: string }),
+    handler: async (req) => svc.deliveryStatus(credentialOf(req), req.params.id, req.body),
   });
 
   app.post('/pos/v1/cancellations/claim', {
@@ -96,12 +98,12 @@ export function posOrdersRoutes(app: FastifyInstance, svc: PosOrdersService): vo
       body: Type.Object(
         {
           result: Type.Union([Type.Literal('cancelled'), Type.Literal('rejected')]),
-          detail: Type.Optional(Type.Union(['not_new', 'sdk_error', 'not_found', 'no_cancel_cause'].map((s) => Type.Literal(s)))),
+          detail: Type.Optional(Type.Union([Type.Literal('not_new'), Type.Literal('sdk_error'), Type.Literal('not_found'), Type.Literal('no_cancel_cause')])),
         },
         strict,
       ),
       response: { 200: OrderViewSchema, ...errors },
     },
-    handler: async (req) => svc.cancelResult(credentialOf(req), (req.params as { id: string }).id, req.body as { result: 'cancelled' | 'rejected'; detail?: CancelDetail }),
+    handler: async (req) => svc.cancelResult(credentialOf(req), req.params.id, req.body),
   });
 }

@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { credentialOf } from '../auth/auth.plugin.js';
@@ -8,7 +9,8 @@ import { AddressCheckBody, AddressCheckReply, ResolveBody, ResolveReply, ZonesRe
 const config = { auth: 'partner' as const };
 
 /** Spec: GET /v1/points/{pointId}/delivery-zones, POST /v1/delivery/resolve, POST /v1/addresses/check. */
-export function zonesRoutes(app: FastifyInstance, zones: ZonesService): void {
+export function zonesRoutes(root: FastifyInstance, zones: ZonesService): void {
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
   app.get('/v1/points/:pointId/delivery-zones', {
     config,
     schema: {
@@ -17,7 +19,7 @@ export function zonesRoutes(app: FastifyInstance, zones: ZonesService): void {
       params: PointIdParams,
       response: { 200: ZonesReply, ...errorResponses([...AUTH_ERRORS, 'forbidden', 'not_found']) },
     },
-    handler: async (req) => ({ zones: await zones.zonesOf(credentialOf(req), (req.params as { pointId: string }).pointId) }),
+    handler: async (req) => ({ zones: await zones.zonesOf(credentialOf(req), req.params.pointId) }),
   });
   app.post('/v1/delivery/resolve', {
     config,
@@ -27,7 +29,7 @@ export function zonesRoutes(app: FastifyInstance, zones: ZonesService): void {
       body: ResolveBody,
       response: { 200: ResolveReply, ...errorResponses([...AUTH_ERRORS, 'forbidden']) },
     },
-    handler: async (req) => zones.resolve(credentialOf(req), req.body as Static<typeof ResolveBody>),
+    handler: async (req) => zones.resolve(credentialOf(req), req.body),
   });
   app.post('/v1/addresses/check', {
     config,
@@ -37,6 +39,6 @@ export function zonesRoutes(app: FastifyInstance, zones: ZonesService): void {
       body: AddressCheckBody,
       response: { 200: AddressCheckReply, ...errorResponses([...AUTH_ERRORS, 'forbidden', 'not_found']) },
     },
-    handler: async (req) => zones.checkAddress(credentialOf(req), req.body as Static<typeof AddressCheckBody>),
+    handler: async (req) => zones.checkAddress(credentialOf(req), req.body),
   });
 }

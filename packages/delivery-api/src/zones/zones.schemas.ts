@@ -28,7 +28,7 @@ export const ResolveBody = Type.Object(
   strict,
 );
 
-const StreetStatus = Type.Union(['ok', 'ambiguous', 'not_found', 'unknown'].map((s) => Type.Literal(s)));
+const StreetStatus = Type.Union([Type.Literal('ok'), Type.Literal('ambiguous'), Type.Literal('not_found'), Type.Literal('unknown')]);
 
 export const ResolveReply = Type.Union([
   Type.Object({
@@ -43,7 +43,7 @@ export const ResolveReply = Type.Union([
   }),
   Type.Object({
     serviceable: Type.Literal(false),
-    reason: Type.Union(['outside_zones', 'no_location', 'geocoding_required', 'point_not_accepting'].map((s) => Type.Literal(s))),
+    reason: Type.Union([Type.Literal('outside_zones'), Type.Literal('no_location'), Type.Literal('geocoding_required'), Type.Literal('point_not_accepting')]),
   }),
 ]);
 
