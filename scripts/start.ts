@@ -54,7 +54,7 @@ async function main(): Promise<void> {
     host: config.host,
     databaseUrl: config.databaseUrl,
     demoApiKey: process.env.DEMO_RECOGNITION_API_KEY,
-    allowPrivateCallbacks: true,
+    allowLoopbackCallbacks: true,
   });
 
   const orderPoint = chain.points.find((p) => p.collectsOrders) ?? chain.points[0];

@@ -12,6 +12,7 @@ import type { RecognitionEngine } from './engine/engine.port.js';
 import { checkHealth, SERVICE_VERSION } from './health/health.service.js';
 import { healthRoutes } from './health/health.routes.js';
 import { installErrorHandling } from './http/error-handler.js';
+import { frameworkErrorOptions } from './http/framework-errors.js';
 import { DocumentProcessor } from './jobs/document-processor.js';
 import { QueueRepo } from './jobs/queue.repo.js';
 import { installAuth } from './keys/auth.plugin.js';
@@ -28,7 +29,7 @@ export interface RecognitionAppDeps {
   aiEngine?: RecognitionEngine;
   clock: Clock;
   ids: IdSource;
-  allowPrivateCallbacks: boolean;
+  allowLoopbackCallbacks: boolean;
   /** DNS for callback URL checks; default `dns.lookup`. */
   resolve?: Resolver;
   /** Budget of priority=high in ms (default 35 000). */
@@ -49,7 +50,7 @@ export function createRecognitionServices(deps: RecognitionAppDeps) {
   const engine = deps.aiEngine ?? deps.localEngine;
   const processor = new DocumentProcessor({ db: deps.db, files: deps.files, engine, clock: deps.clock, ids: deps.ids, log: deps.log });
   const documents = new DocumentsService({
-    docs, callbacks, files: deps.files, processor, clock: deps.clock, allowPrivateCallbacks: deps.allowPrivateCallbacks,
+    docs, callbacks, files: deps.files, processor, clock: deps.clock, allowLoopbackCallbacks: deps.allowLoopbackCallbacks,
     resolve: deps.resolve ?? systemResolver, syncBudgetMs: deps.syncBudgetMs, onQueued: deps.onQueued,
   });
   const health = () => checkHealth({ db: deps.db, queue, localEngine: deps.localEngine, aiEngine: deps.aiEngine });
@@ -68,6 +69,7 @@ export async function buildRecognitionApp(
     logger: deps.logger ?? false,
     genReqId: () => deps.ids.uuid(),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: true, useDefaults: false } },
+    ...frameworkErrorOptions,
   });
   installErrorHandling(app);
   await app.register(swagger, {

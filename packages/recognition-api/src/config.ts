@@ -25,8 +25,12 @@ export interface RecognitionConfig {
   dataDir: string;
   /** Set when AI_BASE_URL is; the AI adapter then replaces the local OCR engine. */
   ai?: AiConfig;
-  /** RECOGNITION_ALLOW_PRIVATE_CALLBACKS=1: callback URLs may point at private/loopback addresses (development). */
-  allowPrivateCallbacks: boolean;
+  /**
+   * RECOGNITION_ALLOW_LOOPBACK_CALLBACKS=1 (old name RECOGNITION_ALLOW_PRIVATE_CALLBACKS, same meaning now):
+   * callback URLs may point at loopback (127.0.0.0/8, ::1), for a receiver on the same machine. Private ranges,
+   * link-local and cloud metadata stay refused whatever this says.
+   */
+  allowLoopbackCallbacks: boolean;
   /** RECOGNITION_WORKERS, default 2: concurrent recognition workers in this process. */
   workers: number;
   /** LOG_LEVEL, default info. */
@@ -52,7 +56,7 @@ export function loadRecognitionConfig(env: NodeJS.ProcessEnv = process.env): Rec
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: resolve(env.DATA_DIR || 'data'),
     ai,
-    allowPrivateCallbacks: envFlag(env, 'RECOGNITION_ALLOW_PRIVATE_CALLBACKS'),
+    allowLoopbackCallbacks: envFlag(env, 'RECOGNITION_ALLOW_LOOPBACK_CALLBACKS') || envFlag(env, 'RECOGNITION_ALLOW_PRIVATE_CALLBACKS'),
     workers: envInt(env, 'RECOGNITION_WORKERS', 2, 0, 32),
     logLevel: env.LOG_LEVEL || 'info',
   };

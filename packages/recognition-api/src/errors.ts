@@ -1,17 +1,25 @@
 /**
  * The one error table of the recognition service: every error code with its HTTP status.
  * Spec: document-recognition-api.md, Errors. `RECOGNITION_FAILED` names the spec's unnamed 422 of a failed
- * synchronous recognition; `INTERNAL_ERROR` and `SERVICE_UNAVAILABLE` are ours (500 / 503).
+ * synchronous recognition and `RECOGNITION_TIMEOUT` the one whose ~35 s deadline passed (document `failed`);
+ * the rest are ours: `HIGH_PRIORITY_BUSY` (503 + Retry-After: every high-lane slot is taken, nothing stored),
+ * protocol-level refusals rendered in the same envelope (400, 408, 414, 431), 500 and 503.
  */
 export const ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  REQUEST_TIMEOUT: 408,
+  URI_TOO_LONG: 414,
+  HEADERS_TOO_LARGE: 431,
   MISSING_API_KEY: 401,
   INVALID_API_KEY: 401,
   NOT_FOUND: 404,
   DOCUMENT_NOT_READY: 409,
   VALIDATION_ERROR: 422,
   RECOGNITION_FAILED: 422,
+  RECOGNITION_TIMEOUT: 422,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
+  HIGH_PRIORITY_BUSY: 503,
 } as const;
 
 /** Every error code the recognition API answers with. */
@@ -26,6 +34,8 @@ export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    /** Extra response headers, e.g. `{'retry-after': '5'}` for HIGH_PRIORITY_BUSY. */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'ApiError';

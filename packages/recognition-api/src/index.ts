@@ -41,7 +41,7 @@ export interface StartRecognitionOptions {
   demoApiKey?: string;
   /** Recognition workers in this process (RECOGNITION_WORKERS, default 2; 0 = API only). */
   workers?: number;
-  allowPrivateCallbacks?: boolean;
+  allowLoopbackCallbacks?: boolean;
   /** Real-time pause of an idle worker or callback poller, ms (default 1000). */
   pollMs?: number;
 }
@@ -69,12 +69,12 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
   const db = await openRecognitionDb(opts);
   const localEngine = opts.engine ?? (await loadLocalEngine({ concurrency: opts.workers ?? 2 }));
   const aiEngine = opts.ai ? new AiEngine(opts.ai) : undefined;
-  const allowPrivate = opts.allowPrivateCallbacks ?? false;
+  const allowLoopback = opts.allowLoopbackCallbacks ?? false;
   const workers: Poller[] = [];
   const wakeAll = () => workers.forEach((w) => w.poke());
   const deps: RecognitionAppDeps = {
     db, files: new LocalFileStore(join(opts.dataDir, 'recognition', 'files')), localEngine, aiEngine, clock, ids: randomIds,
-    allowPrivateCallbacks: allowPrivate, onQueued: wakeAll, log: opts.log, logger: opts.logger,
+    allowLoopbackCallbacks: allowLoopback, onQueued: wakeAll, log: opts.log, logger: opts.logger,
   };
   const services = createRecognitionServices(deps);
   const app = await buildRecognitionApp(deps, services);
@@ -95,7 +95,7 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
   for (let i = 0; i < (opts.workers ?? 2); i++) {
     workers.push(new Poller(() => runWorkerStep({ queue: services.queue, processor: services.processor, clock }), pollMs, onError));
   }
-  const http = new UndiciCallbackHttp({ allowPrivate });
+  const http = new UndiciCallbackHttp({ allowLoopback });
   const callbackSender = new CallbackSender({ repo: services.callbacks, http, clock, log: opts.log });
   const sender = new Poller(() => callbackSender.runOnce(), pollMs, onError);
   workers.forEach((w) => w.start());

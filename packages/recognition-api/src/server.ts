@@ -5,7 +5,7 @@ import { startRecognitionService } from './index.js';
 const config = loadRecognitionConfig();
 const service = await startRecognitionService({
   dataDir: config.dataDir, port: config.port, host: config.host, databaseUrl: config.databaseUrl, ai: config.ai,
-  workers: config.workers, allowPrivateCallbacks: config.allowPrivateCallbacks, logger: { level: config.logLevel },
+  workers: config.workers, allowLoopbackCallbacks: config.allowLoopbackCallbacks, logger: { level: config.logLevel },
   log: (msg, extra) => console.error(JSON.stringify({ msg, ...extra })),
 });
 console.log(`recognition-api listening on ${service.url} (demo X-API-Key: ${service.apiKey})`);

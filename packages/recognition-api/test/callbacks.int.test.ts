@@ -14,7 +14,7 @@ let receiver: Server;
 let receiverUrl: string;
 let received: { body: Record<string, unknown>; contentType: string | undefined }[] = [];
 let answer = 200;
-const http = new UndiciCallbackHttp({ allowPrivate: true });
+const http = new UndiciCallbackHttp({ allowLoopback: true });
 
 beforeAll(async () => {
   h = await makeHarness();
@@ -134,7 +134,7 @@ describe('completion callbacks (Spec: Events)', () => {
   });
 
   it('without the development flag, the sender refuses loopback targets at connect time', async () => {
-    const strict = new UndiciCallbackHttp({ allowPrivate: false });
+    const strict = new UndiciCallbackHttp({ allowLoopback: false });
     try {
       await expect(strict.postJson(receiverUrl, '{}')).rejects.toThrow(/non-public/);
       await expect(strict.postJson(receiverUrl.replace('127.0.0.1', 'localhost'), '{}')).rejects.toThrow(/non-public/);

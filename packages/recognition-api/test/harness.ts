@@ -21,7 +21,7 @@ export async function makeHarness(over: Partial<RecognitionAppDeps> = {}): Promi
   const clock = new ManualClock('2026-11-23T09:05:00Z');
   const engine = new FakeEngine();
   const deps: RecognitionAppDeps = {
-    db, files, localEngine: engine, clock, ids: new SequentialIds(), allowPrivateCallbacks: true,
+    db, files, localEngine: engine, clock, ids: new SequentialIds(), allowLoopbackCallbacks: true,
     resolve: async () => ['93.184.216.34'], ...over,
   };
   const services = createRecognitionServices(deps);

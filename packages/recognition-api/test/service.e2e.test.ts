@@ -32,7 +32,7 @@ describe('startRecognitionService over real HTTP', () => {
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
     const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`;
 
-    const opts = { dataDir: dir, port: 0, host: '127.0.0.1', engine: new FakeEngine(), workers: 1, pollMs: 20, allowPrivateCallbacks: true };
+    const opts = { dataDir: dir, port: 0, host: '127.0.0.1', engine: new FakeEngine(), workers: 1, pollMs: 20, allowLoopbackCallbacks: true };
     const svc = await startRecognitionService(opts);
     let restarted: Awaited<ReturnType<typeof startRecognitionService>> | undefined;
     try {

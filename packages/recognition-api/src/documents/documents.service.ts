@@ -21,7 +21,7 @@ export const SYNC_BUDGET_MS = 35_000;
 /** Dependencies of {@link DocumentsService}; `resolve` is DNS for callback URL checks. */
 export interface DocumentsDeps {
   docs: DocumentsRepo; callbacks: CallbacksRepo; files: FileStore; processor: DocumentProcessor; clock: Clock;
-  allowPrivateCallbacks: boolean; resolve: Resolver; syncBudgetMs?: number;
+  allowLoopbackCallbacks: boolean; resolve: Resolver; syncBudgetMs?: number;
   /** Called after a document is queued so an idle worker wakes at once. */
   onQueued?: () => void;
 }
@@ -31,6 +31,14 @@ export type RecognizeResponse = { status: 200 | 202 | 422; body: Record<string, 
 
 /** `doc_` + 24 random base32-ish characters (Spec: "prefix doc_ followed by a random string"). */
 export const newDocumentId = (): string => `doc_${randomBytes(15).toString('base64url').toLowerCase().replace(/[-_]/g, 'x')}`;
+
+/** What {@link newDocumentId} makes; anything else (a NUL, a slash, 10 KB) is not found without asking the database. */
+export const DOCUMENT_ID_RE = /^doc_[a-z0-9]{1,64}$/;
+
+/** 404 NOT_FOUND for an id that cannot exist (fuzz finding: a NUL in the id reached PostgreSQL and gave 500). */
+function checkDocumentId(id: string): void {
+  if (!DOCUMENT_ID_RE.test(id)) throw notFound();
+}
 
 /** The documents feature: upload, synchronous recognition, queries, deletion, export. Never imports Fastify. */
 export class DocumentsService {
@@ -54,7 +62,7 @@ export class DocumentsService {
         throw err;
       }
     }
-    if (req.callbackUrl) await checkCallbackUrl(req.callbackUrl, { allowPrivate: this.deps.allowPrivateCallbacks, resolve: this.deps.resolve });
+    if (req.callbackUrl) await checkCallbackUrl(req.callbackUrl, { allowLoopback: this.deps.allowLoopbackCallbacks, resolve: this.deps.resolve });
 
     const now = this.deps.clock.now();
     const id = newDocumentId();
@@ -102,6 +110,7 @@ export class DocumentsService {
 
   /** Spec: GET /api/v1/documents/{id}; 404 NOT_FOUND when missing or owned by another key. */
   async get(apiKeyId: string, id: string): Promise<Record<string, unknown>> {
+    checkDocumentId(id);
     const doc = await this.deps.docs.get(id, apiKeyId);
     if (!doc) throw notFound();
     return documentView(doc);
@@ -115,6 +124,7 @@ export class DocumentsService {
 
   /** Spec: DELETE /api/v1/documents/{id} — the row, its pending callback and its files. */
   async delete(apiKeyId: string, id: string): Promise<{ deleted: true }> {
+    checkDocumentId(id);
     const doc = await this.deps.docs.delete(id, apiKeyId);
     if (!doc) throw notFound();
     await this.deps.callbacks.deleteForDocument(id);
@@ -124,6 +134,7 @@ export class DocumentsService {
 
   /** Spec: GET /api/v1/documents/{id}/export — `json`: the `data` object; `accounting`: the export document. */
   async export(apiKeyId: string, id: string, format: 'json' | 'accounting'): Promise<unknown> {
+    checkDocumentId(id);
     const doc = await this.deps.docs.get(id, apiKeyId);
     if (!doc) throw notFound();
     if (doc.status !== 'completed') throw new ApiError('DOCUMENT_NOT_READY', `document is ${doc.status}; export needs completed`);
