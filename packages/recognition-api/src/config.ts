@@ -11,6 +11,8 @@ export interface AiConfig {
   model: string;
   /** Per-request timeout in milliseconds (AI_TIMEOUT_MS, default 30000: inside the 35 s synchronous budget). */
   timeoutMs: number;
+  /** Prices for the cost estimate in the logs (AI_COST_INPUT_PER_MTOK / AI_COST_OUTPUT_PER_MTOK, per million tokens). */
+  cost?: { inputPerMTok?: number; outputPerMTok?: number };
 }
 
 /** Runtime configuration of the recognition API, parsed once from the environment. */
@@ -33,8 +35,21 @@ export interface RecognitionConfig {
   allowLoopbackCallbacks: boolean;
   /** RECOGNITION_WORKERS, default 2: concurrent recognition workers in this process. */
   workers: number;
+  /** RECOGNITION_HIGH_SLOTS, default 2: concurrent priority=high requests (each with its own pool thread). */
+  highSlots: number;
+  /** RECOGNITION_TASK_MEMORY_MB, default 768: V8 heap cap of each recognition pool thread. */
+  taskMemoryMb: number;
   /** LOG_LEVEL, default info. */
   logLevel: string;
+}
+
+/** A non-negative decimal price, or undefined when unset. */
+function envPrice(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new ConfigError(`${name} must be a non-negative number, got "${raw}"`);
+  return n;
 }
 
 /** Reads the configuration; throws ConfigError naming the bad variable. Nothing else reads process.env. */
@@ -48,6 +63,7 @@ export function loadRecognitionConfig(env: NodeJS.ProcessEnv = process.env): Rec
       apiKey: env.AI_API_KEY ?? '',
       model: env.AI_MODEL,
       timeoutMs: envInt(env, 'AI_TIMEOUT_MS', 30_000, 1000, 120_000),
+      cost: { inputPerMTok: envPrice(env, 'AI_COST_INPUT_PER_MTOK'), outputPerMTok: envPrice(env, 'AI_COST_OUTPUT_PER_MTOK') },
     };
   }
   return {
@@ -58,6 +74,8 @@ export function loadRecognitionConfig(env: NodeJS.ProcessEnv = process.env): Rec
     ai,
     allowLoopbackCallbacks: envFlag(env, 'RECOGNITION_ALLOW_LOOPBACK_CALLBACKS') || envFlag(env, 'RECOGNITION_ALLOW_PRIVATE_CALLBACKS'),
     workers: envInt(env, 'RECOGNITION_WORKERS', 2, 0, 32),
+    highSlots: envInt(env, 'RECOGNITION_HIGH_SLOTS', 2, 1, 16),
+    taskMemoryMb: envInt(env, 'RECOGNITION_TASK_MEMORY_MB', 768, 128, 8192),
     logLevel: env.LOG_LEVEL || 'info',
   };
 }

@@ -53,7 +53,7 @@ describe('completion callbacks (Spec: Events)', () => {
     expect(received[0]!.contentType).toBe('application/json');
     expect(received[0]!.body).toEqual({
       event: 'document.completed', document_id: id, status: 'completed', document_type: 'upd', confidence: 1, data: makeData(),
-      warnings: [], completed_at: h.clock.now().toISOString(), client_ref: 'r-1',
+      warnings: [], completed_at: h.clock.now().toISOString(), client_ref: 'r-1', manual_check_recommended: false,
     });
     expect((await h.services.callbacks.forDocument(id))!.status).toBe('delivered');
     expect(await sender().runOnce()).toBe(false);
