@@ -18,7 +18,7 @@ export async function makeHarness(over: Partial<RecognitionAppDeps> = {}): Promi
   const db = await openTestDb(MIGRATIONS_DIR);
   const dir = mkdtempSync(join(tmpdir(), 'recog-test-'));
   const files = new LocalFileStore(join(dir, 'files'));
-  const clock = new ManualClock('2026-11-23T09:05:00Z');
+  const clock = over.clock instanceof ManualClock ? over.clock : new ManualClock('2026-11-23T09:05:00Z');
   const engine = new FakeEngine();
   const deps: RecognitionAppDeps = {
     db, files, localEngine: engine, clock, ids: new SequentialIds(), allowLoopbackCallbacks: true,
