@@ -119,7 +119,8 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
     workers.push(new Poller(() => runWorkerStep({ queue: services.queue, processor: services.processor, clock, log: opts.log }), pollMs, onError));
   }
   const http = new UndiciCallbackHttp({ allowLoopback });
-  const callbackSender = new CallbackSender({ repo: services.callbacks, http, clock, log: opts.log });
+  // Deliveries run in parallel; when one ends, the poller looks for more at once instead of after its idle pause.
+  const callbackSender: CallbackSender = new CallbackSender({ repo: services.callbacks, http, clock, log: opts.log, onSlotFree: () => sender.poke() });
   const sender = new Poller(() => callbackSender.runOnce(), pollMs, onError);
   workers.forEach((w) => w.start());
   sender.start();
@@ -131,6 +132,7 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
     async close() {
       await app.close();
       await Promise.all([...workers.map((w) => w.stop()), sender.stop()]);
+      await callbackSender.settled();
       await http.close();
       await Promise.all([pools.high.close(), pools.background.close()]);
       await db.close();

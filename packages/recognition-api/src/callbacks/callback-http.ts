@@ -5,7 +5,8 @@ import { callbackHost, isForbiddenAddress, METADATA_HOSTS } from './callback-url
 
 /** Outgoing HTTP for callbacks (port): POSTs a JSON body, resolves with the status or rejects on network errors. */
 export interface CallbackHttp {
-  postJson(url: string, body: string): Promise<{ status: number }>;
+  /** `headers` are added to `content-type: application/json` (the signature headers). */
+  postJson(url: string, body: string, headers?: Record<string, string>): Promise<{ status: number }>;
 }
 
 /** Connection timeout of a callback (Spec: Events, "connection timeout 10 seconds"); also used for headers/body. */
@@ -20,7 +21,11 @@ export const CALLBACK_TIMEOUT_MS = 10_000;
  */
 export class UndiciCallbackHttp implements CallbackHttp {
   private readonly agent: Agent;
-  constructor(private readonly opts: { allowLoopback: boolean; userAgent?: string }) {
+  /** Connect, headers and body timeouts in ms (Spec: Events, "connection timeout 10 seconds"). */
+  readonly timeouts: { connect: number; headers: number; body: number };
+  constructor(private readonly opts: { allowLoopback: boolean; userAgent?: string; /** Default {@link CALLBACK_TIMEOUT_MS}. */ timeoutMs?: number }) {
+    const timeout = opts.timeoutMs ?? CALLBACK_TIMEOUT_MS;
+    this.timeouts = { connect: timeout, headers: timeout, body: timeout };
     const guarded = (hostname: string, options: object, cb: (err: Error | null, address: string | LookupAddress[], family?: number) => void) => {
       dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
         if (err) return cb(err, []);
@@ -32,13 +37,13 @@ export class UndiciCallbackHttp implements CallbackHttp {
       });
     };
     this.agent = new Agent({
-      connect: { timeout: CALLBACK_TIMEOUT_MS, lookup: guarded },
-      headersTimeout: CALLBACK_TIMEOUT_MS,
-      bodyTimeout: CALLBACK_TIMEOUT_MS,
+      connect: { timeout, lookup: guarded },
+      headersTimeout: timeout,
+      bodyTimeout: timeout,
     });
   }
 
-  async postJson(url: string, body: string): Promise<{ status: number }> {
+  async postJson(url: string, body: string, extra: Record<string, string> = {}): Promise<{ status: number }> {
     const host = callbackHost(new URL(url));
     if (METADATA_HOSTS.has(host) || (ipaddr.isValid(host) && isForbiddenAddress(host, this.opts))) {
       throw new Error('callback URL points at a non-public address');
@@ -46,7 +51,7 @@ export class UndiciCallbackHttp implements CallbackHttp {
     const res = await request(url, {
       method: 'POST',
       dispatcher: this.agent,
-      headers: { 'content-type': 'application/json', 'user-agent': this.opts.userAgent ?? 'recognition-api-callbacks/1' },
+      headers: { ...extra, 'content-type': 'application/json', 'user-agent': this.opts.userAgent ?? 'recognition-api-callbacks/1' },
       body,
     });
     await res.body.dump();

@@ -62,7 +62,7 @@ export class DocumentProcessor {
       if (!(await docs.finish(doc.id, result, now))) return null;
       const done = (await docs.getById(doc.id))!;
       if (done.callbackUrl) {
-        await new CallbacksRepo(q).schedule(`cb_${this.deps.ids.uuid()}`, done.id, done.callbackUrl, buildCallbackPayload(done), now);
+        await new CallbacksRepo(q).schedule(`cb_${this.deps.ids.uuid()}`, done.id, done.apiKeyId, done.callbackUrl, buildCallbackPayload(done), now);
       }
       return done;
     });
