@@ -85,10 +85,16 @@ describe('startRecognitionService over real HTTP', () => {
     expect(await runKeysCli(['create', '--name', 'Accounting'], (l) => out.push(l), env)).toBe(0);
     const id = /created (key_[0-9a-f]+)/.exec(out[0]!)![1]!;
     const key = /X-API-Key: (rk_\S+)/.exec(out[1]!)![1]!;
+    expect(out[2]).toMatch(/^Callback signing secret: whsec_/);
     out.length = 0;
     expect(await runKeysCli(['list'], (l) => out.push(l), env)).toBe(0);
     expect(out[0]).toContain(`${id}\t${key.slice(0, 8)}…\tactive`);
     expect(out.join('\n')).not.toContain(key);
+    expect(out.join('\n')).not.toContain('whsec_');
+    out.length = 0;
+    expect(await runKeysCli(['callback-secret', id], (l) => out.push(l), env)).toBe(0);
+    expect(out[0]).toMatch(/^Callback signing secret: whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(await runKeysCli(['callback-secret', 'key_missing'], () => {}, env)).toBe(1);
     expect(await runKeysCli(['deactivate', id], () => {}, env)).toBe(0);
     expect(await runKeysCli(['deactivate', id], () => {}, env)).toBe(1);
     expect(await runKeysCli(['bogus'], () => {}, env)).toBe(2);
