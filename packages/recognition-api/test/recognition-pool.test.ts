@@ -5,7 +5,8 @@ import { ImageRejected } from '../src/documents/image-check.js';
 import { RecognitionPool } from '../src/engine/pool/recognition-pool.js';
 import { pngPage } from './fixtures.js';
 
-const pool = new RecognitionPool({ name: 'test', threads: 1, abortGraceMs: 50, maxHeapMb: 256 });
+const filename = new URL('./support/pool-test-worker.mjs', import.meta.url).href;
+const pool = new RecognitionPool({ name: 'test', threads: 1, abortGraceMs: 50, maxHeapMb: 64, filename });
 afterAll(async () => pool.close());
 
 describe('RecognitionPool (piscina worker threads)', () => {
@@ -32,5 +33,11 @@ describe('RecognitionPool (piscina worker threads)', () => {
     const t0 = Date.now();
     await pool.checkImage(await pngPage());
     expect(Date.now() - t0).toBeLessThan(10_000);
+  });
+
+  it('a task above the per-thread memory cap fails alone (engine_error), and the pool keeps working', async () => {
+    await expect(pool.run('hogTask', {})).rejects.toMatchObject({ reason: 'engine_error', message: expect.stringMatching(/64 MB memory cap/) });
+    const img = await pool.checkImage(await pngPage(30, 20));
+    expect(img.width).toBe(30);
   });
 });

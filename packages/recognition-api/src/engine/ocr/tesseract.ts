@@ -44,8 +44,10 @@ export function runTesseract(image: Buffer, args: string[], call: TesseractCall 
       else if (e.code === 'ENOENT') reject(new RecognitionFailedError('engine_unavailable', `tesseract not found (${call.tesseractPath ?? 'tesseract'})`));
       else reject(new RecognitionFailedError('engine_error', `tesseract failed to start: ${e.message}`));
     });
-    child.on('close', (code) => {
+    child.on('close', (code, killedBy) => {
       if (call.signal?.aborted) return reject(new RecognitionFailedError('timeout', 'recognition aborted'));
+      // Killed from outside (shutdown, OOM killer): not the document's fault, so a worker retries it later.
+      if (code === null) return reject(new RecognitionFailedError('engine_unavailable', `tesseract was killed (${killedBy ?? 'signal'})`));
       if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
       else reject(new RecognitionFailedError('engine_error', `tesseract exited with ${code}: ${Buffer.concat(err).toString('utf8').slice(0, 300)}`));
     });

@@ -72,11 +72,3 @@ export async function shrinkForAiTask(t: { images: Uint8Array[] }): Promise<Task
     return { ok: false, reason: 'undecodable_image', message: (err as Error).message, threadId };
   }
 }
-
-/** Test hook: holds the thread for `ms` of real time in a busy loop (a stuck pixel loop), unless aborted first. */
-export async function spinTask(t: { ms: number }): Promise<TaskResult<number>> {
-  const end = Date.now() + t.ms;
-  let n = 0;
-  while (Date.now() < end) n++;
-  return { ok: true, value: n, threadId };
-}

@@ -7,5 +7,4 @@ const tasks = await tsImport('./pool-tasks.ts', import.meta.url);
 export const checkImageTask = tasks.checkImageTask;
 export const recognizeTask = tasks.recognizeTask;
 export const shrinkForAiTask = tasks.shrinkForAiTask;
-export const spinTask = tasks.spinTask;
 export default tasks.checkImageTask;
