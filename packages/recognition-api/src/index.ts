@@ -9,7 +9,7 @@ import { openRecognitionDb } from './db.js';
 import { AiEngine } from './engine/ai/ai-engine.js';
 import type { RecognitionEngine } from './engine/engine.port.js';
 import { cachedProbe, pooledOcrEngine, tesseractProbe } from './engine/pool/pooled-engine.js';
-import { RecognitionPool } from './engine/pool/recognition-pool.js';
+import { defaultThreads, RecognitionPool } from './engine/pool/recognition-pool.js';
 import type { ImageChecker } from './documents/intake.js';
 import { Poller } from './jobs/poller.js';
 import { runWorkerStep } from './jobs/worker.js';
@@ -83,7 +83,8 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
   // work's Tesseract runs niced so a high request gets the CPU first. One extra background thread keeps upload
   // checks of normal/batch requests from waiting behind the workers' recognitions.
   const pools = {
-    high: new RecognitionPool({ name: 'high', threads: highSlots, maxHeapMb: opts.taskMemoryMb }),
+    // A high document's pages are read in parallel (latency counts there); queued work reads one page at a time.
+    high: new RecognitionPool({ name: 'high', threads: highSlots, maxHeapMb: opts.taskMemoryMb, pagesInParallel: Math.min(4, defaultThreads()) }),
     background: new RecognitionPool({ name: 'background', threads: Math.max(1, workerCount) + 1, niceness: 10, maxHeapMb: opts.taskMemoryMb }),
   };
   const checkImage: ImageChecker = (bytes, lane, signal) => pools[lane].checkImage(bytes, signal);
