@@ -10,6 +10,7 @@ const BENCHES: Record<string, string> = {
   checkout: 'delivery-checkout.ts',
   webhooks: 'webhooks.ts',
   recognition: 'recognition/run.ts',
+  'recognition-load': 'recognition-load.ts',
 };
 
 const name = process.argv[2];

@@ -15,8 +15,8 @@ import { setWebhookConfig } from '../packages/delivery-api/src/webhooks/webhook-
 import { startLoyaltySimulator } from '../packages/loyalty-simulator/src/index.js';
 import { startDemoReceiver } from '../packages/partner-sdk/src/index.js';
 import { DEMO_CHAIN_PATH, DEMO_ZONES_PATH, loadChain, loadZones, startPosSimulator } from '../packages/pos-simulator/src/index.js';
-import { loadEdoConfig } from '../packages/recognition-api/src/config.js';
-import { startRecognitionService } from '../packages/recognition-api/src/index.js';
+import { loadRecognitionConfig, startRecognitionService } from '../packages/recognition-api/src/index.js';
+import { serviceOptionsFromConfig } from '../packages/recognition-api/src/entry-options.js';
 import { readJson, writeJson, type DemoCredentialsFile } from './demo/credentials-file.js';
 import { startEdoDemo } from './demo/edo-demo.js';
 
@@ -51,15 +51,16 @@ async function main(): Promise<void> {
     log: delivery.app.log,
   }); // resolves after the first full sync of every terminal
 
+  // Same configuration loader as production (AI_*, RECOGNITION_WORKERS, RECOGNITION_HOST, …); the demo adds its
+  // key and allows callbacks to loopback for a receiver on this machine. Private, link-local and metadata
+  // addresses stay refused.
+  const recognitionConfig = loadRecognitionConfig(process.env);
   const recognition = await startRecognitionService({
-    dataDir: config.dataDir,
-    port: Number(process.env.RECOGNITION_PORT ?? 3100),
-    host: config.host,
-    databaseUrl: config.databaseUrl,
-    demoApiKey: process.env.DEMO_RECOGNITION_API_KEY,
-    allowPrivateCallbacks: true,
-    edo: loadEdoConfig(process.env),
+    ...serviceOptionsFromConfig(recognitionConfig, (msg, extra) => process.stdout.write(`[recognition] ${msg} ${JSON.stringify(extra)}\n`)),
+    demoApiKey: process.env.DEMO_RECOGNITION_API_KEY || true,
+    allowLoopbackCallbacks: true,
   });
+  log('recognition callbacks may go to loopback addresses (demo only); private, link-local and metadata addresses are refused');
   log('starting the Diadoc simulator for the e-document gateway (packages/edo-simulator)');
   const edoDemo = await startEdoDemo(recognition.edo, { port: Number(process.env.EDO_SIMULATOR_PORT ?? 0), log });
 
@@ -67,7 +68,7 @@ async function main(): Promise<void> {
   const file: DemoCredentialsFile = {
     baseUrl: delivery.url, apiKey: creds.partner.apiKey, apiSecret: creds.partner.apiSecret, source: chain.source,
     pointIds: chain.points.map((p) => p.pointId), orderPointId: orderPoint.pointId,
-    recognition: { baseUrl: recognition.url, apiKey: recognition.apiKey },
+    recognition: { baseUrl: recognition.url, apiKey: recognition.apiKey ?? '' },
     edoSimulator: { apiUrl: edoDemo.sim.apiUrl, issuerUrl: edoDemo.sim.issuerUrl, boxId: edoDemo.sim.boxId, connected: edoDemo.usesSimulator },
     ...(receiver ? { webhookReceiver: { url: receiver.url } } : {}),
   };

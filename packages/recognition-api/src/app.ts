@@ -14,11 +14,26 @@ import type { RecognitionEngine } from './engine/engine.port.js';
 import { checkHealth, SERVICE_VERSION } from './health/health.service.js';
 import { healthRoutes } from './health/health.routes.js';
 import { installErrorHandling } from './http/error-handler.js';
+import { frameworkErrorOptions } from './http/framework-errors.js';
 import { DocumentProcessor } from './jobs/document-processor.js';
 import { QueueRepo } from './jobs/queue.repo.js';
 import { installAuth } from './keys/auth.plugin.js';
 import { KeysRepo } from './keys/keys.repo.js';
 import type { FileStore } from './storage/file-store.js';
+import { checkImage } from './documents/image-check.js';
+import type { ImageChecker } from './documents/intake.js';
+import { Lane } from './jobs/lane.js';
+import { realScheduler, type Scheduler } from './time/scheduler.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** When the request arrived (injected clock): the `priority=high` deadline counts from here. */
+    arrivedAt: Date;
+  }
+}
+
+/** In-process upload check: for tests and tools only; the service passes the worker pool's (see index.ts). */
+const inProcessCheck: ImageChecker = (bytes) => checkImage(bytes);
 
 /** Everything the recognition app needs, passed in (tests: in-memory PGlite, ManualClock, fake engine). */
 export interface RecognitionAppDeps {
@@ -30,11 +45,19 @@ export interface RecognitionAppDeps {
   aiEngine?: RecognitionEngine;
   clock: Clock;
   ids: IdSource;
-  allowPrivateCallbacks: boolean;
+  allowLoopbackCallbacks: boolean;
   /** DNS for callback URL checks; default `dns.lookup`. */
   resolve?: Resolver;
-  /** Budget of priority=high in ms (default 35 000). */
+  /** Budget of priority=high in ms, counted from the request's arrival (default 35 000). */
   syncBudgetMs?: number;
+  /** Upload check of one image; default in-process (tests). `startRecognitionService` passes the worker pool. */
+  checkImage?: ImageChecker;
+  /** Engine of the high lane (its own pool threads); default the recognition engine. */
+  highEngine?: RecognitionEngine;
+  /** Concurrent `priority=high` requests (RECOGNITION_HIGH_SLOTS, default 2); more get 503 + Retry-After. */
+  highSlots?: number;
+  /** Timers (deadlines, lease renewals); default real timers, tests pass a manual scheduler. */
+  scheduler?: Scheduler;
   /** Called when a document is queued (wakes workers). */
   onQueued?: () => void;
   logger?: FastifyServerOptions['logger'];
@@ -52,13 +75,17 @@ export function createRecognitionServices(deps: RecognitionAppDeps) {
   const queue = new QueueRepo(deps.db);
   const engine = deps.aiEngine ?? deps.localEngine;
   const processor = new DocumentProcessor({ db: deps.db, files: deps.files, engine, clock: deps.clock, ids: deps.ids, log: deps.log });
+  const scheduler = deps.scheduler ?? realScheduler;
+  const highLane = new Lane('priority=high', deps.highSlots ?? 2, deps.clock);
   const documents = new DocumentsService({
-    docs, callbacks, files: deps.files, processor, clock: deps.clock, allowPrivateCallbacks: deps.allowPrivateCallbacks,
+    docs, callbacks, files: deps.files, clock: deps.clock, scheduler, allowLoopbackCallbacks: deps.allowLoopbackCallbacks,
     resolve: deps.resolve ?? systemResolver, syncBudgetMs: deps.syncBudgetMs, onQueued: deps.onQueued,
+    checkImage: deps.checkImage ?? inProcessCheck, highLane,
+    high: { processor, queue, clock: deps.clock, scheduler, engine: deps.highEngine ?? engine, log: deps.log },
   });
   const health = () => checkHealth({ db: deps.db, queue, localEngine: deps.localEngine, aiEngine: deps.aiEngine });
   const edo = createEdoServices(deps.db, deps.clock, deps.ids, deps.edo);
-  return { keys, docs, callbacks, queue, processor, documents, health, edo };
+  return { keys, docs, callbacks, queue, processor, documents, health, edo, highLane, scheduler };
 }
 
 /** The services of one app instance (keys, documents, queue, callbacks, health). */
@@ -73,6 +100,7 @@ export async function buildRecognitionApp(
     logger: deps.logger ?? false,
     genReqId: () => deps.ids.uuid(),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: true, useDefaults: false } },
+    ...frameworkErrorOptions,
   });
   installErrorHandling(app);
   await app.register(swagger, {
@@ -85,6 +113,10 @@ export async function buildRecognitionApp(
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(multipart, { limits: MULTIPART_LIMITS });
+  app.decorateRequest('arrivedAt', null as unknown as Date);
+  app.addHook('onRequest', async (request) => {
+    request.arrivedAt = deps.clock.now();
+  });
   installAuth(app, services.keys);
   healthRoutes(app, services.health);
   documentsRoutes(app, services.documents);

@@ -12,6 +12,8 @@ export interface AiConfig {
   model: string;
   /** Per-request timeout in milliseconds (AI_TIMEOUT_MS, default 30000: inside the 35 s synchronous budget). */
   timeoutMs: number;
+  /** Prices for the cost estimate in the logs (AI_COST_INPUT_PER_MTOK / AI_COST_OUTPUT_PER_MTOK, per million tokens). */
+  cost?: { inputPerMTok?: number; outputPerMTok?: number };
 }
 
 /** The e-document gateway (docs/edo-gateway.md). */
@@ -39,10 +41,18 @@ export interface RecognitionConfig {
   dataDir: string;
   /** Set when AI_BASE_URL is; the AI adapter then replaces the local OCR engine. */
   ai?: AiConfig;
-  /** RECOGNITION_ALLOW_PRIVATE_CALLBACKS=1: callback URLs may point at private/loopback addresses (development). */
-  allowPrivateCallbacks: boolean;
+  /**
+   * RECOGNITION_ALLOW_LOOPBACK_CALLBACKS=1 (old name RECOGNITION_ALLOW_PRIVATE_CALLBACKS, same meaning now):
+   * callback URLs may point at loopback (127.0.0.0/8, ::1), for a receiver on the same machine. Private ranges,
+   * link-local and cloud metadata stay refused whatever this says.
+   */
+  allowLoopbackCallbacks: boolean;
   /** RECOGNITION_WORKERS, default 2: concurrent recognition workers in this process. */
   workers: number;
+  /** RECOGNITION_HIGH_SLOTS, default 2: concurrent priority=high requests (each with its own pool thread). */
+  highSlots: number;
+  /** RECOGNITION_TASK_MEMORY_MB, default 768: V8 heap cap of each recognition pool thread. */
+  taskMemoryMb: number;
   /** LOG_LEVEL, default info. */
   logLevel: string;
   edo: EdoConfig;
@@ -68,6 +78,15 @@ export function loadEdoConfig(env: NodeJS.ProcessEnv): EdoConfig {
   return { masterKey, timeoutMs: envInt(env, 'EDO_TIMEOUT_MS', 15_000, 500, 120_000), seed };
 }
 
+/** A non-negative decimal price, or undefined when unset. */
+function envPrice(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new ConfigError(`${name} must be a non-negative number, got "${raw}"`);
+  return n;
+}
+
 /** Reads the configuration; throws ConfigError naming the bad variable. Nothing else reads process.env. */
 export function loadRecognitionConfig(env: NodeJS.ProcessEnv = process.env): RecognitionConfig {
   let ai: AiConfig | undefined;
@@ -79,6 +98,7 @@ export function loadRecognitionConfig(env: NodeJS.ProcessEnv = process.env): Rec
       apiKey: env.AI_API_KEY ?? '',
       model: env.AI_MODEL,
       timeoutMs: envInt(env, 'AI_TIMEOUT_MS', 30_000, 1000, 120_000),
+      cost: { inputPerMTok: envPrice(env, 'AI_COST_INPUT_PER_MTOK'), outputPerMTok: envPrice(env, 'AI_COST_OUTPUT_PER_MTOK') },
     };
   }
   return {
@@ -87,8 +107,10 @@ export function loadRecognitionConfig(env: NodeJS.ProcessEnv = process.env): Rec
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: resolve(env.DATA_DIR || 'data'),
     ai,
-    allowPrivateCallbacks: envFlag(env, 'RECOGNITION_ALLOW_PRIVATE_CALLBACKS'),
+    allowLoopbackCallbacks: envFlag(env, 'RECOGNITION_ALLOW_LOOPBACK_CALLBACKS') || envFlag(env, 'RECOGNITION_ALLOW_PRIVATE_CALLBACKS'),
     workers: envInt(env, 'RECOGNITION_WORKERS', 2, 0, 32),
+    highSlots: envInt(env, 'RECOGNITION_HIGH_SLOTS', 2, 1, 16),
+    taskMemoryMb: envInt(env, 'RECOGNITION_TASK_MEMORY_MB', 768, 128, 8192),
     logLevel: env.LOG_LEVEL || 'info',
     edo: loadEdoConfig(env),
   };

@@ -1,19 +1,27 @@
 /**
  * The one error table of the recognition service: every error code with its HTTP status.
  * Spec: document-recognition-api.md, Errors. `RECOGNITION_FAILED` names the spec's unnamed 422 of a failed
- * synchronous recognition; `INTERNAL_ERROR` and `SERVICE_UNAVAILABLE` are ours (500 / 503).
- * `FORBIDDEN` (a key without the scope of the route) and the `EDO_*` codes of the e-document gateway are ours
- * too (the spec says "Error codes of the e-document gateway: not shown"); see docs/edo-gateway.md.
+ * synchronous recognition and `RECOGNITION_TIMEOUT` the one whose ~35 s deadline passed (document `failed`);
+ * the rest are ours: `HIGH_PRIORITY_BUSY` (503 + Retry-After: every high-lane slot is taken, nothing stored),
+ * protocol-level refusals rendered in the same envelope (400, 408, 414, 431), 500 and 503, `FORBIDDEN` (a key
+ * without the scope of the route) and the `EDO_*` codes of the e-document gateway (the spec says "Error codes of
+ * the e-document gateway: not shown"; see docs/edo-gateway.md).
  */
 export const ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  REQUEST_TIMEOUT: 408,
+  URI_TOO_LONG: 414,
+  HEADERS_TOO_LARGE: 431,
   MISSING_API_KEY: 401,
   INVALID_API_KEY: 401,
   NOT_FOUND: 404,
   DOCUMENT_NOT_READY: 409,
   VALIDATION_ERROR: 422,
   RECOGNITION_FAILED: 422,
+  RECOGNITION_TIMEOUT: 422,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
+  HIGH_PRIORITY_BUSY: 503,
   /** The API key lacks the scope of the route (`edo` for /api/v1/edo/*, `recognition` for the rest). */
   FORBIDDEN: 403,
   /** No operator connection is stored (edo-cli set / admin panel). */
@@ -48,12 +56,18 @@ export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    /** Seconds for a `Retry-After` header (EDO_RATE_LIMITED, EDO_CONFLICT of a send in progress). */
-    readonly retryAfter?: number,
+    /** Extra response headers, e.g. `{'retry-after': '5'}` for HIGH_PRIORITY_BUSY, EDO_RATE_LIMITED, EDO_CONFLICT. */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'ApiError';
     this.status = ERROR_STATUS[code];
+  }
+
+  /** The Retry-After of the answer in seconds, when it has one. */
+  get retryAfter(): number | undefined {
+    const v = this.headers['retry-after'];
+    return v === undefined ? undefined : Number(v);
   }
 }
 

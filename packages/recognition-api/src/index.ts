@@ -11,7 +11,9 @@ import { loadMasterKey } from './edo/master-key.js';
 import { openRecognitionDb } from './db.js';
 import { AiEngine } from './engine/ai/ai-engine.js';
 import type { RecognitionEngine } from './engine/engine.port.js';
-import { loadLocalEngine } from './engine/unavailable-engine.js';
+import { cachedProbe, pooledOcrEngine, tesseractProbe } from './engine/pool/pooled-engine.js';
+import { defaultThreads, RecognitionPool } from './engine/pool/recognition-pool.js';
+import type { ImageChecker } from './documents/intake.js';
 import { Poller } from './jobs/poller.js';
 import { runWorkerStep } from './jobs/worker.js';
 import { LocalFileStore } from './storage/file-store.js';
@@ -33,19 +35,27 @@ export interface StartRecognitionOptions {
   host: string;
   /** PostgreSQL URL; the service then uses schema `recognition`. */
   databaseUrl?: string;
-  /** Recognition engine; default the local OCR engine (`engine/ocr`), or an "unavailable" stand-in without it. */
+  /** Recognition engine (tests); default the local OCR engine on the worker pools (`engine/pool`). */
   engine?: RecognitionEngine;
+  /** Concurrent priority=high requests (RECOGNITION_HIGH_SLOTS, default 2), each with its own pool thread. */
+  highSlots?: number;
+  /** V8 heap cap per pool thread, MB (RECOGNITION_TASK_MEMORY_MB, default 768). */
+  taskMemoryMb?: number;
   /** AI adapter configuration (AI_*); when given, the AI engine does the recognition. */
   ai?: AiConfig;
   log?: (msg: string, extra: object) => void;
   /** Fastify (pino) logger option for request logs; default off. */
   logger?: RecognitionAppDeps['logger'];
   clock?: Clock;
-  /** The demo key to ensure; default: read or create `<dataDir>/recognition/demo-api-key`. */
-  demoApiKey?: string;
+  /**
+   * Demo key, for `npm start` only: a string is ensured as a key; `true` reads or creates
+   * `<dataDir>/recognition/demo-api-key`. Default: none (production creates no key and prints no secret;
+   * keys come from the keys CLI).
+   */
+  demoApiKey?: string | true;
   /** Recognition workers in this process (RECOGNITION_WORKERS, default 2; 0 = API only). */
   workers?: number;
-  allowPrivateCallbacks?: boolean;
+  allowLoopbackCallbacks?: boolean;
   /** Real-time pause of an idle worker or callback poller, ms (default 1000). */
   pollMs?: number;
   /** E-document gateway configuration (EDO_*, DIADOC_*); default: generated master key, no seed. */
@@ -55,8 +65,8 @@ export interface StartRecognitionOptions {
 /** A running service. */
 export interface RunningRecognitionService {
   url: string;
-  /** The demo API key (plain; scopes recognition and edo), for the demo and README. */
-  apiKey: string;
+  /** The demo API key (plain; scopes recognition and edo) when `demoApiKey` was given, else null. */
+  apiKey: string | null;
   /** The operator connection (what edo-cli and the admin panel use). */
   edo: EdoConnectionAdmin;
   close(): Promise<void>;
@@ -75,39 +85,56 @@ function demoKeyFile(dataDir: string): string {
 export async function startRecognitionService(opts: StartRecognitionOptions): Promise<RunningRecognitionService> {
   const clock = opts.clock ?? systemClock;
   const db = await openRecognitionDb(opts);
-  const localEngine = opts.engine ?? (await loadLocalEngine({ concurrency: opts.workers ?? 2 }));
-  const aiEngine = opts.ai ? new AiEngine(opts.ai) : undefined;
-  const allowPrivate = opts.allowPrivateCallbacks ?? false;
+  const workerCount = opts.workers ?? 2;
+  const highSlots = opts.highSlots ?? 2;
+  // Two pools (issue 11, items 1 and 2): the high lane's threads are never taken by queued work, and queued
+  // work's Tesseract runs niced so a high request gets the CPU first. One extra background thread keeps upload
+  // checks of normal/batch requests from waiting behind the workers' recognitions.
+  const pools = {
+    // A high document's pages are read in parallel (latency counts there); queued work reads one page at a time.
+    high: new RecognitionPool({ name: 'high', threads: highSlots, maxHeapMb: opts.taskMemoryMb, pagesInParallel: Math.min(4, defaultThreads()) }),
+    background: new RecognitionPool({ name: 'background', threads: Math.max(1, workerCount) + 1, niceness: 10, maxHeapMb: opts.taskMemoryMb }),
+  };
+  const checkImage: ImageChecker = (bytes, lane, signal) => pools[lane].checkImage(bytes, signal);
+  const probe = cachedProbe(tesseractProbe(), clock);
+  const localEngine = opts.engine ?? pooledOcrEngine(pools.background, probe);
+  const highLocal = opts.engine ?? pooledOcrEngine(pools.high, probe);
+  const aiEngine = opts.ai ? new AiEngine(opts.ai, { shrink: (images, signal) => pools.background.shrinkForAi(images, signal), log: opts.log }) : undefined;
+  const allowLoopback = opts.allowLoopbackCallbacks ?? false;
   const workers: Poller[] = [];
   const wakeAll = () => workers.forEach((w) => w.poke());
   const deps: RecognitionAppDeps = {
     db, files: new LocalFileStore(join(opts.dataDir, 'recognition', 'files')), localEngine, aiEngine, clock, ids: randomIds,
-    allowPrivateCallbacks: allowPrivate, onQueued: wakeAll, log: opts.log, logger: opts.logger,
+    allowLoopbackCallbacks: allowLoopback, onQueued: wakeAll, log: opts.log, logger: opts.logger,
+    checkImage, highEngine: aiEngine ?? highLocal, highSlots,
     edo: { masterKey: loadMasterKey(opts.edo?.masterKey, opts.dataDir), timeoutMs: opts.edo?.timeoutMs },
   };
   const services = createRecognitionServices(deps);
   const app = await buildRecognitionApp(deps, services);
 
-  let apiKey = opts.demoApiKey;
-  if (!apiKey) {
+  let apiKey: string | null = null;
+  if (opts.demoApiKey === true) {
     const file = demoKeyFile(opts.dataDir);
     if (existsSync(file)) apiKey = readFileSync(file, 'utf8').trim();
     else {
       apiKey = (await services.keys.create('demo', undefined, ['recognition', 'edo'])).key;
       writeFileSync(file, apiKey, { mode: 0o600 });
     }
+  } else if (opts.demoApiKey) apiKey = opts.demoApiKey;
+  if (apiKey) {
+    if (!(await services.keys.exists(apiKey))) await services.keys.create('demo', apiKey, ['recognition', 'edo']);
+    await services.keys.grantScopes(apiKey, ['recognition', 'edo']);
   }
-  if (!(await services.keys.exists(apiKey))) await services.keys.create('demo', apiKey, ['recognition', 'edo']);
-  await services.keys.grantScopes(apiKey, ['recognition', 'edo']);
   if (opts.edo?.seed) await seedEdoConnection(services.edo.repo, services.edo.connection, opts.edo.seed, opts.log);
 
   const pollMs = opts.pollMs ?? 1000;
   const onError = (err: unknown) => opts.log?.('background step failed', { err: (err as Error).message });
   for (let i = 0; i < (opts.workers ?? 2); i++) {
-    workers.push(new Poller(() => runWorkerStep({ queue: services.queue, processor: services.processor, clock }), pollMs, onError));
+    workers.push(new Poller(() => runWorkerStep({ queue: services.queue, processor: services.processor, clock, log: opts.log }), pollMs, onError));
   }
-  const http = new UndiciCallbackHttp({ allowPrivate });
-  const callbackSender = new CallbackSender({ repo: services.callbacks, http, clock, log: opts.log });
+  const http = new UndiciCallbackHttp({ allowLoopback });
+  // Deliveries run in parallel; when one ends, the poller looks for more at once instead of after its idle pause.
+  const callbackSender: CallbackSender = new CallbackSender({ repo: services.callbacks, http, clock, log: opts.log, onSlotFree: () => sender.poke() });
   const sender = new Poller(() => callbackSender.runOnce(), pollMs, onError);
   workers.forEach((w) => w.start());
   sender.start();
@@ -120,7 +147,9 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
     async close() {
       await app.close();
       await Promise.all([...workers.map((w) => w.stop()), sender.stop()]);
+      await callbackSender.settled();
       await http.close();
+      await Promise.all([pools.high.close(), pools.background.close()]);
       await db.close();
     },
   };

@@ -1,14 +1,14 @@
 import { loadRecognitionConfig } from './config.js';
+import { serviceOptionsFromConfig } from './entry-options.js';
 import { startRecognitionService } from './index.js';
 
-/** `tsx packages/recognition-api/src/server.ts`: runs the recognition API from the environment (config.ts). */
+/**
+ * Production entry, `tsx packages/recognition-api/src/server.ts`: runs the recognition API from the environment
+ * (config.ts). Creates no API key and prints no secret: keys come from `keys-cli.ts create`.
+ */
 const config = loadRecognitionConfig();
-const service = await startRecognitionService({
-  dataDir: config.dataDir, port: config.port, host: config.host, databaseUrl: config.databaseUrl, ai: config.ai,
-  workers: config.workers, allowPrivateCallbacks: config.allowPrivateCallbacks, logger: { level: config.logLevel }, edo: config.edo,
-  log: (msg, extra) => console.error(JSON.stringify({ msg, ...extra })),
-});
-console.log(`recognition-api listening on ${service.url} (demo X-API-Key: ${service.apiKey})`);
+const service = await startRecognitionService(serviceOptionsFromConfig(config, (msg, extra) => console.error(JSON.stringify({ msg, ...extra }))));
+console.log(`recognition-api listening on ${service.url}${config.allowLoopbackCallbacks ? ' (callbacks to loopback addresses allowed)' : ''}`);
 const stop = async () => {
   await service.close();
   process.exit(0);

@@ -14,7 +14,7 @@ let receiver: Server;
 let receiverUrl: string;
 let received: { body: Record<string, unknown>; contentType: string | undefined }[] = [];
 let answer = 200;
-const http = new UndiciCallbackHttp({ allowPrivate: true });
+const http = new UndiciCallbackHttp({ allowLoopback: true });
 
 beforeAll(async () => {
   h = await makeHarness();
@@ -39,7 +39,11 @@ beforeEach(() => {
   received = []; answer = 200; h.engine.fail = null; h.engine.data = makeData();
 });
 
-const sender = () => new CallbackSender({ repo: new CallbacksRepo(h.db), http, clock: h.clock });
+/** A fresh sender (= a restarted process) whose runOnce also waits for the deliveries it started. */
+const sender = () => {
+  const s = new CallbackSender({ repo: new CallbacksRepo(h.db), http, clock: h.clock });
+  return { runOnce: async () => { const started = await s.runOnce(); await s.settled(); return started; } };
+};
 const upload = async (fields: Record<string, string> = {}) =>
   (await h.app.inject({ method: 'POST', url: '/api/v1/recognize', headers: { 'x-api-key': h.keyA }, payload: recognizeForm([await pngPage()], { callback_url: receiverUrl, ...fields }) })).json().id as string;
 const work = () => runWorkerStep({ queue: h.services.queue, processor: h.services.processor, clock: h.clock });
@@ -53,7 +57,7 @@ describe('completion callbacks (Spec: Events)', () => {
     expect(received[0]!.contentType).toBe('application/json');
     expect(received[0]!.body).toEqual({
       event: 'document.completed', document_id: id, status: 'completed', document_type: 'upd', confidence: 1, data: makeData(),
-      warnings: [], completed_at: h.clock.now().toISOString(), client_ref: 'r-1',
+      warnings: [], completed_at: h.clock.now().toISOString(), client_ref: 'r-1', manual_check_recommended: false,
     });
     expect((await h.services.callbacks.forDocument(id))!.status).toBe('delivered');
     expect(await sender().runOnce()).toBe(false);
@@ -118,7 +122,7 @@ describe('completion callbacks (Spec: Events)', () => {
   it('a sender that crashed mid-delivery leaves a lease; the row is sent after it expires', async () => {
     const id = await upload();
     await work();
-    expect(await new CallbacksRepo(h.db).claimDue(h.clock.now(), 60_000)).not.toBeNull();
+    expect(await new CallbacksRepo(h.db).claimDue(h.clock.now(), 60_000)).toHaveLength(1);
     expect(await sender().runOnce()).toBe(false);
     h.clock.advance(60_001);
     expect(await sender().runOnce()).toBe(true);
@@ -134,7 +138,7 @@ describe('completion callbacks (Spec: Events)', () => {
   });
 
   it('without the development flag, the sender refuses loopback targets at connect time', async () => {
-    const strict = new UndiciCallbackHttp({ allowPrivate: false });
+    const strict = new UndiciCallbackHttp({ allowLoopback: false });
     try {
       await expect(strict.postJson(receiverUrl, '{}')).rejects.toThrow(/non-public/);
       await expect(strict.postJson(receiverUrl.replace('127.0.0.1', 'localhost'), '{}')).rejects.toThrow(/non-public/);

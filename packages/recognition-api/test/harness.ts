@@ -19,10 +19,10 @@ export async function makeHarness(over: Partial<RecognitionAppDeps> = {}): Promi
   const db = await openTestDb(MIGRATIONS_DIR);
   const dir = mkdtempSync(join(tmpdir(), 'recog-test-'));
   const files = new LocalFileStore(join(dir, 'files'));
-  const clock = new ManualClock('2026-11-23T09:05:00Z');
+  const clock = over.clock instanceof ManualClock ? over.clock : new ManualClock('2026-11-23T09:05:00Z');
   const engine = new FakeEngine();
   const deps: RecognitionAppDeps = {
-    db, files, localEngine: engine, clock, ids: new SequentialIds(), allowPrivateCallbacks: true,
+    db, files, localEngine: engine, clock, ids: new SequentialIds(), allowLoopbackCallbacks: true,
     resolve: async () => ['93.184.216.34'], ...over,
   };
   const services = createRecognitionServices(deps);

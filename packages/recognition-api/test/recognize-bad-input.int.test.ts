@@ -7,7 +7,7 @@ import { jpegPage, pngPage, recognizeForm } from './fixtures.js';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await makeHarness({ allowPrivateCallbacks: false, resolve: async (host) => (host === 'intranet.example' ? ['10.0.0.7'] : ['93.184.216.34']) });
+  h = await makeHarness({ allowLoopbackCallbacks: false, resolve: async (host) => (host === 'intranet.example' ? ['10.0.0.7'] : ['93.184.216.34']) });
 });
 afterAll(async () => h.close());
 

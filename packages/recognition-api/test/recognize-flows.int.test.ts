@@ -47,10 +47,11 @@ describe('priority=high answers synchronously', () => {
     expect((await get(`/api/v1/documents/${res.json().id}`)).json()).toMatchObject({ status: 'failed', error: { code: 'RECOGNITION_FAILED' } });
   });
 
-  it('422 RECOGNITION_FAILED (timeout) when the budget runs out', async () => {
+  it('422 RECOGNITION_TIMEOUT when the budget runs out', async () => {
     h.engine.gate = new Promise(() => {});
     const res = await post({ priority: 'high' });
     expect(res.statusCode).toBe(422);
+    expect(res.json().error.code).toBe('RECOGNITION_TIMEOUT');
     expect(res.json().error.message).toMatch(/^timeout:/);
   });
 

@@ -1,11 +1,12 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import ipaddr from 'ipaddr.js';
 import { Agent, request } from 'undici';
-import { isForbiddenAddress } from './callback-url.js';
+import { callbackHost, isForbiddenAddress, METADATA_HOSTS } from './callback-url.js';
 
 /** Outgoing HTTP for callbacks (port): POSTs a JSON body, resolves with the status or rejects on network errors. */
 export interface CallbackHttp {
-  postJson(url: string, body: string): Promise<{ status: number }>;
+  /** `headers` are added to `content-type: application/json` (the signature headers). */
+  postJson(url: string, body: string, headers?: Record<string, string>): Promise<{ status: number }>;
 }
 
 /** Connection timeout of a callback (Spec: Events, "connection timeout 10 seconds"); also used for headers/body. */
@@ -13,17 +14,22 @@ export const CALLBACK_TIMEOUT_MS = 10_000;
 
 /**
  * The real adapter over undici: 10 s connect/headers/body timeouts, no redirects (undici's `request` never
- * follows them, and a 3xx is not a 2xx confirmation). Unless `allowPrivate`, the address is checked again when
- * the socket connects (a guarded DNS lookup), so a name that now resolves to 10.0.0.5 or ::1 is refused even if
- * it was public at upload time (DNS rebinding).
+ * follows them, and a 3xx is not a 2xx confirmation). The address is checked again when the socket connects (a
+ * guarded DNS lookup), so a name that now resolves to 10.0.0.5 or ::1 is refused even if it was public at upload
+ * time (DNS rebinding). `allowLoopback` (npm start's demo only) lets loopback through; private, link-local and
+ * metadata targets are refused always.
  */
 export class UndiciCallbackHttp implements CallbackHttp {
   private readonly agent: Agent;
-  constructor(private readonly opts: { allowPrivate: boolean; userAgent?: string }) {
+  /** Connect, headers and body timeouts in ms (Spec: Events, "connection timeout 10 seconds"). */
+  readonly timeouts: { connect: number; headers: number; body: number };
+  constructor(private readonly opts: { allowLoopback: boolean; userAgent?: string; /** Default {@link CALLBACK_TIMEOUT_MS}. */ timeoutMs?: number }) {
+    const timeout = opts.timeoutMs ?? CALLBACK_TIMEOUT_MS;
+    this.timeouts = { connect: timeout, headers: timeout, body: timeout };
     const guarded = (hostname: string, options: object, cb: (err: Error | null, address: string | LookupAddress[], family?: number) => void) => {
       dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
         if (err) return cb(err, []);
-        const bad = addresses.find((a) => isForbiddenAddress(a.address));
+        const bad = addresses.find((a) => isForbiddenAddress(a.address, opts));
         if (bad) return cb(new Error(`callback host ${hostname} resolves to a non-public address`), []);
         const all = (options as { all?: boolean }).all;
         if (all) return cb(null, addresses);
@@ -31,21 +37,21 @@ export class UndiciCallbackHttp implements CallbackHttp {
       });
     };
     this.agent = new Agent({
-      connect: { timeout: CALLBACK_TIMEOUT_MS, ...(opts.allowPrivate ? {} : { lookup: guarded }) },
-      headersTimeout: CALLBACK_TIMEOUT_MS,
-      bodyTimeout: CALLBACK_TIMEOUT_MS,
+      connect: { timeout, lookup: guarded },
+      headersTimeout: timeout,
+      bodyTimeout: timeout,
     });
   }
 
-  async postJson(url: string, body: string): Promise<{ status: number }> {
-    const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-    if (!this.opts.allowPrivate && ipaddr.isValid(host) && isForbiddenAddress(host)) {
+  async postJson(url: string, body: string, extra: Record<string, string> = {}): Promise<{ status: number }> {
+    const host = callbackHost(new URL(url));
+    if (METADATA_HOSTS.has(host) || (ipaddr.isValid(host) && isForbiddenAddress(host, this.opts))) {
       throw new Error('callback URL points at a non-public address');
     }
     const res = await request(url, {
       method: 'POST',
       dispatcher: this.agent,
-      headers: { 'content-type': 'application/json', 'user-agent': this.opts.userAgent ?? 'recognition-api-callbacks/1' },
+      headers: { ...extra, 'content-type': 'application/json', 'user-agent': this.opts.userAgent ?? 'recognition-api-callbacks/1' },
       body,
     });
     await res.body.dump();

@@ -1,12 +1,13 @@
 import type { DocumentRecord } from '../documents/documents.types.js';
+import { manualCheck } from '../documents/document-view.js';
 import { buildAccountingExport } from '../export/accounting-export.js';
 
 /**
  * The body POSTed to `callback_url` when processing ends (Spec: Events).
  * Completed: `{event: 'document.completed', document_id, status, document_type, confidence, data, warnings,
- * completed_at}` plus `client_ref` and, for `output_format=accounting`, `export` (the accounting document).
+ * completed_at}` plus `client_ref`, `manual_check_recommended` (confidence < 0.80) and, for `output_format=accounting`, `export` (the accounting document).
  * Failed (our decision; the spec leaves it open): `{event: 'document.failed', document_id, status: 'failed',
- * document_type, error: {code: 'RECOGNITION_FAILED', message}, completed_at, client_ref}`.
+ * document_type, error: {code: 'RECOGNITION_FAILED' | 'RECOGNITION_TIMEOUT', message}, completed_at, client_ref}`.
  */
 export function buildCallbackPayload(doc: DocumentRecord): Record<string, unknown> {
   const common = {
@@ -17,7 +18,7 @@ export function buildCallbackPayload(doc: DocumentRecord): Record<string, unknow
     completed_at: doc.completedAt?.toISOString() ?? null,
   };
   if (doc.status === 'failed') {
-    return { event: 'document.failed', ...common, error: { code: 'RECOGNITION_FAILED', message: doc.errorMessage ?? 'recognition failed' } };
+    return { event: 'document.failed', ...common, error: { code: doc.errorCode ?? 'RECOGNITION_FAILED', message: doc.errorMessage ?? 'recognition failed' } };
   }
   return {
     event: 'document.completed',
@@ -25,6 +26,7 @@ export function buildCallbackPayload(doc: DocumentRecord): Record<string, unknow
     confidence: doc.confidence,
     data: doc.data,
     warnings: doc.warnings ?? [],
+    ...manualCheck(doc),
     ...(doc.outputFormat === 'accounting' ? { export: buildAccountingExport(doc) } : {}),
   };
 }

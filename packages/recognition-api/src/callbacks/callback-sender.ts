@@ -1,6 +1,7 @@
 import type { Clock } from '@app/shared';
 import type { CallbackHttp } from './callback-http.js';
-import type { CallbacksRepo } from './callbacks.repo.js';
+import { callbackHeaders } from './callback-signature.js';
+import type { CallbackRecord, CallbacksRepo } from './callbacks.repo.js';
 
 /**
  * Delays before each re-attempt (Spec: Events): 5 s, 30 s, 2 min. The first POST goes out as soon as processing
@@ -12,27 +13,67 @@ export const CALLBACK_RETRY_DELAYS_MS = [5_000, 30_000, 120_000] as const;
 /** Lease on a claimed callback: longer than one attempt (10 s connect + 10 s headers + 10 s body). */
 const LEASE_MS = 60_000;
 
+/** Deliveries in flight at once, in all and per API key (one slow receiver holds at most its key's share). */
+export const CALLBACK_LIMITS = { total: 32, perKey: 4 };
+
 /**
- * Delivers due callbacks, one row per call of {@link runOnce}; the caller loops (see `Poller`). A 2xx response
- * confirms; anything else (status, timeout, refused address, network error) schedules the next attempt from the
- * injected clock, so tests move a ManualClock instead of waiting.
+ * Delivers due callbacks in parallel (issue 11, item 4): each {@link runOnce} claims due rows, at most one per
+ * key per call and none of a key already at its cap, and starts them without waiting, so a slow or unreachable
+ * receiver of one key never delays another key's callbacks. Each POST carries the Standard Webhooks headers
+ * signed with the owner key's secret (callback-signature.ts); the delivery id is the row id, the same on every
+ * retry. A 2xx response confirms; anything else schedules the next attempt from the injected clock.
  */
 export class CallbackSender {
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly perKey = new Map<string, number>();
+
   constructor(
-    private readonly deps: { repo: CallbacksRepo; http: CallbackHttp; clock: Clock; log?: (msg: string, extra: object) => void },
+    private readonly deps: {
+      repo: CallbacksRepo; http: CallbackHttp; clock: Clock; log?: (msg: string, extra: object) => void;
+      limits?: { total: number; perKey: number };
+      /** Called when a delivery ends (a slot is free): the poller runs again at once. */
+      onSlotFree?: () => void;
+    },
   ) {}
 
-  /** Sends one due callback; resolves false when none was due. */
+  /** Claims and starts due deliveries; resolves true when at least one was started. */
   async runOnce(): Promise<boolean> {
+    const limits = this.deps.limits ?? CALLBACK_LIMITS;
+    const free = limits.total - this.inFlight.size;
+    if (free <= 0) return false;
+    const full = [...this.perKey].filter(([, n]) => n >= limits.perKey).map(([k]) => k);
+    const claimed = await this.deps.repo.claimDue(this.deps.clock.now(), LEASE_MS, { limit: free, excludeKeys: full });
+    for (const cb of claimed) {
+      const key = cb.apiKeyId ?? cb.id;
+      this.perKey.set(key, (this.perKey.get(key) ?? 0) + 1);
+      const run = this.deliver(cb).finally(() => {
+        this.inFlight.delete(cb.id);
+        const n = (this.perKey.get(key) ?? 1) - 1;
+        if (n > 0) this.perKey.set(key, n);
+        else this.perKey.delete(key);
+        this.deps.onSlotFree?.();
+      });
+      this.inFlight.set(cb.id, run);
+    }
+    return claimed.length > 0;
+  }
+
+  /** Resolves when every delivery started so far has ended (tests, shutdown). */
+  async settled(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
+  }
+
+  private async deliver(cb: CallbackRecord): Promise<void> {
     const { repo, http, clock } = this.deps;
-    const cb = await repo.claimDue(clock.now(), LEASE_MS);
-    if (!cb) return false;
     let error: string;
     try {
-      const res = await http.postJson(cb.url, JSON.stringify(cb.payload));
+      const body = JSON.stringify(cb.payload);
+      const secret = cb.apiKeyId ? await repo.secretFor(cb.apiKeyId) : null;
+      const headers = secret ? callbackHeaders(secret, cb.id, Math.floor(clock.now().getTime() / 1000), body) : {};
+      const res = await http.postJson(cb.url, body, headers);
       if (res.status >= 200 && res.status < 300) {
         await repo.markDelivered(cb.id);
-        return true;
+        return;
       }
       error = `HTTP ${res.status}`;
     } catch (err) {
@@ -40,8 +81,7 @@ export class CallbackSender {
     }
     const delay = CALLBACK_RETRY_DELAYS_MS[cb.attempts];
     const nextAt = delay === undefined ? null : new Date(clock.now().getTime() + delay);
-    await repo.markAttemptFailed(cb.id, error, nextAt);
+    await repo.markAttemptFailed(cb.id, error, nextAt).catch((err: Error) => this.deps.log?.('callback bookkeeping failed', { id: cb.id, err: err.message }));
     this.deps.log?.('callback attempt failed', { documentId: cb.documentId, attempt: cb.attempts + 1, error, nextAt });
-    return true;
   }
 }

@@ -9,22 +9,44 @@ export type Resolver = (host: string) => Promise<string[]>;
 export const systemResolver: Resolver = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 /**
- * True for addresses a callback must never reach: everything that ipaddr.js does not classify as `unicast`
- * (loopback, private 10/8 172.16/12 192.168/16, link-local, unique-local fc00::/7, CGNAT, multicast,
- * unspecified, reserved …). IPv4-mapped IPv6 (::ffff:10.0.0.1) is judged as the IPv4 address it carries.
+ * Cloud metadata host names, refused by name whatever they resolve to (on a cloud VM they resolve to
+ * 169.254.169.254 / fd00:ec2::254, which the address rule refuses too; off-cloud they may not resolve at all).
  */
-export function isForbiddenAddress(address: string): boolean {
+export const METADATA_HOSTS = new Set(['metadata.google.internal', 'metadata.goog', 'metadata', 'instance-data', 'instance-data.ec2.internal', 'metadata.azure.com']);
+
+/**
+ * Where callbacks may go (Spec leaves it open; docs/recognition.md "Callbacks"). `public`: only public unicast
+ * addresses (production). `public+loopback`: also loopback 127.0.0.0/8 and ::1, for `npm start`'s own demo
+ * receiver. Private ranges, link-local (169.254.169.254 metadata), CGNAT, unique-local, multicast and unspecified
+ * are refused in both.
+ */
+export type CallbackPolicy = { allowLoopback: boolean };
+
+/**
+ * True for addresses a callback must never reach under `policy`: everything ipaddr.js does not classify as
+ * `unicast`, except `loopback` when the policy allows it. IPv4-mapped IPv6 (::ffff:10.0.0.1) is judged as the
+ * IPv4 address it carries. Anything that is not an IP address at all is forbidden.
+ */
+export function isForbiddenAddress(address: string, policy: CallbackPolicy = { allowLoopback: false }): boolean {
   if (!ipaddr.isValid(address)) return true;
-  const ip = ipaddr.process(address);
-  return ip.range() !== 'unicast';
+  const range = ipaddr.process(address).range();
+  if (range === 'unicast') return false;
+  return !(policy.allowLoopback && range === 'loopback');
+}
+
+/** The host of a URL without IPv6 brackets and without a trailing dot, lower-cased. */
+export function callbackHost(url: URL): string {
+  return url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
 }
 
 /**
- * Checks a `callback_url` at upload (Spec: POST /recognize, callback_url): http(s) only, no credentials in it,
- * and unless `allowPrivate` (RECOGNITION_ALLOW_PRIVATE_CALLBACKS=1) every resolved address must be public.
- * Throws 422 VALIDATION_ERROR naming `callback_url`. The sender checks again at connect time (DNS can change).
+ * Checks a `callback_url` at upload (Spec: POST /recognize, callback_url): http(s) only, no credentials, no
+ * metadata host names, and every resolved address allowed by `policy`. Numeric forms (`0x7f000001`,
+ * `2130706433`, `[::ffff:127.0.0.1]`) are normalised by the WHATWG URL parser before the check, so they are
+ * judged as the address they denote. Throws 422 VALIDATION_ERROR naming `callback_url`. The sender checks
+ * again at connect time (DNS can change between upload and delivery).
  */
-export async function checkCallbackUrl(raw: string, opts: { allowPrivate: boolean; resolve: Resolver }): Promise<void> {
+export async function checkCallbackUrl(raw: string, opts: CallbackPolicy & { resolve: Resolver }): Promise<void> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -33,8 +55,8 @@ export async function checkCallbackUrl(raw: string, opts: { allowPrivate: boolea
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid('callback_url', 'must use http or https');
   if (url.username || url.password) throw invalid('callback_url', 'must not contain credentials');
-  if (opts.allowPrivate) return;
-  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const host = callbackHost(url);
+  if (METADATA_HOSTS.has(host)) throw invalid('callback_url', `"${host}" is a cloud metadata service`);
   let addresses: string[];
   try {
     addresses = ipaddr.isValid(host) ? [host] : await opts.resolve(host);
@@ -42,5 +64,7 @@ export async function checkCallbackUrl(raw: string, opts: { allowPrivate: boolea
     throw invalid('callback_url', `host "${host}" does not resolve`);
   }
   if (addresses.length === 0) throw invalid('callback_url', `host "${host}" does not resolve`);
-  if (addresses.some(isForbiddenAddress)) throw invalid('callback_url', 'points at a private, loopback or link-local address');
+  if (addresses.some((a) => isForbiddenAddress(a, opts))) {
+    throw invalid('callback_url', `points at a private, loopback or link-local address${opts.allowLoopback ? ' (only loopback is allowed here)' : ''}`);
+  }
 }

@@ -4,38 +4,55 @@ import type { Queryable } from '@app/shared';
 export interface CallbackRecord {
   id: string;
   documentId: string;
+  /** Owner key of the document (per-key delivery cap, signing secret); null only for rows older than migration 003. */
+  apiKeyId: string | null;
   url: string;
   payload: Record<string, unknown>;
   attempts: number;
   nextAttemptAt: Date;
 }
 
-interface Row { id: string; document_id: string; url: string; payload: Record<string, unknown>; attempts: number; next_attempt_at: Date }
+interface Row { id: string; document_id: string; api_key_id: string | null; url: string; payload: Record<string, unknown>; attempts: number; next_attempt_at: Date }
+const toRecord = (r: Row): CallbackRecord => ({
+  id: r.id, documentId: r.document_id, apiKeyId: r.api_key_id, url: r.url, payload: r.payload, attempts: r.attempts, nextAttemptAt: new Date(r.next_attempt_at),
+});
 
-/** SQL for callback deliveries; claim with `FOR UPDATE SKIP LOCKED` and a lease like the document queue. */
+/** SQL for callback deliveries; rows are claimed under a lease like the document queue. */
 export class CallbacksRepo {
   constructor(private readonly db: Queryable) {}
 
   /** Schedules the first delivery at `at` (normally the completion instant). One callback per document. */
-  async schedule(id: string, documentId: string, url: string, payload: Record<string, unknown>, at: Date): Promise<void> {
+  async schedule(id: string, documentId: string, apiKeyId: string, url: string, payload: Record<string, unknown>, at: Date): Promise<void> {
     await this.db.query(
-      `INSERT INTO callbacks (id, document_id, url, payload, status, next_attempt_at, created_at)
-       VALUES ($1, $2, $3, $4::json, 'pending', $5, $5) ON CONFLICT (document_id) DO NOTHING`,
-      [id, documentId, url, JSON.stringify(payload), at],
+      `INSERT INTO callbacks (id, document_id, api_key_id, url, payload, status, next_attempt_at, created_at)
+       VALUES ($1, $2, $3, $4, $5::json, 'pending', $6, $6) ON CONFLICT (document_id) DO NOTHING`,
+      [id, documentId, apiKeyId, url, JSON.stringify(payload), at],
     );
   }
 
-  /** Claims one due pending delivery, leasing it for `leaseMs` so a crashed sender's row comes back. */
-  async claimDue(now: Date, leaseMs: number): Promise<CallbackRecord | null> {
+  /**
+   * Claims up to `limit` due pending deliveries, at most one per key and none of `excludeKeys` (keys already at
+   * their in-flight cap), oldest due first, leasing each for `leaseMs` so a crashed sender's row comes back. The
+   * candidates are read first and then claimed by a conditional UPDATE, so two senders never take the same row.
+   */
+  async claimDue(now: Date, leaseMs: number, opts: { limit?: number; excludeKeys?: string[] } = {}): Promise<CallbackRecord[]> {
+    const due = `status = 'pending' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until < $1)`;
     const rows = await this.db.query<Row>(
-      `UPDATE callbacks SET lease_until = $2 WHERE id = (
-         SELECT id FROM callbacks WHERE status = 'pending' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until < $1)
-         ORDER BY next_attempt_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
-       RETURNING id, document_id, url, payload, attempts, next_attempt_at`,
-      [now, new Date(now.getTime() + leaseMs)],
+      `UPDATE callbacks SET lease_until = $2 WHERE ${due} AND id IN (
+         SELECT id FROM (
+           SELECT id, next_attempt_at, row_number() OVER (PARTITION BY coalesce(api_key_id, id) ORDER BY next_attempt_at, id) AS rn
+           FROM callbacks WHERE ${due} AND NOT (coalesce(api_key_id, '') = ANY($3::text[]))) c
+         WHERE rn = 1 ORDER BY next_attempt_at, id LIMIT $4)
+       RETURNING id, document_id, api_key_id, url, payload, attempts, next_attempt_at`,
+      [now, new Date(now.getTime() + leaseMs), opts.excludeKeys ?? [], opts.limit ?? 1],
     );
-    const r = rows[0];
-    return r ? { id: r.id, documentId: r.document_id, url: r.url, payload: r.payload, attempts: r.attempts, nextAttemptAt: new Date(r.next_attempt_at) } : null;
+    return rows.map(toRecord);
+  }
+
+  /** The callback secret of a key (signing), or null when the key has none. */
+  async secretFor(apiKeyId: string): Promise<string | null> {
+    const rows = await this.db.query<{ callback_secret: string | null }>('SELECT callback_secret FROM api_keys WHERE id = $1', [apiKeyId]);
+    return rows[0]?.callback_secret ?? null;
   }
 
   async markDelivered(id: string): Promise<void> {

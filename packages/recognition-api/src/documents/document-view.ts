@@ -1,9 +1,17 @@
 import type { DocumentRecord } from './documents.types.js';
 
+/** Spec: Validation and confidence, "Below 0.80 a manual check is recommended". */
+export const MANUAL_CHECK_BELOW = 0.8;
+
+/** `{manual_check_recommended}` of a completed document (ours, additive): true when confidence < 0.80. */
+export function manualCheck(doc: Pick<DocumentRecord, 'confidence'>): { manual_check_recommended: boolean } {
+  return { manual_check_recommended: (doc.confidence ?? 0) < MANUAL_CHECK_BELOW };
+}
+
 /**
  * The Document record of the API (Spec: Resources, "Document record"). While `queued`/`processing` only the
  * short form `{id, status, document_type, created_at, client_ref}`. Completed adds `completed_at, data,
- * confidence, warnings, processing_time_ms`; failed adds `completed_at, processing_time_ms` and `error: {code,
+ * confidence, warnings, processing_time_ms` and `manual_check_recommended` (ours); failed adds `completed_at, processing_time_ms` and `error: {code,
  * message}` (ours). Timestamps are ISO 8601 UTC with `Z`.
  */
 export function documentView(doc: DocumentRecord): Record<string, unknown> {
@@ -22,6 +30,7 @@ export function documentView(doc: DocumentRecord): Record<string, unknown> {
       confidence: doc.confidence,
       warnings: doc.warnings ?? [],
       processing_time_ms: doc.processingTimeMs ?? 0,
+      ...manualCheck(doc),
     };
   }
   if (doc.status === 'failed') {

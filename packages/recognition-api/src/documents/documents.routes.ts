@@ -13,7 +13,7 @@ export function documentsRoutes(root: FastifyInstance, service: DocumentsService
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
 
   app.post('/api/v1/recognize', { schema: { tags: ['documents'], consumes: ['multipart/form-data'] } }, async (request, reply) => {
-    const res = await service.recognize(request.apiKeyId, await readUpload(request));
+    const res = await service.recognize(request.apiKeyId, await readUpload(request), request.arrivedAt);
     return reply.status(res.status).send(res.body);
   });
 

@@ -9,6 +9,17 @@ export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
  */
 export const MAX_IMAGE_PIXELS = 50_000_000;
 
+/** Longest side accepted (a 50 MP image 1 px high is no document, and libvips allocates per line). */
+export const MAX_IMAGE_SIDE = 20_000;
+/**
+ * From this size on, an image of a single colour is refused as a decompression bomb: a 7070×7070 one-colour
+ * PNG is 146 KB on the wire and 150 MB decoded, and holds nothing to recognise (fuzz finding, issue 11).
+ * Smaller single-colour images (icons, test pages) go on to recognition, which reports `no_document`.
+ */
+export const BOMB_MIN_PIXELS = 4_000_000;
+/** Long side of the reduced copy the upload check decodes to (full decode for truncation, bounded memory). */
+const CHECK_LONG_SIDE = 512;
+
 /** A page image accepted for recognition: the bytes to store (BMP re-encoded as PNG) and what was detected. */
 export interface CheckedImage {
   /** Detected from the content, never from the file name. */
@@ -25,7 +36,7 @@ export class ImageRejected extends Error {}
 
 const SHARP_FORMATS = { jpeg: 'jpg', png: 'png', webp: 'webp', tiff: 'tiff' } as const;
 
-function isBmp(buf: Buffer): boolean {
+export function isBmp(buf: Buffer): boolean {
   return buf.length >= 26 && buf[0] === 0x42 && buf[1] === 0x4d;
 }
 
@@ -33,11 +44,11 @@ function isBmp(buf: Buffer): boolean {
  * BMP goes through bmp-ts because the libvips bundled with sharp has no BMP loader. The header's declared size is
  * checked first so a bomb is refused before its pixels are allocated; the pixels are then stored as lossless PNG.
  */
-async function checkBmp(buf: Buffer): Promise<CheckedImage> {
+export async function checkBmp(buf: Buffer): Promise<CheckedImage> {
   const width = Math.abs(buf.readInt32LE(18));
   const height = Math.abs(buf.readInt32LE(22));
   if (width === 0 || height === 0) throw new ImageRejected('BMP header declares an empty image');
-  if (width * height > MAX_IMAGE_PIXELS) throw new ImageRejected(`image is ${width}×${height} pixels, more than ${MAX_IMAGE_PIXELS} allowed`);
+  checkDimensions(width, height);
   let rgba: Buffer;
   try {
     const img = decodeBmp(buf, { toRGBA: true });
@@ -50,10 +61,34 @@ async function checkBmp(buf: Buffer): Promise<CheckedImage> {
   return { format: 'bmp', width, height, bytes: png, ext: 'png' };
 }
 
+/** Refuses declared sizes no document page has, before a single pixel is decoded. */
+export function checkDimensions(width: number, height: number): void {
+  if (width * height > MAX_IMAGE_PIXELS) throw new ImageRejected(`image is ${width}×${height} pixels, more than ${MAX_IMAGE_PIXELS} allowed`);
+  if (Math.max(width, height) > MAX_IMAGE_SIDE) throw new ImageRejected(`image is ${width}×${height} pixels, a side longer than ${MAX_IMAGE_SIDE} is not a page`);
+}
+
+/** True when every channel of a raw buffer spans at most 2 levels: one colour (JPEG noise allowed). */
+function isSingleColour(data: Buffer, channels: number): boolean {
+  for (let c = 0; c < channels; c++) {
+    let min = 255;
+    let max = 0;
+    for (let i = c; i < data.length; i += channels) {
+      const v = data[i]!;
+      if (v < min) min = v;
+      if (v > max) max = v;
+    }
+    if (max - min > 2) return false;
+  }
+  return true;
+}
+
 /**
  * Accepts one uploaded page: detects JPEG/PNG/WebP/TIFF (sharp metadata) or BMP (magic `BM`) from the bytes,
- * refuses more than {@link MAX_IMAGE_PIXELS}, and decodes the whole image once (`failOn: 'truncated'`) so a
- * truncated or corrupt file is refused at upload rather than failing later in a worker.
+ * refuses more than {@link MAX_IMAGE_PIXELS} or a side over {@link MAX_IMAGE_SIDE} from the header, then decodes
+ * the whole image once (`failOn: 'truncated'`) into a copy reduced to 512 px on the fly (sequential read, so
+ * memory stays small whatever the size) so a truncated or corrupt file is refused at upload rather than failing
+ * later in a worker, and a large single-colour image is refused as a decompression bomb. Runs in the worker
+ * pool (engine/pool), never on the API's event loop.
  * @throws ImageRejected with a caller-safe reason.
  */
 export async function checkImage(buf: Buffer): Promise<CheckedImage> {
@@ -71,11 +106,20 @@ export async function checkImage(buf: Buffer): Promise<CheckedImage> {
   if (!(format in SHARP_FORMATS)) throw new ImageRejected(`image format "${meta.format}" is not accepted (JPEG, PNG, WebP, TIFF, BMP)`);
   const width = meta.width ?? 0;
   const height = meta.height ?? 0;
-  if (width * height > MAX_IMAGE_PIXELS) throw new ImageRejected(`image is ${width}×${height} pixels, more than ${MAX_IMAGE_PIXELS} allowed`);
+  if (width === 0 || height === 0) throw new ImageRejected('image declares an empty size');
+  checkDimensions(width, height);
+  let reduced: { data: Buffer; info: sharp.OutputInfo };
   try {
-    await sharp(buf, opts).stats();
+    reduced = await sharp(buf, { ...opts, sequentialRead: true })
+      .resize({ width: CHECK_LONG_SIDE, height: CHECK_LONG_SIDE, fit: 'inside', withoutEnlargement: true })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
   } catch {
     throw new ImageRejected(`${format.toUpperCase()} image is corrupt or truncated`);
+  }
+  if (width * height >= BOMB_MIN_PIXELS && isSingleColour(reduced.data, reduced.info.channels)) {
+    const kb = Math.max(1, Math.round(buf.length / 1024));
+    throw new ImageRejected(`decompression bomb: ${width}×${height} pixels of a single colour packed into ${kb} KB, nothing to recognise`);
   }
   return { format, width, height, bytes: buf, ext: SHARP_FORMATS[format] };
 }

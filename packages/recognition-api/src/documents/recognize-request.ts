@@ -10,6 +10,12 @@ export const FIELD_VALUES = {
   priority: ['high', 'normal', 'batch'],
 } as const;
 
+/**
+ * No C0 control character (NUL included) nor DEL: PostgreSQL text cannot hold NUL, and a reference or URL with
+ * control characters is a mistake or an attack on logs (fuzz finding, issue 11).
+ */
+const NO_CONTROL_CHARS = '^[^\\u0000-\\u001f\\u007f]*$';
+
 /** The text fields of a recognition request, checked with TypeBox; unknown fields are refused. */
 export const RecognizeFields = Type.Object(
   {
@@ -17,8 +23,8 @@ export const RecognizeFields = Type.Object(
     image_quality: Type.Enum([...FIELD_VALUES.image_quality]),
     output_format: Type.Optional(Type.Enum([...FIELD_VALUES.output_format])),
     priority: Type.Optional(Type.Enum([...FIELD_VALUES.priority])),
-    callback_url: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
-    client_ref: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    callback_url: Type.Optional(Type.String({ minLength: 1, maxLength: 500, pattern: NO_CONTROL_CHARS })),
+    client_ref: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: NO_CONTROL_CHARS })),
   },
   { additionalProperties: false },
 );
@@ -38,6 +44,7 @@ export interface RecognizeRequest {
 function describe(param: string, keyword: string, message: string): string {
   const allowed = (FIELD_VALUES as Record<string, readonly string[]>)[param];
   if (allowed && keyword === 'enum') return `must be one of ${allowed.join(', ')}`;
+  if (keyword === 'pattern') return 'must not contain control characters (NUL, line breaks, tabs)';
   return message;
 }
 

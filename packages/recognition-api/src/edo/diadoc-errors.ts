@@ -35,7 +35,7 @@ export function mapOperatorError(status: number, errorCode: string | undefined, 
     case 403: return new ApiError('EDO_FORBIDDEN', `the operator denied access (box not among the user's boxes, or an administrator is required). ${said}`);
     case 404: return new ApiError('EDO_NOT_FOUND', `not found at the operator. ${said}`);
     case 409: return new ApiError('EDO_CONFLICT', `conflict at the operator. ${said}`);
-    case 429: return new ApiError('EDO_RATE_LIMITED', `the operator limits the request rate; retry later. ${said}`, retryAfter ?? DEFAULT_RETRY_AFTER_S);
+    case 429: return new ApiError('EDO_RATE_LIMITED', `the operator limits the request rate; retry later. ${said}`, { 'retry-after': String(retryAfter ?? DEFAULT_RETRY_AFTER_S) });
     case 410: return new ApiError('EDO_UNAVAILABLE', `the operator retired this method. ${said}`);
     default: return new ApiError('EDO_UNAVAILABLE', `the operator is unavailable. ${said}`);
   }

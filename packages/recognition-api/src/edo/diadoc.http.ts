@@ -55,7 +55,7 @@ export class DiadocOperator implements EdoOperator {
     if (res.status === 204) {
       await res.body.dump();
       const after = Number(res.headers['retry-after'] ?? 5);
-      throw new ApiError('EDO_CONFLICT', `the operator is still processing operation ${input.operationId}; repeat the same request with operationId=${input.operationId} after ${after} s. Diadoc answered 204`, after);
+      throw new ApiError('EDO_CONFLICT', `the operator is still processing operation ${input.operationId}; repeat the same request with operationId=${input.operationId} after ${after} s. Diadoc answered 204`, { 'retry-after': String(after) });
     }
     return withIsoTimestamps(parseDiadocJson(await res.body.text()) as OperatorJson);
   }

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../errors.js';
 
 function send(reply: FastifyReply, err: ApiError): FastifyReply {
-  if (err.retryAfter !== undefined) reply.header('Retry-After', String(err.retryAfter));
+  if (Object.keys(err.headers).length > 0) void reply.headers(err.headers);
   return reply.status(err.status).type('application/json; charset=utf-8').send({ error: { code: err.code, message: err.message } });
 }
 

@@ -17,6 +17,12 @@ const REASON_MESSAGES: Record<RecognitionFailedError['reason'], string> = {
   engine_error: 'the recognition engine failed',
 };
 
+/** The failure result of a reason; `timeout` gets its own code RECOGNITION_TIMEOUT (issue 11, item 2). */
+export function timedOrFailed(reason: RecognitionFailedError['reason'], processingTimeMs: number, retryable = false): ProcessingResult {
+  const code = reason === 'timeout' ? 'RECOGNITION_TIMEOUT' : 'RECOGNITION_FAILED';
+  return { ok: false, code, message: `${reason}: ${REASON_MESSAGES[reason]}`, processingTimeMs, retryable };
+}
+
 /**
  * The recognition pipeline shared by the synchronous path and the workers: load the pages, run the engine,
  * validate, score confidence; then {@link finish} records the outcome and schedules the callback in one
@@ -27,13 +33,16 @@ export class DocumentProcessor {
     private readonly deps: { db: Db; files: FileStore; engine: RecognitionEngine; clock: Clock; ids: IdSource; log?: (msg: string, extra: object) => void },
   ) {}
 
-  /** Runs the engine on a document's pages; never throws — failures become `{ok: false}` with a safe message. */
-  async recognize(doc: DocumentRecord, signal?: AbortSignal): Promise<ProcessingResult> {
+  /**
+   * Runs the engine (default the background one; the high lane passes its own) on a document's pages; never
+   * throws — failures become `{ok: false}` with a safe message; a timeout has code RECOGNITION_TIMEOUT.
+   */
+  async recognize(doc: DocumentRecord, signal?: AbortSignal, engine: RecognitionEngine = this.deps.engine): Promise<ProcessingResult> {
     const started = this.deps.clock.now().getTime();
     const elapsed = () => Math.max(0, this.deps.clock.now().getTime() - started);
     try {
       const images = await Promise.all(doc.files.map((k) => this.deps.files.get(k)));
-      const out = await this.deps.engine.recognize({ images, documentType: doc.requestedType, imageQuality: doc.imageQuality, signal });
+      const out = await engine.recognize({ images, documentType: doc.requestedType, imageQuality: doc.imageQuality, signal });
       const v = validateRecognizedData(out.data);
       const warnings = [...out.warnings, ...v.warnings];
       const confidence = computeConfidence({ warnings: warnings.length, emptyCritical: v.emptyCritical.length, totalsMismatch: v.totalsMismatch });
@@ -41,7 +50,7 @@ export class DocumentProcessor {
     } catch (err) {
       const reason = err instanceof RecognitionFailedError ? err.reason : signal?.aborted ? 'timeout' : 'engine_error';
       this.deps.log?.('recognition failed', { documentId: doc.id, reason, err: (err as Error).message });
-      return { ok: false, code: 'RECOGNITION_FAILED', message: `${reason}: ${REASON_MESSAGES[reason]}`, processingTimeMs: elapsed(), retryable: reason === 'engine_unavailable' };
+      return timedOrFailed(reason, elapsed(), reason === 'engine_unavailable');
     }
   }
 
@@ -53,7 +62,7 @@ export class DocumentProcessor {
       if (!(await docs.finish(doc.id, result, now))) return null;
       const done = (await docs.getById(doc.id))!;
       if (done.callbackUrl) {
-        await new CallbacksRepo(q).schedule(`cb_${this.deps.ids.uuid()}`, done.id, done.callbackUrl, buildCallbackPayload(done), now);
+        await new CallbacksRepo(q).schedule(`cb_${this.deps.ids.uuid()}`, done.id, done.apiKeyId, done.callbackUrl, buildCallbackPayload(done), now);
       }
       return done;
     });

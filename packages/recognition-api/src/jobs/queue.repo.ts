@@ -2,30 +2,48 @@ import type { Queryable } from '@app/shared';
 import { toRecord } from '../documents/documents.repo.js';
 import type { DocumentRecord } from '../documents/documents.types.js';
 
+/** Documents that may be claimed at `$1`: queued and due (batch rows at their tick), or held under an expired lease. */
+const DUE = `((status = 'queued' AND available_at <= $1) OR (status = 'processing' AND lease_until < $1))`;
+/** Priority class: a high document abandoned by a dead request first, then normal, then batch. */
+const CLASS = `CASE priority WHEN 'high' THEN 0 WHEN 'normal' THEN 1 ELSE 2 END`;
+
 /**
- * The durable job queue: document rows themselves. A worker claims one due row with `FOR UPDATE SKIP LOCKED`
- * (several workers and instances never take the same row) and holds it under a lease; a row whose lease ran
- * out (its worker died) is claimable again, so a restart loses nothing.
+ * The durable job queue: document rows themselves (docs/recognition.md explains why not pg-boss). A worker
+ * claims one due row under a lease; a row whose lease ran out (its worker died) is claimable again, so a restart
+ * loses nothing. Several workers and instances share it: the claim is a conditional UPDATE with
+ * `FOR UPDATE SKIP LOCKED`, so no row is taken twice.
  */
 export class QueueRepo {
   constructor(private readonly db: Queryable) {}
 
   /**
-   * Claims the oldest due document: `queued` with `available_at <= now` (batch rows become due at their quarter
-   * hour), or `processing` with an expired lease. Sets status `processing`, `lease_until = now + leaseMs`, attempts+1.
+   * Claims the next document by the fair order (issue 11, item 3): the best priority class that has due work
+   * (normal before batch at every tick), within it the API key whose last turn is oldest (round-robin: one key's
+   * thousand-page batch cannot delay another key's single document), within the key the oldest due row. Sets
+   * status `processing`, `lease_until = now + leaseMs`, attempts+1, and records the key's turn.
    */
   async claim(now: Date, leaseMs: number): Promise<DocumentRecord | null> {
     const rows = await this.db.query<Parameters<typeof toRecord>[0]>(
-      `UPDATE documents SET status = 'processing', lease_until = $2, attempts = attempts + 1
+      `WITH due AS (SELECT api_key_id, ${CLASS} AS cls, created_at FROM documents WHERE ${DUE}),
+            best AS (SELECT min(cls) AS cls FROM due),
+            next_key AS (
+              SELECT d.api_key_id FROM due d JOIN best b ON d.cls = b.cls LEFT JOIN queue_turns t ON t.api_key_id = d.api_key_id
+              GROUP BY d.api_key_id, t.last_turn ORDER BY t.last_turn NULLS FIRST, min(d.created_at), d.api_key_id LIMIT 1)
+       UPDATE documents SET status = 'processing', lease_until = $2, attempts = attempts + 1
        WHERE id = (
-         SELECT id FROM documents
-         WHERE (status = 'queued' AND available_at <= $1) OR (status = 'processing' AND lease_until < $1)
-         ORDER BY available_at, created_at, id
-         LIMIT 1 FOR UPDATE SKIP LOCKED)
+         SELECT d.id FROM documents d, next_key k, best b
+         WHERE d.api_key_id = k.api_key_id AND ${DUE.replace(/status|available_at|lease_until/g, 'd.$&')} AND ${CLASS.replace('priority', 'd.priority')} = b.cls
+         ORDER BY d.available_at, d.created_at, d.id LIMIT 1 FOR UPDATE OF d SKIP LOCKED)
        RETURNING *`,
       [now, new Date(now.getTime() + leaseMs)],
     );
-    return rows[0] ? toRecord(rows[0]) : null;
+    const doc = rows[0] ? toRecord(rows[0]) : null;
+    if (doc) {
+      await this.db.query(
+        `INSERT INTO queue_turns (api_key_id, last_turn) VALUES ($1, nextval('queue_turn_seq'))
+         ON CONFLICT (api_key_id) DO UPDATE SET last_turn = EXCLUDED.last_turn`, [doc.apiKeyId]);
+    }
+    return doc;
   }
 
   /** Extends a held lease (long recognitions); false when the row is no longer ours to hold. */

@@ -9,13 +9,15 @@ import { KeysRepo, parseScopes, type ApiScope } from './keys.repo.js';
  *   tsx packages/recognition-api/src/keys/keys-cli.ts list
  *   tsx packages/recognition-api/src/keys/keys-cli.ts set-scopes key_0123abcd recognition,edo
  *   tsx packages/recognition-api/src/keys/keys-cli.ts deactivate key_0123abcd
- * Uses the same DATABASE_URL / DATA_DIR as the service. `create` prints the key once; only its hash is kept.
+ *   tsx packages/recognition-api/src/keys/keys-cli.ts callback-secret key_0123abcd   (rotates and prints it)
+ * Uses the same DATABASE_URL / DATA_DIR as the service. `create` prints the key and its callback signing secret
+ * once; only the key's hash is kept (the secret is kept, since the service signs with it).
  * Scopes (docs/edo-gateway.md): `recognition` (default) and `edo` (the /api/v1/edo gateway).
  */
 export async function runKeysCli(argv: string[], out: (line: string) => void = console.log, env = process.env): Promise<number> {
   const [cmd, ...rest] = argv;
-  const usage = 'usage: keys-cli create --name NAME [--scopes recognition,edo] | list | deactivate KEY_ID | set-scopes KEY_ID recognition,edo';
-  if (!cmd || !['create', 'list', 'deactivate', 'set-scopes'].includes(cmd)) {
+  const usage = 'usage: keys-cli create --name NAME [--scopes recognition,edo] | list | deactivate KEY_ID | set-scopes KEY_ID recognition,edo | callback-secret KEY_ID';
+  if (!cmd || !['create', 'list', 'deactivate', 'set-scopes', 'callback-secret'].includes(cmd)) {
     out(usage);
     return 2;
   }
@@ -38,10 +40,21 @@ export async function runKeysCli(argv: string[], out: (line: string) => void = c
         out(usage);
         return 2;
       }
-      const { key, record } = await keys.create(name, undefined, scopes);
+      const { key, callbackSecret, record } = await keys.create(name, undefined, scopes);
       out(`created ${record.id} (${record.name}) scopes ${record.scopes.join(',')}`);
       out(`X-API-Key: ${key}`);
-      out('Store it now: only its SHA-256 hash is kept.');
+      out(`Callback signing secret: ${callbackSecret}`);
+      out('Store both now: they are not shown again (only the key\'s SHA-256 hash is kept).');
+      return 0;
+    }
+    if (cmd === 'callback-secret') {
+      const secret = rest[0] ? await keys.rotateCallbackSecret(rest[0]) : null;
+      if (!secret) {
+        out(`no key ${rest[0] ?? ''}`);
+        return 1;
+      }
+      out(`Callback signing secret: ${secret}`);
+      out('The previous secret no longer verifies; pending callbacks are signed with this one.');
       return 0;
     }
     if (cmd === 'list') {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sha256Hex, type Clock, type Queryable } from '@app/shared';
+import { newCallbackSecret } from '../callbacks/callback-signature.js';
 
 /**
  * What a key may call: `recognition` (documents and recognition) and `edo` (the /api/v1/edo gateway).
@@ -53,16 +54,29 @@ export class KeysRepo {
   ) {}
 
   /**
-   * Creates a key; returns the plain key (shown once) and its record. `plainKey` lets the demo key be fixed;
-   * `scopes` default to `recognition` only.
+   * Creates a key; returns the plain key and its callback signing secret (both shown once) and its record.
+   * `plainKey` lets the demo key be fixed; `scopes` default to `recognition` only.
    */
-  async create(name: string, plainKey: string = `rk_${randomBytes(32).toString('base64url')}`, scopes: ApiScope[] = ['recognition']): Promise<{ key: string; record: ApiKeyRecord }> {
+  async create(
+    name: string, plainKey: string = `rk_${randomBytes(32).toString('base64url')}`, scopes: ApiScope[] = ['recognition'],
+  ): Promise<{ key: string; callbackSecret: string; record: ApiKeyRecord }> {
     const id = `key_${randomBytes(8).toString('hex')}`;
+    const callbackSecret = newCallbackSecret();
     const rows = await this.db.query<Row>(
-      `INSERT INTO api_keys (id, name, key_hash, key_prefix, created_at, scopes) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
-      [id, name, sha256Hex(plainKey), plainKey.slice(0, 8), this.clock.now(), scopes],
+      `INSERT INTO api_keys (id, name, key_hash, key_prefix, created_at, scopes, callback_secret) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
+      [id, name, sha256Hex(plainKey), plainKey.slice(0, 8), this.clock.now(), scopes, callbackSecret],
     );
-    return { key: plainKey, record: toRecord(rows[0]!) };
+    return { key: plainKey, callbackSecret, record: toRecord(rows[0]!) };
+  }
+
+  /**
+   * Replaces a key's callback signing secret (Standard Webhooks `whsec_…`) and returns the new one, to be shown
+   * once; null when there is no such key. Callbacks still pending are signed with the new secret.
+   */
+  async rotateCallbackSecret(id: string): Promise<string | null> {
+    const secret = newCallbackSecret();
+    const rows = await this.db.query('UPDATE api_keys SET callback_secret = $2 WHERE id = $1 RETURNING id', [id, secret]);
+    return rows.length > 0 ? secret : null;
   }
 
   /** The active key's id for a presented plain key, or null when unknown or deactivated. */

@@ -16,14 +16,14 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("the gateway through npm start's composition, over real HTTP", () => {
   it('serves every gateway route against the simulator with the demo key, and again after a restart', async () => {
-    const opts = { dataDir: join(dir, 'svc'), port: 0, host: '127.0.0.1', engine: new FakeEngine(), workers: 0 };
+    const opts = { dataDir: join(dir, 'svc'), port: 0, host: '127.0.0.1', engine: new FakeEngine(), workers: 0, demoApiKey: true as const }; // as npm start
     let svc = await startRecognitionService(opts);
     let demo = await startEdoDemo(svc.edo);
     try {
       expect(demo.usesSimulator).toBe(true);
       expect(statSync(masterKeyFile(opts.dataDir)).mode & 0o777).toBe(0o600);
       const call = (r: { method: string; url: string; body?: unknown }) => fetch(`${svc.url}${r.url}`, {
-        method: r.method, headers: { 'x-api-key': svc.apiKey, ...(r.body ? { 'content-type': 'application/json' } : {}) }, body: r.body ? JSON.stringify(r.body) : undefined,
+        method: r.method, headers: { 'x-api-key': svc.apiKey!, ...(r.body ? { 'content-type': 'application/json' } : {}) }, body: r.body ? JSON.stringify(r.body) : undefined,
       });
       const health = await call({ method: 'GET', url: '/api/v1/edo/health' });
       expect(await health.json()).toEqual({ status: 'connected', authenticated: true, organizations_count: 1, box_id: demo.sim.boxId });

@@ -11,7 +11,12 @@ import { AiEngine } from './ai-engine.js';
 let server: Server;
 let baseUrl: string;
 let requests: { url: string; auth: string | undefined; body: any }[] = [];
-let reply: { status: number; body: unknown; delayMs?: number } = { status: 200, body: {} };
+type Reply = { status: number; body: unknown; delayMs?: number; headers?: Record<string, string> };
+let reply: Reply = { status: 200, body: {} };
+/** Scripted answers taken in order before `reply` (retry tests). */
+let script: Reply[] = [];
+let slept: number[] = [];
+let logs: { msg: string; extra: any }[] = [];
 
 const completion = (content: unknown) => ({ choices: [{ message: { role: 'assistant', content: JSON.stringify(content) } }] });
 
@@ -22,11 +27,12 @@ beforeAll(async () => {
     req.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
       requests.push({ url: req.url!, auth: req.headers.authorization, body: text ? JSON.parse(text) : null });
+      const r = req.url === '/v1/models' ? reply : (script.shift() ?? reply);
       const send = () => {
-        res.writeHead(req.url === '/v1/models' ? 200 : reply.status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(req.url === '/v1/models' ? { data: [] } : reply.body));
+        res.writeHead(req.url === '/v1/models' ? 200 : r.status, { 'content-type': 'application/json', ...r.headers });
+        res.end(JSON.stringify(req.url === '/v1/models' ? { data: [] } : r.body));
       };
-      if (reply.delayMs) setTimeout(send, reply.delayMs); else send();
+      if (r.delayMs) setTimeout(send, r.delayMs); else send();
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -38,9 +44,16 @@ afterAll(async () => {
 });
 beforeEach(() => {
   requests = [];
+  script = [];
+  slept = [];
+  logs = [];
 });
 
-const engine = (timeoutMs = 5000) => new AiEngine({ baseUrl, apiKey: 'sk-test', model: 'vision-1', timeoutMs });
+const engine = (timeoutMs = 5000) => new AiEngine({ baseUrl, apiKey: 'sk-test', model: 'vision-1', timeoutMs, cost: { inputPerMTok: 2.5, outputPerMTok: 10 } }, {
+  sleep: async (ms) => { slept.push(ms); },
+  log: (msg, extra) => logs.push({ msg, extra }),
+});
+const goodAnswer = () => completion({ document_type: 'upd', ...makeData(), seller: { ...makeData().seller, address: null }, buyer: { ...makeData().buyer, address: null }, items: [] });
 
 describe('AiEngine against a fake chat completions API', () => {
   it('sends images as data URLs with the JSON schema and returns the recognised data', async () => {
@@ -57,7 +70,41 @@ describe('AiEngine against a fake chat completions API', () => {
     expect(req.body.response_format.type).toBe('json_schema');
     expect(req.body.response_format.json_schema.schema.required).toContain('items');
     const parts = req.body.messages[1].content;
-    expect(parts.filter((p: any) => p.type === 'image_url').map((p: any) => p.image_url.url.slice(0, 22))).toEqual(['data:image/png;base64,', 'data:image/png;base64,']);
+    expect(parts.filter((p: any) => p.type === 'image_url').map((p: any) => p.image_url.url.slice(0, 23))).toEqual(['data:image/jpeg;base64,', 'data:image/jpeg;base64,']);
+  });
+
+  it('downscales a large page to 2000 px and re-encodes it as JPEG before sending', async () => {
+    reply = { status: 200, body: goodAnswer() };
+    const big = await sharp({ create: { width: 4960, height: 7016, channels: 3, background: '#fff' } }).composite([{ input: await pngPage(600, 400), top: 100, left: 100 }]).png().toBuffer();
+    await engine().recognize({ images: [big], documentType: 'upd', imageQuality: 'scan' });
+    const url: string = requests[0]!.body.messages[1].content[1].image_url.url;
+    const sent = await sharp(Buffer.from(url.split(',')[1]!, 'base64')).metadata();
+    expect([sent.format, sent.width, sent.height]).toEqual(['jpeg', 1414, 2000]);
+  });
+
+  it('retries 429 after the Retry-After the API asks for, then succeeds', async () => {
+    script = [{ status: 429, body: { error: 'slow down' }, headers: { 'retry-after': '7' } }];
+    reply = { status: 200, body: goodAnswer() };
+    await engine().recognize({ images: [await pngPage()], documentType: 'upd', imageQuality: 'scan' });
+    expect(slept).toEqual([7000]);
+    expect(requests.filter((r) => r.url === '/v1/chat/completions')).toHaveLength(2);
+  });
+
+  it('retries 5xx with exponential back-off and gives up after 3 attempts', async () => {
+    reply = { status: 503, body: { error: 'overloaded' } };
+    await expect(engine().recognize({ images: [await pngPage()], documentType: 'upd', imageQuality: 'scan' })).rejects.toMatchObject({ reason: 'engine_error' });
+    expect(slept).toHaveLength(2);
+    expect(slept[0]).toBeGreaterThanOrEqual(800);
+    expect(slept[0]).toBeLessThanOrEqual(1200);
+    expect(slept[1]).toBeGreaterThanOrEqual(1600);
+    expect(slept[1]).toBeLessThanOrEqual(2400);
+  });
+
+  it('logs a token and cost estimate per document', async () => {
+    reply = { status: 200, body: { ...goodAnswer(), usage: { prompt_tokens: 1200, completion_tokens: 300 } } };
+    await engine().recognize({ images: [await pngPage()], documentType: 'upd', imageQuality: 'scan' });
+    const usage = logs.find((l) => l.msg === 'ai usage')!.extra;
+    expect(usage).toMatchObject({ model: 'vision-1', pages: 1, estimatedImageTokens: 255, inputTokens: 1200, outputTokens: 300, reported: true, estimatedCost: 0.006 });
   });
 
   it('keeps the requested type when it is not auto', async () => {
@@ -70,9 +117,10 @@ describe('AiEngine against a fake chat completions API', () => {
     await expect(engine().recognize({ images: [await pngPage()], documentType: 'upd', imageQuality: 'scan' })).rejects.toMatchObject({ reason: 'engine_error' });
   });
 
-  it('a non-2xx answer is engine_error', async () => {
-    reply = { status: 429, body: { error: { message: 'rate limited' } } };
+  it('a non-retryable non-2xx answer is engine_error at once', async () => {
+    reply = { status: 400, body: { error: { message: 'bad request' } } };
     await expect(engine().recognize({ images: [await pngPage()], documentType: 'upd', imageQuality: 'scan' })).rejects.toBeInstanceOf(RecognitionFailedError);
+    expect(slept).toEqual([]);
   });
 
   it('a slow API is a timeout', async () => {
@@ -81,7 +129,7 @@ describe('AiEngine against a fake chat completions API', () => {
   });
 
   it('an unreachable API is engine_unavailable and health unavailable', async () => {
-    const dead = new AiEngine({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: '', model: 'm', timeoutMs: 2000 });
+    const dead = new AiEngine({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: '', model: 'm', timeoutMs: 2000 }, { sleep: async () => {} });
     await expect(dead.recognize({ images: [await pngPage()], documentType: 'upd', imageQuality: 'scan' })).rejects.toMatchObject({ reason: 'engine_unavailable' });
     expect(await dead.health()).toBe('unavailable');
   });

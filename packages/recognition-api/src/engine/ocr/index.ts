@@ -14,6 +14,8 @@ export interface LocalOcrOptions {
   concurrency?: number;
   /** Path of the tesseract binary; default `tesseract` on PATH. */
   tesseractPath?: string;
+  /** Niceness of the Tesseract processes (0 default; the background lane uses 10). */
+  niceness?: number;
 }
 
 /** The local engine with its extra, additive output: per-field confidences from Tesseract's word confidences. */
@@ -31,7 +33,7 @@ export interface LocalOcrEngine extends RecognitionEngine {
  */
 export function createLocalOcrEngine(opts: LocalOcrOptions = {}): LocalOcrEngine {
   const limiter = new Limiter(Math.max(1, opts.concurrency ?? cpus().length));
-  const call = (signal?: AbortSignal) => ({ tesseractPath: opts.tesseractPath, signal });
+  const call = (signal?: AbortSignal) => ({ tesseractPath: opts.tesseractPath, signal, niceness: opts.niceness });
 
   async function recognizeDetailed(input: RecognitionInput) {
     if (input.images.length === 0) throw new RecognitionFailedError('no_document', 'no page images');

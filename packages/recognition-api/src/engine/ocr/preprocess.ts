@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { checkImage, ImageRejected } from '../../documents/image-check.js';
+import { checkBmp, checkDimensions, ImageRejected, isBmp, MAX_IMAGE_PIXELS } from '../../documents/image-check.js';
 import { RecognitionFailedError, type ImageQuality } from '../engine.port.js';
 import type { VerticalRule } from '../extract/words.js';
 import { removeRules } from './rules.js';
@@ -24,18 +24,27 @@ export const TARGET_LONG_SIDE = 3508;
 const UPSCALE_BELOW = 2600;
 
 /**
- * Decodes and normalises one uploaded page with sharp: EXIF orientation applied, grayscale, upscaled to ~300 DPI
- * when small (Lanczos), contrast stretched; photos get a flat-field correction that evens out phone lighting
+ * Decodes and normalises one uploaded page with sharp: EXIF orientation applied, grayscale, reduced on the fly to
+ * at most {@link TARGET_LONG_SIDE} px on the long side when larger (so memory and the pixel loops are bounded),
+ * upscaled to ~300 DPI when small (Lanczos), contrast stretched; photos get a flat-field correction that evens out phone lighting
  * before Tesseract's global threshold. BMP is decoded through the upload check (libvips has no BMP loader).
  * @throws RecognitionFailedError `undecodable_image`.
  */
 export async function preparePage(input: Buffer, quality: ImageQuality): Promise<PreparedPage> {
   try {
-    const bytes = (await checkImage(input)).bytes;
-    let img = sharp(bytes, { failOn: 'truncated' }).rotate();
-    const oriented = await img.clone().toBuffer({ resolveWithObject: true });
+    const bytes = isBmp(input) ? (await checkBmp(input)).bytes : input;
+    const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+    checkDimensions(meta.width ?? 0, meta.height ?? 0);
+    // Downscale before anything else: nothing after this line (the JS pixel loops of flattenLight and
+    // removeRules included) ever sees more than TARGET_LONG_SIDE² pixels, whatever was uploaded.
+    let img = sharp(bytes, { failOn: 'truncated', limitInputPixels: MAX_IMAGE_PIXELS, sequentialRead: true })
+      .rotate()
+      .resize({ width: TARGET_LONG_SIDE, height: TARGET_LONG_SIDE, fit: 'inside', withoutEnlargement: true })
+      .grayscale();
+    const oriented = await img.raw().toBuffer({ resolveWithObject: true });
     const long = Math.max(oriented.info.width, oriented.info.height);
-    img = sharp(oriented.data).grayscale();
+    const raw = { raw: { width: oriented.info.width, height: oriented.info.height, channels: oriented.info.channels } };
+    img = sharp(oriented.data, raw).grayscale();
     if (long < UPSCALE_BELOW) {
       const f = Math.min(3, TARGET_LONG_SIDE / long);
       img = img.resize({ width: Math.round(oriented.info.width * f), kernel: 'lanczos3' });

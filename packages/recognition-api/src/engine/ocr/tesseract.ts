@@ -1,10 +1,16 @@
 import { spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { RecognitionFailedError } from '../engine.port.js';
 
 /** How to call the binary: path (default `tesseract` on PATH) and the abort signal of the request. */
 export interface TesseractCall {
   tesseractPath?: string;
   signal?: AbortSignal;
+  /**
+   * Scheduling niceness of the process (0 normal, 10 background): queued work runs niced so a `priority=high`
+   * request's Tesseract gets the CPU first on a busy machine.
+   */
+  niceness?: number;
 }
 
 /**
@@ -21,6 +27,13 @@ export function runTesseract(image: Buffer, args: string[], call: TesseractCall 
       signal: call.signal,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
+    if (call.niceness && child.pid) {
+      try {
+        setPriority(child.pid, call.niceness);
+      } catch {
+        // Not permitted here (some containers): the process just runs at normal priority.
+      }
+    }
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));
@@ -31,8 +44,10 @@ export function runTesseract(image: Buffer, args: string[], call: TesseractCall 
       else if (e.code === 'ENOENT') reject(new RecognitionFailedError('engine_unavailable', `tesseract not found (${call.tesseractPath ?? 'tesseract'})`));
       else reject(new RecognitionFailedError('engine_error', `tesseract failed to start: ${e.message}`));
     });
-    child.on('close', (code) => {
+    child.on('close', (code, killedBy) => {
       if (call.signal?.aborted) return reject(new RecognitionFailedError('timeout', 'recognition aborted'));
+      // Killed from outside (shutdown, OOM killer): not the document's fault, so a worker retries it later.
+      if (code === null) return reject(new RecognitionFailedError('engine_unavailable', `tesseract was killed (${killedBy ?? 'signal'})`));
       if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
       else reject(new RecognitionFailedError('engine_error', `tesseract exited with ${code}: ${Buffer.concat(err).toString('utf8').slice(0, 300)}`));
     });

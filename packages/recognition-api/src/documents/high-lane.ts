@@ -1,0 +1,58 @@
+import type { Clock } from '@app/shared';
+import type { RecognitionEngine } from '../engine/engine.port.js';
+import { buildAccountingExport } from '../export/accounting-export.js';
+import { timedOrFailed, type DocumentProcessor } from '../jobs/document-processor.js';
+import { holdLease } from '../jobs/lease.js';
+import type { QueueRepo } from '../jobs/queue.repo.js';
+import { whenAborted, type Scheduler } from '../time/scheduler.js';
+import type { DocumentRecord, ProcessingResult } from './documents.types.js';
+import { manualCheck } from './document-view.js';
+
+/** Dependencies of {@link recognizeHigh}. */
+export interface HighLaneDeps {
+  processor: DocumentProcessor; queue: QueueRepo; clock: Clock; scheduler: Scheduler;
+  /** The high lane's engine (its own pool threads, Tesseract at normal priority). */
+  engine: RecognitionEngine;
+  log?: (msg: string, extra: object) => void;
+}
+
+/** What POST /recognize answers for `priority=high`. */
+export type HighResponse = { status: 200 | 422; body: Record<string, unknown> };
+
+class DeadlinePassed extends Error {}
+
+/**
+ * Spec: POST /recognize, `priority=high` ("timeout about 35 seconds"). Recognises the stored document in a hard
+ * race with `signal` (aborted at the request's deadline, counted from its arrival): at the deadline the engine
+ * task is aborted (the pool kills it) and the document is finished as `failed` with RECOGNITION_TIMEOUT at once,
+ * whatever the engine is doing, so the answer never comes later than the deadline and the document is never left
+ * `processing`. The lease is renewed meanwhile. 200 with the result, or 422 `{error: {code, message}, id}`.
+ */
+export async function recognizeHigh(deps: HighLaneDeps, doc: DocumentRecord, signal: AbortSignal): Promise<HighResponse> {
+  const started = deps.clock.now().getTime();
+  const stopLease = holdLease(deps, doc.id);
+  let result: ProcessingResult;
+  try {
+    result = await Promise.race([deps.processor.recognize(doc, signal, deps.engine), whenAborted<ProcessingResult>(signal, () => new DeadlinePassed())]);
+  } catch (err) {
+    if (!(err instanceof DeadlinePassed)) throw err;
+    result = timedOrFailed('timeout', deps.clock.now().getTime() - started);
+  } finally {
+    stopLease();
+  }
+  if (!result.ok && result.code === 'RECOGNITION_TIMEOUT') deps.log?.('high-priority deadline passed', { documentId: doc.id });
+  const done = await deps.processor.finish(doc, result);
+  if (!done || done.status !== 'completed') {
+    const code = result.ok ? 'RECOGNITION_FAILED' : result.code;
+    const message = result.ok ? 'document was deleted during recognition' : result.message;
+    return { status: 422, body: { error: { code, message }, id: doc.id } };
+  }
+  return {
+    status: 200,
+    body: {
+      id: done.id, status: 'completed', document_type: done.documentType, processing_time_ms: done.processingTimeMs ?? 0,
+      data: done.data, confidence: done.confidence, warnings: done.warnings ?? [], ...manualCheck(done),
+      ...(done.outputFormat === 'accounting' ? { export: buildAccountingExport(done) } : {}),
+    },
+  };
+}

@@ -1,0 +1,16 @@
+import type { RecognitionConfig } from './config.js';
+import type { StartRecognitionOptions } from './index.js';
+
+/**
+ * The options of {@link startRecognitionService} from the parsed configuration: one mapping shared by the
+ * production entry (`server.ts`) and `npm start` (`scripts/start.ts`), so every variable README lists (AI_*,
+ * RECOGNITION_WORKERS, RECOGNITION_HOST, RECOGNITION_HIGH_SLOTS, …) works the same in both. Production adds
+ * nothing; `npm start` adds only its demo key and the loopback allowance for its own receiver.
+ */
+export function serviceOptionsFromConfig(config: RecognitionConfig, log?: (msg: string, extra: object) => void): StartRecognitionOptions {
+  return {
+    dataDir: config.dataDir, port: config.port, host: config.host, databaseUrl: config.databaseUrl, ai: config.ai,
+    workers: config.workers, highSlots: config.highSlots, taskMemoryMb: config.taskMemoryMb,
+    allowLoopbackCallbacks: config.allowLoopbackCallbacks, logger: { level: config.logLevel }, log, edo: config.edo,
+  };
+}
