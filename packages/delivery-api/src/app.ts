@@ -132,12 +132,32 @@ export async function buildApp(deps: AppDeps, services: Services = createService
       info: {
         title: 'Delivery Partner API',
         version: '2.0.0',
+        license: { name: 'Proprietary: for the chain and its partners', identifier: 'LicenseRef-Proprietary' },
         description:
           'Partner ordering gateway (spec: delivery-partner-api.md) and the POS plugin protocol under /pos/v1. ' +
           'Every /v1 and /pos/v1 request is signed: X-API-Key, X-Timestamp, X-Request-ID, X-Signature (see README).',
       },
+      servers: [{ url: '/', description: 'this server (npm start: http://127.0.0.1:3000)' }],
+      components: {
+        securitySchemes: {
+          ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'the key of the credential' },
+          Timestamp: { type: 'apiKey', in: 'header', name: 'X-Timestamp', description: 'Unix seconds; ±60 s of the server' },
+          RequestId: { type: 'apiKey', in: 'header', name: 'X-Request-ID', description: 'a new UUID per request (single use per key)' },
+          Signature: {
+            type: 'apiKey', in: 'header', name: 'X-Signature',
+            description: 'lowercase hex HMAC-SHA256 of `timestamp\\nrequestId\\nMETHOD\\npath\\nsha256hex(body)` under the secret',
+          },
+        },
+      },
+      // every /v1 and /pos/v1 operation needs all four headers together (health routes override with none)
+      security: [{ ApiKey: [], Timestamp: [], RequestId: [], Signature: [] }],
       tags: [
-        { name: 'points' }, { name: 'catalog' }, { name: 'delivery' }, { name: 'checkout' }, { name: 'orders' }, { name: 'health' },
+        { name: 'points', description: 'Points of the key, their status and schedule' },
+        { name: 'catalog', description: 'Menu, stop-list and catalog revision (ETag = revision), legacy products' },
+        { name: 'delivery', description: 'Delivery zones, zone choice for an address, street check' },
+        { name: 'checkout', description: 'Cart calculation with loyalty (no side effects)' },
+        { name: 'orders', description: 'Order creation with loyalty holds, lookups, cancellation' },
+        { name: 'health', description: 'Liveness and readiness (not signed)' },
         { name: 'pos', description: 'POS plugin protocol (docs/pos-protocol.md)' },
       ],
     },

@@ -22,6 +22,7 @@ export function catalogRoutes(root: FastifyInstance, catalog: CatalogService): v
   app.get('/v1/points/:pointId/menu', {
     config: auth,
     schema: {
+      operationId: 'getMenu',
       tags: ['catalog'],
       summary: 'Menu with the stop-list applied; ETag = revision; If-None-Match → 304 unless stale',
       params: PointIdParams,
@@ -40,6 +41,7 @@ export function catalogRoutes(root: FastifyInstance, catalog: CatalogService): v
   app.get('/v1/points/:pointId/stop-list', {
     config: auth,
     schema: {
+      operationId: 'getStopList',
       tags: ['catalog'],
       summary: 'Stop-list only; same ETag and stale rules as the menu',
       params: PointIdParams,
@@ -56,6 +58,7 @@ export function catalogRoutes(root: FastifyInstance, catalog: CatalogService): v
   app.get('/v1/catalog/revision', {
     config: auth,
     schema: {
+      operationId: 'getCatalogRevision',
       tags: ['catalog'],
       summary: 'Menu and stop-list revisions of all points of the key',
       response: { 200: CatalogRevisionSchema, ...errorResponses(AUTH_ERRORS) },
@@ -66,6 +69,7 @@ export function catalogRoutes(root: FastifyInstance, catalog: CatalogService): v
   app.get('/v1/points/:pointId/products', {
     config: auth,
     schema: {
+      operationId: 'getLegacyProducts',
       tags: ['catalog'],
       summary: 'Legacy product mappings (orders without payment)',
       params: PointIdParams,

@@ -11,6 +11,7 @@ export function checkoutRoutes(root: FastifyInstance, checkout: CheckoutService)
   app.post('/v1/checkout/calculate', {
     config: { auth: 'partner' },
     schema: {
+      operationId: 'calculateCheckout',
       tags: ['checkout'],
       summary: 'Cart calculation with loyalty discounts; no side effects; calculationId valid 15 minutes',
       body: CheckoutBody,

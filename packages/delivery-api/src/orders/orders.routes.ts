@@ -19,6 +19,7 @@ export function ordersRoutes(root: FastifyInstance, orders: OrdersService, cance
   app.post('/v1/orders', {
     config,
     schema: {
+      operationId: 'createOrder',
       tags: ['orders'],
       summary: 'Create an order (201), or return it for an idempotent repeat (200)',
       body: OrderBody,
@@ -41,6 +42,7 @@ export function ordersRoutes(root: FastifyInstance, orders: OrdersService, cance
   app.get('/v1/orders', {
     config,
     schema: {
+      operationId: 'findOrderByExternalId',
       tags: ['orders'],
       summary: 'Find an order of the caller’s source by the partner’s order number (query not signed)',
       querystring: LookupQuery,
@@ -52,6 +54,7 @@ export function ordersRoutes(root: FastifyInstance, orders: OrdersService, cance
   app.get('/v1/orders/:id', {
     config,
     schema: {
+      operationId: 'getOrder',
       tags: ['orders'],
       summary: 'Order status',
       params: OrderIdParams,
@@ -64,6 +67,7 @@ export function ordersRoutes(root: FastifyInstance, orders: OrdersService, cance
   app.post('/v1/orders/:id/cancel', {
     config,
     schema: {
+      operationId: 'cancelOrder',
       tags: ['orders'],
       summary: 'Cancel: 200 cancelled at once or already final; 202 passed to the POS',
       params: OrderIdParams,

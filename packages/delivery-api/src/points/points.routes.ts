@@ -37,12 +37,14 @@ export function pointsRoutes(root: FastifyInstance, points: PointsService): void
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   app.get('/v1/points', {
     config: { auth: 'partner' },
-    schema: { tags: ['points'], summary: 'Points available to the key', response: { 200: Type.Object({ points: Type.Array(PointSchema) }), ...errorResponses(AUTH_ERRORS) } },
+    schema: {
+      operationId: 'listPoints', tags: ['points'], summary: 'Points available to the key', response: { 200: Type.Object({ points: Type.Array(PointSchema) }), ...errorResponses(AUTH_ERRORS) } },
     handler: async (req) => ({ points: await points.list(credentialOf(req)) }),
   });
   app.get('/v1/points/:pointId/status', {
     config: { auth: 'partner' },
     schema: {
+      operationId: 'getPointStatus',
       tags: ['points'],
       summary: 'Whether the point accepts orders now (route, POS liveness, schedule)',
       params: PointIdParams,

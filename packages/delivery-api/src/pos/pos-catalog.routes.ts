@@ -22,27 +22,32 @@ export function posCatalogRoutes(root: FastifyInstance, svc: PosCatalogService):
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   app.post('/pos/v1/heartbeat', {
     config,
-    schema: { tags: ['pos'], summary: 'Terminal liveness', body: HeartbeatBody, response: { 200: HeartbeatReply, ...errors } },
+    schema: {
+      operationId: 'posHeartbeat', tags: ['pos'], summary: 'Terminal liveness', body: HeartbeatBody, response: { 200: HeartbeatReply, ...errors } },
     handler: async (req) => svc.heartbeat(credentialOf(req)),
   });
   app.post('/pos/v1/menu', {
     config,
-    schema: { tags: ['pos'], summary: 'Push the full menu of the terminal group', body: MenuPushBody, response: { 200: PushReply, ...errors } },
+    schema: {
+      operationId: 'posPushMenu', tags: ['pos'], summary: 'Push the full menu of the terminal group', body: MenuPushBody, response: { 200: PushReply, ...errors } },
     handler: async (req) => svc.pushMenu(credentialOf(req), req.body),
   });
   app.post('/pos/v1/stop-list', {
     config,
-    schema: { tags: ['pos'], summary: 'Push the full current stop-list', body: StopListPushBody, response: { 200: PushReply, ...errors } },
+    schema: {
+      operationId: 'posPushStopList', tags: ['pos'], summary: 'Push the full current stop-list', body: StopListPushBody, response: { 200: PushReply, ...errors } },
     handler: async (req) => svc.pushStopList(credentialOf(req), req.body.items),
   });
   app.post('/pos/v1/streets', {
     config,
-    schema: { tags: ['pos'], summary: 'Push the street dictionary', body: StreetsPushBody, response: { 200: PushReply, ...errors } },
+    schema: {
+      operationId: 'posPushStreets', tags: ['pos'], summary: 'Push the street dictionary', body: StreetsPushBody, response: { 200: PushReply, ...errors } },
     handler: async (req) => svc.pushStreets(credentialOf(req), req.body.streets),
   });
   app.post('/pos/v1/product-mappings', {
     config,
     schema: {
+      operationId: 'posPushProductMappings',
       tags: ['pos'],
       summary: 'Push legacy partner product mappings',
       body: ProductMappingsPushBody,

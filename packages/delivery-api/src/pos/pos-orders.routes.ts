@@ -23,6 +23,7 @@ export function posOrdersRoutes(root: FastifyInstance, svc: PosOrdersService): v
   app.post('/pos/v1/orders/claim', {
     config: polling,
     schema: {
+      operationId: 'posClaimOrders',
       tags: ['pos'],
       summary: 'Claim queued orders of the route with a lease (claimId, claimExpiresAt)',
       body: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })) }, strict),
@@ -39,6 +40,7 @@ export function posOrdersRoutes(root: FastifyInstance, svc: PosOrdersService): v
   app.post('/pos/v1/orders/:id/state', {
     config,
     schema: {
+      operationId: 'posReportState',
       tags: ['pos'],
       summary: 'Report the creation state of a claimed order',
       params: Params,
@@ -64,6 +66,7 @@ export function posOrdersRoutes(root: FastifyInstance, svc: PosOrdersService): v
   app.post('/pos/v1/orders/:id/delivery-status', {
     config,
     schema: {
+      operationId: 'posReportDeliveryStatus',
       tags: ['pos'],
       summary: 'Report a delivery status (iiko deliveryStatus)',
       params: Params,
@@ -76,6 +79,7 @@ export function posOrdersRoutes(root: FastifyInstance, svc: PosOrdersService): v
   app.post('/pos/v1/cancellations/claim', {
     config: polling,
     schema: {
+      operationId: 'posClaimCancellations',
       tags: ['pos'],
       summary: 'Requested cancellations of the route (reason: client refusal)',
       body: Type.Object({}, strict),
@@ -92,6 +96,7 @@ export function posOrdersRoutes(root: FastifyInstance, svc: PosOrdersService): v
   app.post('/pos/v1/orders/:id/cancel-result', {
     config,
     schema: {
+      operationId: 'posReportCancelResult',
       tags: ['pos'],
       summary: 'Outcome of a cancellation at the POS',
       params: Params,

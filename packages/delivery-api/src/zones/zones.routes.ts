@@ -14,6 +14,7 @@ export function zonesRoutes(root: FastifyInstance, zones: ZonesService): void {
   app.get('/v1/points/:pointId/delivery-zones', {
     config,
     schema: {
+      operationId: 'listDeliveryZones',
       tags: ['delivery'],
       summary: 'Zone polygons of a point ([latitude, longitude] vertices)',
       params: PointIdParams,
@@ -24,6 +25,7 @@ export function zonesRoutes(root: FastifyInstance, zones: ZonesService): void {
   app.post('/v1/delivery/resolve', {
     config,
     schema: {
+      operationId: 'resolveDelivery',
       tags: ['delivery'],
       summary: 'Point, zone, fee and ETA by coordinates (no geocoding)',
       body: ResolveBody,
@@ -34,6 +36,7 @@ export function zonesRoutes(root: FastifyInstance, zones: ZonesService): void {
   app.post('/v1/addresses/check', {
     config,
     schema: {
+      operationId: 'checkAddress',
       tags: ['delivery'],
       summary: 'Street check against the POS street dictionary of the point',
       body: AddressCheckBody,
