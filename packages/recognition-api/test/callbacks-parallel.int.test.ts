@@ -65,6 +65,8 @@ describe('callbacks are delivered in parallel and signed', () => {
     expect(received).toHaveLength(1);
     expect(hangingHits).toBe(1);
     expect(received[0]!.at - t0).toBeLessThan(400); // before A's 400 ms timeout: B did not wait for A
+    // the receiver answered; B's row is marked right after the answer arrives (not timed: polled, bounded)
+    for (let i = 0; i < 200 && (await h.services.callbacks.forDocument(b))!.status !== 'delivered'; i++) await new Promise((r) => setTimeout(r, 5));
     expect((await h.services.callbacks.forDocument(b))!.status).toBe('delivered');
     expect(await h.services.callbacks.forDocument(a)).toMatchObject({ status: 'pending', attempts: 0 }); // A still hanging
     await sender.settled();
