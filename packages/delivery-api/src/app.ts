@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { DestinationStream, LoggerOptions } from 'pino';
 import { Registry } from 'prom-client';
 import swagger from '@fastify/swagger';
@@ -119,7 +119,7 @@ export type Services = ReturnType<typeof createServices>;
 export async function buildApp(deps: AppDeps, services: Services = createServices(deps)): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: services.log as FastifyBaseLogger,
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }), // one line per request: http/request-log.ts
     bodyLimit: BODY_LIMIT,
     genReqId: () => deps.ids.uuid(),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false } },
