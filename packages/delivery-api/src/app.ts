@@ -125,7 +125,7 @@ export async function buildApp(deps: AppDeps, services: Services = createService
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false } },
   });
   installErrorHandling(app);
-  installRequestLog(app);
+  installRequestLog(app, services.metricsRegistry);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

@@ -44,4 +44,11 @@ describe('request log', () => {
     expect(completed[0]).toMatchObject({ level: 30, method: 'GET', path: '/health/ready', statusCode: 200 });
     expect(lines.some((l) => l.msg === 'incoming request')).toBe(false);
   });
+
+  it('/metrics has request durations by route pattern and status', async () => {
+    const m = (await app.inject({ method: 'GET', url: '/metrics' })).body;
+    expect(m).toMatch(/delivery_http_request_duration_seconds_count\{method="POST",route="\/pos\/v1\/heartbeat",status="200"\} 1/);
+    expect(m).toMatch(/delivery_http_request_duration_seconds_count\{method="GET",route="\/health\/ready",status="200"\} 1/);
+    expect(m).toMatch(/delivery_loyalty_legs\{state="settle_failed"\} 0/);
+  });
 });
