@@ -2,6 +2,7 @@ import type { FileStore } from '../storage/file-store.js';
 import { buildAccountingExport } from '../export/accounting-export.js';
 import type { Warning } from '../engine/validate/validate.js';
 import { AdminError } from './admin-errors.js';
+import { warningText } from './warning-text.js';
 import type { AdminDocumentFilter, AdminDocumentRow, AdminDocumentsRepo } from './admin-documents.repo.js';
 
 /** Spec: Validation and confidence — below 0.80 a manual check is recommended. */
@@ -64,10 +65,10 @@ export function parseFilter(q: Record<string, unknown>): { filter: AdminDocument
   return { filter, values, errors };
 }
 
-/** Warnings grouped by the field path they concern (`seller.inn`, `items[2].nds_amount`, `pages[0]`). */
+/** Warnings (in Russian) grouped by the field path they concern (`seller.inn`, `items[2].nds_amount`, `pages[0]`). */
 export function warningsByField(warnings: Warning[] | null): Map<string, string[]> {
   const m = new Map<string, string[]>();
-  for (const w of warnings ?? []) m.set(w.field, [...(m.get(w.field) ?? []), w.message]);
+  for (const w of warnings ?? []) m.set(w.field, [...(m.get(w.field) ?? []), warningText(w.message)]);
   return m;
 }
 

@@ -35,6 +35,9 @@ describe('admin panel: sign-in and sessions', () => {
     expect(cookie).toMatch(/SameSite=Strict/i);
     expect(cookie).toMatch(/Path=\/admin/);
     expect(cookie).not.toMatch(/Secure/);
+    const css = await h.app.inject({ method: 'GET', url: '/admin/assets/admin.css' });
+    expect(css.statusCode).toBe(200);
+    expect(css.headers['content-type']).toMatch(/^text\/css/);
   });
 
   it('refuses a wrong password with a readable message and keeps the page reachable', async () => {
