@@ -132,3 +132,17 @@ describe('admin panel: sign-in and sessions', () => {
     expect((await c.signIn()).statusCode).toBe(303);
   });
 });
+
+describe('admin panel behind https', () => {
+  it('marks the session cookie Secure with ADMIN_COOKIE_SECURE=1 (TLS ended at a proxy)', async () => {
+    const hs = await makeAdminHarness({ admin: { cookieSecure: true } });
+    try {
+      const res = await hs.app.inject({ method: 'GET', url: '/admin/login' });
+      const cookie = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((x) => x.startsWith('admin_session='))!;
+      expect(cookie).toMatch(/; Secure/);
+      expect(cookie).toMatch(/HttpOnly/i);
+    } finally {
+      await hs.close();
+    }
+  });
+});
