@@ -3,7 +3,7 @@
  * receiver) and the Document Recognition API, on the embedded defaults (PGlite and files in ./data).
  * Environment: PORT (3000), RECOGNITION_PORT (3100), DATA_DIR (./data), DATABASE_URL, DEMO_API_KEY/DEMO_API_SECRET,
  * DEMO_RECOGNITION_API_KEY, DEMO_WEBHOOKS=0 to run without the demo receiver, EDO_SIMULATOR_PORT (random),
- * EDO_MASTER_KEY and DIADOC_* (a real Diadoc connection instead of the simulator: docs/edo-gateway.md).
+ * DEMO_ADMIN_PASSWORD / ADMIN_* (the admin panel at /admin of the recognition port), EDO_MASTER_KEY and DIADOC_* (a real Diadoc connection instead of the simulator: docs/edo-gateway.md).
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -69,12 +69,14 @@ async function main(): Promise<void> {
     baseUrl: delivery.url, apiKey: creds.partner.apiKey, apiSecret: creds.partner.apiSecret, source: chain.source,
     pointIds: chain.points.map((p) => p.pointId), orderPointId: orderPoint.pointId,
     recognition: { baseUrl: recognition.url, apiKey: recognition.apiKey ?? '' },
+    admin: recognition.admin,
     edoSimulator: { apiUrl: edoDemo.sim.apiUrl, issuerUrl: edoDemo.sim.issuerUrl, boxId: edoDemo.sim.boxId, connected: edoDemo.usesSimulator },
     ...(receiver ? { webhookReceiver: { url: receiver.url } } : {}),
   };
   writeJson(join(config.dataDir, 'demo-credentials.json'), file);
   log(`Delivery Partner API   ${delivery.url}   (OpenAPI ${delivery.url}/openapi.json, reference ${delivery.url}/docs)`);
   log(`Recognition API        ${recognition.url}/api/v1   (X-API-Key: ${recognition.apiKey})`);
+  log(`Admin panel            ${recognition.admin.url}   (user ${recognition.admin.username}, password ${recognition.admin.password ?? '(set with ADMIN_PASSWORD_HASH or admin-cli; not shown)'})`);
   log(`E-document gateway     ${recognition.url}/api/v1/edo   (same key; ${edoDemo.usesSimulator ? `Diadoc simulator ${edoDemo.sim.apiUrl}, box ${edoDemo.sim.boxId}` : 'stored operator connection'})`);
   log(`demo partner key       ${creds.partner.apiKey}`);
   log(`demo partner secret    ${creds.partner.apiSecret}`);

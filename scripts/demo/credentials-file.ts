@@ -14,6 +14,8 @@ export interface DemoCredentialsFile {
   /** The point whose POS collects the website's orders (the spec: one enabled point). */
   orderPointId: string;
   recognition?: { baseUrl: string; apiKey: string };
+  /** The administration panel of the recognition API; `password` is null when set for production (ADMIN_PASSWORD_HASH). */
+  admin?: { url: string; username: string; password: string | null };
   /** The Diadoc simulator of the e-document gateway; `connected` when the gateway uses it. */
   edoSimulator?: { apiUrl: string; issuerUrl: string; boxId: string; connected: boolean };
   webhookReceiver?: { url: string };

@@ -2,6 +2,8 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import type { Clock, Db, IdSource } from '@app/shared';
+import { adminSettings, createAdminServices, type AdminPanelOptions } from './admin-web/admin.module.js';
+import { adminPanel } from './admin-web/admin.plugin.js';
 import { CallbacksRepo } from './callbacks/callbacks.repo.js';
 import { systemResolver, type Resolver } from './callbacks/callback-url.js';
 import { DocumentsRepo } from './documents/documents.repo.js';
@@ -65,6 +67,8 @@ export interface RecognitionAppDeps {
   log?: (msg: string, extra: object) => void;
   /** E-document gateway: master key and operator options; default a random in-memory key (tests). */
   edo?: EdoDeps;
+  /** Administration panel at /admin: session key, cookie and session limits, sign-in rate limit (defaults for tests). */
+  admin?: AdminPanelOptions;
 }
 
 /** The services built from the deps (shared by the app, the workers and tests). */
@@ -85,7 +89,9 @@ export function createRecognitionServices(deps: RecognitionAppDeps) {
   });
   const health = () => checkHealth({ db: deps.db, queue, localEngine: deps.localEngine, aiEngine: deps.aiEngine });
   const edo = createEdoServices(deps.db, deps.clock, deps.ids, deps.edo);
-  return { keys, docs, callbacks, queue, processor, documents, health, edo, highLane, scheduler };
+  const adminConfig = adminSettings(deps.admin);
+  const admin = createAdminServices({ db: deps.db, clock: deps.clock, ids: deps.ids, files: deps.files, keys, edo, settings: adminConfig });
+  return { keys, docs, callbacks, queue, processor, documents, health, edo, highLane, scheduler, admin, adminConfig };
 }
 
 /** The services of one app instance (keys, documents, queue, callbacks, health). */
@@ -121,6 +127,7 @@ export async function buildRecognitionApp(
   healthRoutes(app, services.health);
   documentsRoutes(app, services.documents);
   await edoRoutes(app, services.edo.gateway);
+  await app.register(adminPanel, { prefix: '/admin', services: services.admin, settings: services.adminConfig, clock: deps.clock });
   app.addHook('onClose', async () => services.edo.session.reset());
   return app;
 }

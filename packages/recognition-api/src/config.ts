@@ -29,6 +29,51 @@ export interface EdoConfig {
   seed?: EdoConnectionInput;
 }
 
+/** The administration panel at /admin (issue 10; docs/admin-panel.md). */
+export interface AdminConfig {
+  /** ADMIN_USERNAME, default `admin`. */
+  username: string;
+  /** ADMIN_PASSWORD_HASH (production): an scrypt hash from `admin-cli hash`; the account gets it at start-up. */
+  passwordHash?: string;
+  /** DEMO_ADMIN_PASSWORD: the embedded default's password instead of a generated one. */
+  demoPassword?: string;
+  /** ADMIN_SESSION_KEY (base64, 32 bytes) encrypts the session cookie; absent → generated in `<dataDir>/recognition/admin-session.key`. */
+  sessionKey?: Buffer;
+  /** ADMIN_COOKIE_SECURE: `auto` (default: Secure when the request came over https), `1` always, `0` never. */
+  cookieSecure: 'auto' | boolean;
+  /** ADMIN_SESSION_IDLE_MINUTES, default 30: a session ends after this long without a request. */
+  idleMinutes: number;
+  /** ADMIN_SESSION_MAX_HOURS, default 12: a session ends this long after sign-in. */
+  maxHours: number;
+  /** ADMIN_LOGIN_MAX_ATTEMPTS (default 10) sign-in attempts per client address per ADMIN_LOGIN_WINDOW_MINUTES (default 15). */
+  loginMaxAttempts: number;
+  loginWindowMinutes: number;
+}
+
+/** ADMIN_* and DEMO_ADMIN_PASSWORD. @throws ConfigError naming the bad variable. */
+export function loadAdminConfig(env: NodeJS.ProcessEnv): AdminConfig {
+  let sessionKey: Buffer | undefined;
+  if (env.ADMIN_SESSION_KEY) {
+    sessionKey = Buffer.from(env.ADMIN_SESSION_KEY, 'base64');
+    if (sessionKey.length !== 32) throw new ConfigError('ADMIN_SESSION_KEY must be 32 bytes in base64 (e.g. `openssl rand -base64 32`)');
+  }
+  if (env.ADMIN_PASSWORD_HASH && !/^scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/.test(env.ADMIN_PASSWORD_HASH.trim())) {
+    throw new ConfigError('ADMIN_PASSWORD_HASH must be a hash printed by `admin-cli hash` (scrypt$N$r$p$salt$hash)');
+  }
+  const secure = (env.ADMIN_COOKIE_SECURE ?? 'auto').trim();
+  if (!['auto', '1', '0', 'true', 'false'].includes(secure)) throw new ConfigError(`ADMIN_COOKIE_SECURE must be auto, 1 or 0, got "${secure}"`);
+  const username = (env.ADMIN_USERNAME || 'admin').trim();
+  if (!/^[A-Za-z0-9._@-]{1,64}$/.test(username)) throw new ConfigError('ADMIN_USERNAME: 1-64 of letters, digits, . _ @ -');
+  return {
+    username, passwordHash: env.ADMIN_PASSWORD_HASH?.trim() || undefined, demoPassword: env.DEMO_ADMIN_PASSWORD || undefined, sessionKey,
+    cookieSecure: secure === 'auto' ? 'auto' : secure === '1' || secure === 'true',
+    idleMinutes: envInt(env, 'ADMIN_SESSION_IDLE_MINUTES', 30, 1, 24 * 60),
+    maxHours: envInt(env, 'ADMIN_SESSION_MAX_HOURS', 12, 1, 24 * 30),
+    loginMaxAttempts: envInt(env, 'ADMIN_LOGIN_MAX_ATTEMPTS', 10, 1, 1000),
+    loginWindowMinutes: envInt(env, 'ADMIN_LOGIN_WINDOW_MINUTES', 15, 1, 24 * 60),
+  };
+}
+
 /** Runtime configuration of the recognition API, parsed once from the environment. */
 export interface RecognitionConfig {
   /** RECOGNITION_PORT, default 3100. */
@@ -56,6 +101,7 @@ export interface RecognitionConfig {
   /** LOG_LEVEL, default info. */
   logLevel: string;
   edo: EdoConfig;
+  admin: AdminConfig;
 }
 
 const DIADOC_REQUIRED = ['DIADOC_CLIENT_ID', 'DIADOC_CLIENT_SECRET', 'DIADOC_REFRESH_TOKEN', 'DIADOC_BOX_ID'] as const;
@@ -113,5 +159,6 @@ export function loadRecognitionConfig(env: NodeJS.ProcessEnv = process.env): Rec
     taskMemoryMb: envInt(env, 'RECOGNITION_TASK_MEMORY_MB', 768, 128, 8192),
     logLevel: env.LOG_LEVEL || 'info',
     edo: loadEdoConfig(env),
+    admin: loadAdminConfig(env),
   };
 }

@@ -11,6 +11,6 @@ export function serviceOptionsFromConfig(config: RecognitionConfig, log?: (msg: 
   return {
     dataDir: config.dataDir, port: config.port, host: config.host, databaseUrl: config.databaseUrl, ai: config.ai,
     workers: config.workers, highSlots: config.highSlots, taskMemoryMb: config.taskMemoryMb,
-    allowLoopbackCallbacks: config.allowLoopbackCallbacks, logger: { level: config.logLevel }, log, edo: config.edo,
+    allowLoopbackCallbacks: config.allowLoopbackCallbacks, logger: { level: config.logLevel }, log, edo: config.edo, admin: config.admin,
   };
 }

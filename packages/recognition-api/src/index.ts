@@ -1,10 +1,12 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomIds, systemClock, type Clock } from '@app/shared';
 import { buildRecognitionApp, createRecognitionServices, type RecognitionAppDeps } from './app.js';
 import { CallbackSender } from './callbacks/callback-sender.js';
 import { UndiciCallbackHttp } from './callbacks/callback-http.js';
-import type { AiConfig, EdoConfig } from './config.js';
+import { ensureAdminAccount } from './admin-web/admin-account.js';
+import { loadSessionKey } from './admin-web/session-key.js';
+import type { AdminConfig, AiConfig, EdoConfig } from './config.js';
 import type { EdoConnectionAdmin } from './edo/edo-connection.service.js';
 import { seedEdoConnection } from './edo/edo-seed.js';
 import { loadMasterKey } from './edo/master-key.js';
@@ -19,7 +21,7 @@ import { runWorkerStep } from './jobs/worker.js';
 import { LocalFileStore } from './storage/file-store.js';
 
 export { buildRecognitionApp, createRecognitionServices, type RecognitionAppDeps } from './app.js';
-export { loadRecognitionConfig, type RecognitionConfig, type AiConfig } from './config.js';
+export { loadRecognitionConfig, type RecognitionConfig, type AiConfig, type AdminConfig } from './config.js';
 export { openRecognitionDb, MIGRATIONS_DIR } from './db.js';
 export { KeysRepo, API_SCOPES, type ApiScope } from './keys/keys.repo.js';
 export type { EdoConnectionAdmin, EdoConnectionInput, EdoConnectionView } from './edo/edo-connection.service.js';
@@ -60,6 +62,8 @@ export interface StartRecognitionOptions {
   pollMs?: number;
   /** E-document gateway configuration (EDO_*, DIADOC_*); default: generated master key, no seed. */
   edo?: Partial<EdoConfig>;
+  /** Administration panel (ADMIN_*, DEMO_ADMIN_PASSWORD); default: account `admin` with a generated password. */
+  admin?: Partial<AdminConfig>;
 }
 
 /** A running service. */
@@ -69,7 +73,14 @@ export interface RunningRecognitionService {
   apiKey: string | null;
   /** The operator connection (what edo-cli and the admin panel use). */
   edo: EdoConnectionAdmin;
+  /** The administration panel: its URL, user name and the password when known (the demo; null with ADMIN_PASSWORD_HASH). */
+  admin: { url: string; username: string; password: string | null };
   close(): Promise<void>;
+}
+
+/** `<dataDir>/recognition/demo-admin-password`: the demo administrator's password, shown at every start while it is current. */
+function demoAdminPasswordFile(dataDir: string): string {
+  return join(dataDir, 'recognition', 'demo-admin-password');
 }
 
 function demoKeyFile(dataDir: string): string {
@@ -108,6 +119,11 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
     allowLoopbackCallbacks: allowLoopback, onQueued: wakeAll, log: opts.log, logger: opts.logger,
     checkImage, highEngine: aiEngine ?? highLocal, highSlots,
     edo: { masterKey: loadMasterKey(opts.edo?.masterKey, opts.dataDir), timeoutMs: opts.edo?.timeoutMs },
+    admin: {
+      sessionKey: loadSessionKey(opts.admin?.sessionKey, opts.dataDir), cookieSecure: opts.admin?.cookieSecure,
+      idleMs: opts.admin?.idleMinutes && opts.admin.idleMinutes * 60_000, absoluteMs: opts.admin?.maxHours && opts.admin.maxHours * 3_600_000,
+      loginMaxAttempts: opts.admin?.loginMaxAttempts, loginWindowMs: opts.admin?.loginWindowMinutes && opts.admin.loginWindowMinutes * 60_000,
+    },
   };
   const services = createRecognitionServices(deps);
   const app = await buildRecognitionApp(deps, services);
@@ -125,6 +141,13 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
     if (!(await services.keys.exists(apiKey))) await services.keys.create('demo', apiKey, ['recognition', 'edo']);
     await services.keys.grantScopes(apiKey, ['recognition', 'edo']);
   }
+  const passwordFile = demoAdminPasswordFile(opts.dataDir);
+  const admin = await ensureAdminAccount(services.admin.repo, clock, {
+    username: opts.admin?.username ?? 'admin', passwordHash: opts.admin?.passwordHash, demoPassword: opts.admin?.demoPassword,
+    knownPassword: existsSync(passwordFile) ? readFileSync(passwordFile, 'utf8').trim() : undefined,
+  });
+  if (admin.password) writeFileSync(passwordFile, admin.password, { mode: 0o600 });
+  else rmSync(passwordFile, { force: true });
   if (opts.edo?.seed) await seedEdoConnection(services.edo.repo, services.edo.connection, opts.edo.seed, opts.log);
 
   const pollMs = opts.pollMs ?? 1000;
@@ -144,6 +167,7 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
     url,
     apiKey,
     edo: services.edo.connection,
+    admin: { url: `${url}/admin`, ...admin },
     async close() {
       await app.close();
       await Promise.all([...workers.map((w) => w.stop()), sender.stop()]);

@@ -16,6 +16,9 @@ export const URL_KEY_PARAMS = ['api_key', 'apikey', 'key', 'x-api-key', 'x_api_k
 
 const PUBLIC_PATHS = new Set(['/api/v1/health', '/openapi.json']);
 
+/** The administration panel (`admin-web/`): its own sign-in and session; API keys never open it. */
+const isPanel = (route: string | undefined, path: string) => (route ?? path) === '/admin' || (route ?? path).startsWith('/admin/');
+
 /** The scope a path needs: the e-document gateway needs `edo`, everything else `recognition`. */
 export const scopeOf = (path: string): ApiScope => (path === '/api/v1/edo' || path.startsWith('/api/v1/edo/') ? 'edo' : 'recognition');
 
@@ -37,7 +40,7 @@ export function installAuth(app: FastifyInstance, keys: KeysRepo): void {
   app.decorateRequest('apiKeyScopes', null as unknown as ApiScope[]);
   app.addHook('onRequest', async (request) => {
     const path = request.url.split('?')[0]!;
-    if (PUBLIC_PATHS.has(path)) return;
+    if (PUBLIC_PATHS.has(path) || isPanel(request.routeOptions.url, path)) return;
     if (urlCarriesKey(request)) throw new ApiError('INVALID_API_KEY', 'API keys are accepted only in the X-API-Key header, never in the URL');
     const raw = request.headers['x-api-key'];
     const presented = Array.isArray(raw) ? raw[0] : raw;
@@ -47,6 +50,7 @@ export function installAuth(app: FastifyInstance, keys: KeysRepo): void {
     // By the matched route, not the raw URL: the router decodes `%65do` to `edo`, a raw-path check would not.
     const needed = scopeOf(request.routeOptions.url ?? path);
     if (!key.scopes.includes(needed)) throw new ApiError('FORBIDDEN', `this API key lacks the "${needed}" scope; an administrator can grant it (keys-cli set-scopes)`);
+    await keys.touch(key.id);
     request.apiKeyId = key.id;
     request.apiKeyScopes = key.scopes;
   });

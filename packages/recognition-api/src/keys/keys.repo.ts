@@ -48,6 +48,9 @@ const toRecord = (r: Row): ApiKeyRecord => ({
  * SHA-256 is safe to store and look up by: brute force over 2^256 is out of reach, and the lookup is by hash.
  */
 export class KeysRepo {
+  /** When each key was last written as used (ms), so `touch` writes at most once a minute per key and process. */
+  private readonly touched = new Map<string, number>();
+
   constructor(
     private readonly db: Queryable,
     private readonly clock: Clock,
@@ -122,5 +125,20 @@ export class KeysRepo {
       [id, this.clock.now()],
     );
     return rows.length > 0;
+  }
+
+  /** Reactivates a deactivated key (admin panel); false when there is no such deactivated key. */
+  async reactivate(id: string): Promise<boolean> {
+    const rows = await this.db.query('UPDATE api_keys SET deactivated_at = NULL WHERE id = $1 AND deactivated_at IS NOT NULL RETURNING id', [id]);
+    return rows.length > 0;
+  }
+
+  /** Records that a key was used (admin panel "last used"); at most one write a minute per key. */
+  async touch(id: string): Promise<void> {
+    const now = this.clock.now();
+    const last = this.touched.get(id);
+    if (last !== undefined && now.getTime() - last < 60_000) return;
+    this.touched.set(id, now.getTime());
+    await this.db.query('UPDATE api_keys SET last_used_at = $2 WHERE id = $1', [id, now]);
   }
 }

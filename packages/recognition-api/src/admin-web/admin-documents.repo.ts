@@ -1,0 +1,50 @@
+import type { Queryable } from '@app/shared';
+import { toRecord } from '../documents/documents.repo.js';
+import type { DocumentRecord, DocumentStatus } from '../documents/documents.types.js';
+
+/** Filters of the documents section; every one optional. `from`/`to` bound `created_at` as [from, to). */
+export interface AdminDocumentFilter {
+  status?: DocumentStatus;
+  type?: string;
+  keyId?: string;
+  from?: Date;
+  to?: Date;
+  /** Only completed documents with confidence below this (0.80: manual check recommended). */
+  confidenceBelow?: number;
+  limit: number;
+  offset: number;
+}
+
+/** A document row of the list, with the name of its key. */
+export type AdminDocumentRow = DocumentRecord & { keyName: string };
+
+/** Read-side SQL of the documents section: every key's documents (the API's repo always filters by owner). */
+export class AdminDocumentsRepo {
+  constructor(private readonly db: Queryable) {}
+
+  async list(f: AdminDocumentFilter): Promise<{ rows: AdminDocumentRow[]; total: number }> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const add = (sql: string, v: unknown) => { params.push(v); where.push(sql.replace('?', `$${params.length}`)); };
+    if (f.status) add('d.status = ?', f.status);
+    if (f.type) add('d.document_type = ?', f.type);
+    if (f.keyId) add('d.api_key_id = ?', f.keyId);
+    if (f.from) add('d.created_at >= ?', f.from);
+    if (f.to) add('d.created_at < ?', f.to);
+    if (f.confidenceBelow !== undefined) add("d.status = 'completed' AND d.confidence < ?", f.confidenceBelow);
+    const w = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const total = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM documents d ${w}`, params);
+    const rows = await this.db.query<Parameters<typeof toRecord>[0] & { key_name: string }>(
+      `SELECT d.*, k.name AS key_name FROM documents d JOIN api_keys k ON k.id = d.api_key_id ${w}
+        ORDER BY d.created_at DESC, d.id DESC LIMIT ${Number(f.limit)} OFFSET ${Number(f.offset)}`,
+      params,
+    );
+    return { rows: rows.map((r) => ({ ...toRecord(r), keyName: r.key_name })), total: total[0]!.n };
+  }
+
+  async get(id: string): Promise<AdminDocumentRow | null> {
+    const r = (await this.db.query<Parameters<typeof toRecord>[0] & { key_name: string }>(
+      'SELECT d.*, k.name AS key_name FROM documents d JOIN api_keys k ON k.id = d.api_key_id WHERE d.id = $1', [id]))[0];
+    return r ? { ...toRecord(r), keyName: r.key_name } : null;
+  }
+}
