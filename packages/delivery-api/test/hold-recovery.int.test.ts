@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LoyaltyError } from '../src/loyalty/loyalty.port.js';
 import { OperatorError } from '../src/operator/operator.service.js';
-import { throwAt } from '../src/orders/crash-points.js';
+import { throwAt } from './support/crash-points.js';
 import { SETTLE_MAX_ATTEMPTS, settleRetryDelayMs } from '../src/orders/loyalty-holds.js';
 import { OrderSupportService } from '../src/orders/order-support.js';
 import { updateTenantSettings } from '../src/tenants/tenant-settings.js';

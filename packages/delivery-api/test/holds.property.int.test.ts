@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrashPoint } from '../src/orders/crash-points.js';
 import { canMoveLeg, LEG_TRANSITIONS, type LegState } from '../src/orders/leg-states.js';
-import { SimulatedCrash, throwAt } from '../src/orders/crash-points.js';
+import { SimulatedCrash, throwAt } from './support/crash-points.js';
 import { MARGHERITA, makeWorld, sampleMenu, type World } from './harness.js';
 import { checkoutOrder, createOrder } from './order-factory.js';
 

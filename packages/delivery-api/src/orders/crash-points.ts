@@ -34,20 +34,3 @@ export function killAt(point: string, kill: () => void = () => process.kill(proc
     },
   };
 }
-
-/** In-process tests: arriving at `point` throws {@link SimulatedCrash} (the request dies there; nothing after it runs). */
-export class SimulatedCrash extends Error {
-  constructor(readonly point: string) {
-    super(`simulated crash at ${point}`);
-  }
-}
-
-export function throwAt(points: string[]): CrashPoints & { armed: Set<string> } {
-  const armed = new Set(points);
-  return {
-    armed,
-    at(p) {
-      if (armed.delete(p)) throw new SimulatedCrash(p);
-    },
-  };
-}
