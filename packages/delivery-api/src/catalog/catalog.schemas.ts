@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Money } from '../http/schemas.js';
+import { Money } from '../checkout/money.js';
 
 const Nutrition = Type.Object({
   kcalPer100g: Type.Number(),

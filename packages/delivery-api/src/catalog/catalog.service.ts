@@ -9,10 +9,7 @@ import { contentRevision, NEVER_SYNCED_REVISION, STALE_AFTER_MS } from './revisi
 
 const EPOCH = new Date(0).toISOString();
 
-export interface Money {
-  amountMinor: number;
-  currency: 'RUB';
-}
+import type { Money } from '../checkout/money.js';
 
 /** Spec: MenuItem. */
 export interface MenuItemView {

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { Location, Money } from '../http/schemas.js';
-import { MAX_AMOUNT_MINOR } from './money.js';
+import { Location } from '../http/schemas.js';
+import { MAX_AMOUNT_MINOR, Money, NonNegativeMoney } from './money.js';
 
 const strict = { additionalProperties: false } as const;
 
@@ -12,7 +12,6 @@ export const QUANTITY_PATTERN = '^(0|[1-9][0-9]{0,5})(\\.[0-9]{1,3})?$';
 export const MAX_LINES = 200;
 
 export const DeliveryType = Type.Union([Type.Literal('courier'), Type.Literal('pickup')]);
-export const NonNegativeMoney = Type.Object({ amountMinor: Type.Integer({ minimum: 0, maximum: MAX_AMOUNT_MINOR }), currency: Type.Literal('RUB') }, strict);
 export const Certificate = Type.Object({ serial: Type.String({ minLength: 1, maxLength: 100 }), amountMinor: Type.Integer({ minimum: 1, maximum: MAX_AMOUNT_MINOR }) }, strict);
 
 export const CheckoutBody = Type.Object(

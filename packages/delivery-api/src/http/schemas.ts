@@ -1,12 +1,5 @@
 import { Type, type TSchema } from 'typebox';
 import { ERROR_STATUS, type ErrorCode } from '../errors.js';
-import { MAX_AMOUNT_MINOR } from '../checkout/money.js';
-
-/** Money: integer kopecks and currency (RUB only). Spec: Resources, Money. */
-export const Money = Type.Object(
-  { amountMinor: Type.Integer({ maximum: MAX_AMOUNT_MINOR }), currency: Type.Literal('RUB') },
-  { additionalProperties: false },
-);
 
 export const Location = Type.Object(
   { lat: Type.Number({ minimum: -90, maximum: 90 }), lon: Type.Number({ minimum: -180, maximum: 180 }) },

@@ -1,5 +1,6 @@
 import type { Queryable } from '@app/shared';
 import type { CancelDetail, CancelReason, CancelState, DeliveryStatus, OrderRoute, OrderState, OrderView } from './order-view.js';
+import type { PosOrderPayload } from '../pos/pos-protocol.js';
 
 /** An order row as the services use it. Times UTC. */
 export interface OrderRecord {
@@ -14,7 +15,7 @@ export interface OrderRecord {
   state: OrderState;
   payloadSha256: string;
   request: Record<string, unknown>;
-  posPayload: Record<string, unknown>;
+  posPayload: PosOrderPayload;
   route: OrderRoute;
   guestPhone: string | null;
   paymentMethod: string | null;
@@ -48,7 +49,7 @@ export function toOrder(r: Row): OrderRecord {
     id: r.id as string, tenantId: r.tenant_id as string, source: r.source as string, externalOrderId: r.external_order_id as string,
     pointId: r.point_id as string, organizationId: r.organization_id as string, terminalGroupId: r.terminal_group_id as string,
     kind: r.kind as OrderRecord['kind'], state: r.state as OrderState, payloadSha256: r.payload_sha256 as string,
-    request: r.request as Record<string, unknown>, posPayload: r.pos_payload as Record<string, unknown>, route: r.route as OrderRoute,
+    request: r.request as Record<string, unknown>, posPayload: r.pos_payload as PosOrderPayload, route: r.route as OrderRoute,
     guestPhone: (r.guest_phone as string) ?? null, paymentMethod: (r.payment_method as string) ?? null,
     bonusSpendMinor: Number(r.bonus_spend_minor), paidMinor: Number(r.paid_minor),
     claimId: (r.claim_id as string) ?? null, claimExpiresAt: d(r.claim_expires_at),

@@ -1,7 +1,8 @@
-import { MAX_AMOUNT_MINOR } from '../checkout/money.js';
 import { Type } from 'typebox';
-import { Location, Money } from '../http/schemas.js';
-import { Certificate, DeliveryType, MAX_LINES, NonNegativeMoney, PHONE_PATTERN, QUANTITY_PATTERN } from '../checkout/checkout.schemas.js';
+import { CancelReasonSchema } from './order-view.js';
+import { Location } from '../http/schemas.js';
+import { MAX_AMOUNT_MINOR, Money, NonNegativeMoney } from '../checkout/money.js';
+import { Certificate, DeliveryType, MAX_LINES, PHONE_PATTERN, QUANTITY_PATTERN } from '../checkout/checkout.schemas.js';
 
 const strict = { additionalProperties: false } as const;
 const Str = (max: number) => Type.String({ maxLength: max });
@@ -69,30 +70,11 @@ export const OrderBody = Type.Object(
   strict,
 );
 
-export const OrderViewSchema = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  externalOrderId: Type.String(),
-  source: Type.String(),
-  state: Type.String(),
-  payloadSha256: Type.String(),
-  route: Type.Object({
-    tenantId: Type.String(), source: Type.String(), externalPointId: Type.String(), organizationId: Type.String(),
-    terminalGroupId: Type.String(), orderTypeId: Type.String(), operatorUserId: Type.String(), originName: Type.String(),
-  }),
-  posOrderId: Type.Union([Type.String(), Type.Null()]),
-  posDeliveryId: Type.Union([Type.String(), Type.Null()]),
-  deliveryStatus: Type.Union([Type.String(), Type.Null()]),
-  deliveryStatusAt: Type.Union([Type.String(), Type.Null()]),
-  cancelState: Type.String(),
-  cancelReason: Type.Union([Type.String(), Type.Null()]),
-  cancelDetail: Type.Union([Type.String(), Type.Null()]),
-  createdAt: Type.String(),
-  updatedAt: Type.String(),
-});
+export { OrderViewSchema } from './order-view.js';
 
 export const CancelBody = Type.Object(
   {
-    reason: Type.Union([Type.Literal('guest_request'), Type.Literal('payment_failed'), Type.Literal('duplicate'), Type.Literal('other')]),
+    reason: CancelReasonSchema,
     comment: Type.Optional(Type.String({ maxLength: 500 })),
   },
   strict,

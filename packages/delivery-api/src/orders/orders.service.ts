@@ -80,7 +80,7 @@ export class OrdersService {
       id: orderId, tenantId: cred.tenantId, source: req.source, externalOrderId: req.externalOrderId, pointId: point.pointId,
       organizationId: route.organizationId, terminalGroupId: route.terminalGroupId, kind: req.payment ? 'checkout' : 'legacy',
       state: 'queued', payloadSha256: hash, request: withoutServerOwned(req as unknown as Record<string, unknown>),
-      posPayload: payload as unknown as Record<string, unknown>, route, guestPhone: req.guest.phone, paymentMethod: req.payment?.method ?? null,
+      posPayload: payload, route, guestPhone: req.guest.phone, paymentMethod: req.payment?.method ?? null,
       bonusSpendMinor: calc?.amounts.bonusSpend ?? 0, paidMinor: req.payment?.amountMinor ?? 0, claimId: null, claimExpiresAt: null,
       posOrderId: null, posDeliveryId: null, deliveryStatus: null, deliveryStatusAt: null, cancelState: 'none', cancelReason: null,
       cancelDetail: null, cancelRequestedAt: null, cancelRequestedBy: null, accrualState: 'none', accrualAttempts: 0, accrualError: null, createdAt: now, updatedAt: now,

@@ -4,53 +4,12 @@ import { ApiError } from '../errors.js';
 import type { StreetMatch } from '../zones/streets.js';
 import type { OrderRequest } from './order-request.js';
 import type { OrderRoute } from './order-view.js';
+import type { PosOrderPayload, PosPayment } from '../pos/pos-protocol.js';
+
+export type { PosOrderPayload } from '../pos/pos-protocol.js';
 
 /** POS comment limit: the first 250 of at most 500 characters reach the POS. Spec: Order request comment, Limits. */
 export const POS_COMMENT_LIMIT = 250;
-
-/** One payment entry of the POS order (iiko payment type by code). Amounts in kopecks. */
-export interface PosPayment {
-  paymentTypeCode: string;
-  kind: 'online' | 'cash' | 'card' | 'bonus' | 'certificate';
-  sumMinor: number;
-  isProcessedExternally: boolean;
-  externalPaymentId?: string;
-  changeFromMinor?: number;
-}
-
-/**
- * What the POS plugin receives to create the order at the restaurant: POS product ids, quantities, prices,
- * mapped discounts, payments with codes, the delivery-fee line, guest, address with the street check, the first
- * 250 characters of the comment, order type and deliverAt. Spec: POST /v1/orders rules 7, 9, 12; issue "POS order flow".
- */
-export interface PosOrderPayload {
-  orderId: string;
-  /** The id the POS must echo in every report (stable across re-claims). */
-  stableId: string;
-  externalNumber: string;
-  kind: 'checkout' | 'legacy';
-  organizationId: string;
-  terminalGroupId: string;
-  orderTypeId: string;
-  operatorUserId: string;
-  originName: string;
-  deliveryType: 'courier' | 'pickup';
-  deliverAt: string | null;
-  /** The POS shows it as not confirmed until the cashier confirms (rule 12). */
-  confirmed: false;
-  guest: { name: string; phone: string; externalClientId: string | null };
-  address: { city: string | null; street: string; streetStatus: StreetMatch['status']; streetCity: string | null; house: string; flat: string | null; entrance: string | null; floor: string | null; doorphone: string | null; comment: string | null };
-  comment: string | null;
-  persons: number | null;
-  callBack: boolean;
-  items: { productId: string; amount: string; priceMinor: number | null; sumMinor: number | null }[];
-  /** Order-level discounts mapped to POS discount types (a promo code is on the whole order, rule 12). */
-  discounts: { discountTypeId: string; sumMinor: number; kind: 'program' | 'coupon' }[];
-  giftLines: { productId: string; amount: string; discountTypeId: string }[];
-  deliveryFeeLine: { productId: string; sumMinor: number } | null;
-  deliveryFeeMinor: number;
-  payments: PosPayment[];
-}
 
 export interface PayloadContext {
   orderId: string;

@@ -3,9 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { credentialOf } from '../auth/auth.plugin.js';
 import { errorResponses, PosErrorBody } from '../http/schemas.js';
-import { DELIVERY_STATUSES, type CancelDetail, type DeliveryStatus } from '../orders/order-view.js';
 import { OrderViewSchema } from '../orders/orders.schemas.js';
-import type { PosOrdersService, PosReportedState } from './pos-orders.service.js';
+import type { PosOrdersService } from './pos-orders.service.js';
+import { CancellationsReply, CancelResultBody, ClaimBody, ClaimReply, DeliveryStatusReportBody, StateReportBody } from './pos-protocol.js';
 
 const strict = { additionalProperties: false } as const;
 const config = { auth: 'pos' as const };
@@ -26,13 +26,8 @@ export function posOrdersRoutes(root: FastifyInstance, svc: PosOrdersService): v
       operationId: 'posClaimOrders',
       tags: ['pos'],
       summary: 'Claim queued orders of the route with a lease (claimId, claimExpiresAt)',
-      body: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })) }, strict),
-      response: {
-        200: Type.Object({
-          orders: Type.Array(Type.Object({ orderId: Type.String(), claimId: Type.String(), claimExpiresAt: Type.String(), stableId: Type.String(), order: Type.Record(Type.String(), Type.Unknown()) })),
-        }),
-        ...errors,
-      },
+      body: ClaimBody,
+      response: { 200: ClaimReply, ...errors },
     },
     handler: async (req) => ({ orders: await svc.claim(credentialOf(req), req.body.limit ?? 10) }),
   });
@@ -44,17 +39,7 @@ export function posOrdersRoutes(root: FastifyInstance, svc: PosOrdersService): v
       tags: ['pos'],
       summary: 'Report the creation state of a claimed order',
       params: Params,
-      body: Type.Object(
-        {
-          claimId: Type.String(),
-          stableId: Type.String(),
-          state: Type.Union([Type.Literal('prepared'), Type.Literal('create_sending'), Type.Literal('created_verified'), Type.Literal('reconciliation_required'), Type.Literal('rejected_final')]),
-          posOrderId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-          posDeliveryId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-          message: Type.Optional(Type.String({ maxLength: 1000 })),
-        },
-        strict,
-      ),
+      body: StateReportBody,
       response: { 200: OrderViewSchema, ...errors },
     },
     handler: async (req) => {
@@ -70,7 +55,7 @@ export function posOrdersRoutes(root: FastifyInstance, svc: PosOrdersService): v
       tags: ['pos'],
       summary: 'Report a delivery status (iiko deliveryStatus)',
       params: Params,
-      body: Type.Object({ status: Type.Union(DELIVERY_STATUSES.map((s) => Type.Literal(s))), at: Type.Optional(Type.String({ format: 'date-time' })) }, strict),
+      body: DeliveryStatusReportBody,
       response: { 200: OrderViewSchema, ...errors },
     },
     handler: async (req) => svc.deliveryStatus(credentialOf(req), req.params.id, req.body),
@@ -83,12 +68,7 @@ export function posOrdersRoutes(root: FastifyInstance, svc: PosOrdersService): v
       tags: ['pos'],
       summary: 'Requested cancellations of the route (reason: client refusal)',
       body: Type.Object({}, strict),
-      response: {
-        200: Type.Object({
-          cancellations: Type.Array(Type.Object({ orderId: Type.String(), stableId: Type.String(), posOrderId: Type.Union([Type.String(), Type.Null()]), state: Type.String(), reason: Type.String() })),
-        }),
-        ...errors,
-      },
+      response: { 200: CancellationsReply, ...errors },
     },
     handler: async (req) => ({ cancellations: await svc.claimCancellations(credentialOf(req)) }),
   });
@@ -100,13 +80,7 @@ export function posOrdersRoutes(root: FastifyInstance, svc: PosOrdersService): v
       tags: ['pos'],
       summary: 'Outcome of a cancellation at the POS',
       params: Params,
-      body: Type.Object(
-        {
-          result: Type.Union([Type.Literal('cancelled'), Type.Literal('rejected')]),
-          detail: Type.Optional(Type.Union([Type.Literal('not_new'), Type.Literal('sdk_error'), Type.Literal('not_found'), Type.Literal('no_cancel_cause')])),
-        },
-        strict,
-      ),
+      body: CancelResultBody,
       response: { 200: OrderViewSchema, ...errors },
     },
     handler: async (req) => svc.cancelResult(credentialOf(req), req.params.id, req.body),

@@ -5,14 +5,13 @@ import type { LoyaltyHolds } from '../orders/loyalty-holds.js';
 import type { OrderEvents } from '../orders/order-events.js';
 import type { CrashPoints } from '../orders/crash-points.js';
 import { holdEffectOf } from '../orders/order-states.js';
-import type { CancelDetail, DeliveryStatus, OrderState } from '../orders/order-view.js';
+import type { OrderState } from '../orders/order-view.js';
 import { OrdersRepo, toView, type OrderRecord } from '../orders/orders.repo.js';
 import { transition } from '../orders/transition.js';
+import type { CancellationRequest, CancelResultReport, ClaimedOrder, DeliveryStatusReport, StateReport } from './pos-protocol.js';
 
 /** A claim lease: the POS must report within it or the order returns to the queue. */
 export const CLAIM_LEASE_SECONDS = 120;
-/** States a POS may report. */
-export type PosReportedState = Extract<OrderState, 'prepared' | 'create_sending' | 'created_verified' | 'reconciliation_required' | 'rejected_final'>;
 /** Cancellations are executed by the POS plugin only in these states (prepared/reconciliation: queued, not executed). */
 const CANCEL_DISPATCH_STATES: OrderState[] = ['claimed', 'create_sending', 'created_verified'];
 
@@ -25,7 +24,7 @@ export class PosOrdersService {
   constructor(private readonly deps: { db: Db; clock: Clock; ids: IdSource; events: OrderEvents; holds: LoyaltyHolds; crash: CrashPoints }) {}
 
   /** Claims up to `limit` queued orders of the route with a lease; expired claims go back to the queue first. */
-  async claim(cred: Credential, limit: number) {
+  async claim(cred: Credential, limit: number): Promise<ClaimedOrder[]> {
     const now = this.deps.clock.now();
     const expires = new Date(now.getTime() + CLAIM_LEASE_SECONDS * 1000);
     const cancelledNow: string[] = [];
@@ -40,7 +39,7 @@ export class PosOrdersService {
           cancelledNow.push(done.id);
         }
       }
-      const out = [];
+      const out: ClaimedOrder[] = [];
       for (const queued of await repo.claimable(cred.organizationId!, cred.terminalGroupId!, limit)) {
         const claimId = this.deps.ids.uuid();
         const o = await transition(q, this.deps.events, queued, 'claimed', 'pos', now, { claimId, claimExpiresAt: expires });
@@ -59,7 +58,7 @@ export class PosOrdersService {
    * invalid_or_expired_claim) and the transition table (409 invalid_state_transition). A repeat of the current
    * state with the same claim is answered without change. Holds are confirmed/released after the commit.
    */
-  async report(cred: Credential, orderId: string, r: { claimId: string; stableId: string; state: PosReportedState; posOrderId?: string; posDeliveryId?: string }) {
+  async report(cred: Credential, orderId: string, r: StateReport) {
     const now = this.deps.clock.now();
     const order = await this.deps.db.tx(async (q) => {
       const o = await this.scoped(q, cred, orderId);
@@ -88,7 +87,7 @@ export class PosOrdersService {
   }
 
   /** A delivery status report (created orders only); Delivered/Closed of a checkout order schedules the bonus accrual. */
-  async deliveryStatus(cred: Credential, orderId: string, r: { status: DeliveryStatus; at?: string }) {
+  async deliveryStatus(cred: Credential, orderId: string, r: DeliveryStatusReport) {
     const now = this.deps.clock.now();
     return this.deps.db.tx(async (q) => {
       const o = await this.scoped(q, cred, orderId);
@@ -102,7 +101,7 @@ export class PosOrdersService {
   }
 
   /** Hands out requested cancellations of the route (each at most once per lease). The POS cancels with 'client refusal'. */
-  async claimCancellations(cred: Credential) {
+  async claimCancellations(cred: Credential): Promise<CancellationRequest[]> {
     const now = this.deps.clock.now();
     const retryBefore = new Date(now.getTime() - CLAIM_LEASE_SECONDS * 1000);
     const rows = await new OrdersRepo(this.deps.db).dispatchCancellations(cred.organizationId!, cred.terminalGroupId!, now, retryBefore, CANCEL_DISPATCH_STATES);
@@ -110,7 +109,7 @@ export class PosOrdersService {
   }
 
   /** The POS outcome of a cancellation: cancelled (holds released) or rejected with a cancelDetail. */
-  async cancelResult(cred: Credential, orderId: string, r: { result: 'cancelled' | 'rejected'; detail?: CancelDetail }) {
+  async cancelResult(cred: Credential, orderId: string, r: CancelResultReport) {
     const now = this.deps.clock.now();
     const order = await this.deps.db.tx(async (q) => {
       const o = await this.scoped(q, cred, orderId);

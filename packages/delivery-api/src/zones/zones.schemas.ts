@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
-import { Location, Money } from '../http/schemas.js';
+import { Location } from '../http/schemas.js';
+import { Money } from '../checkout/money.js';
 
 const strict = { additionalProperties: false } as const;
 const Eta = Type.Object({ min: Type.Integer(), max: Type.Integer() });

@@ -1,5 +1,5 @@
 import type { Credential } from '../auth/credentials.repo.js';
-import type { Money } from '../catalog/catalog.service.js';
+import { rub, type Money } from '../checkout/money.js';
 import type { TerminalGroupsRepo } from '../catalog/terminal-groups.repo.js';
 import { ApiError } from '../errors.js';
 import type { PointsRepo, PointWithRoute } from '../points/points.repo.js';
@@ -11,7 +11,6 @@ import type { ZonesRepo, ZoneRecord } from './zones.repo.js';
 /** Default ETA when a zone has none: 45 min courier, 90 min pickup. Spec: resolve. */
 export const DEFAULT_ETA = { courier: 45, pickup: 90 } as const;
 
-const rub = (amountMinor: number): Money => ({ amountMinor, currency: 'RUB' });
 
 export interface ZoneView {
   id: string;

@@ -25,7 +25,7 @@ function orderRecord(id: string): OrderRecord {
   const v = makeOrderView({ id });
   return {
     id, tenantId: 't1', source: 'website', externalOrderId: `WEB-${id.slice(-4)}`, pointId: '101', organizationId: v.route.organizationId,
-    terminalGroupId: v.route.terminalGroupId, kind: 'checkout', state: 'queued', payloadSha256: v.payloadSha256, request: {}, posPayload: {},
+    terminalGroupId: v.route.terminalGroupId, kind: 'checkout', state: 'queued', payloadSha256: v.payloadSha256, request: {}, posPayload: {} as OrderRecord['posPayload'] /* never read by transitions */,
     route: v.route, guestPhone: '+79990001122', paymentMethod: 'cash', bonusSpendMinor: 0, paidMinor: 0, claimId: null, claimExpiresAt: null,
     posOrderId: null, posDeliveryId: null, deliveryStatus: null, deliveryStatusAt: null, cancelState: 'none', cancelReason: null,
     cancelDetail: null, cancelRequestedAt: null, cancelRequestedBy: null, accrualState: 'none', accrualAttempts: 0, accrualError: null, createdAt: T0, updatedAt: T0,
