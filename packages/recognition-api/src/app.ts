@@ -16,6 +16,8 @@ import type { RecognitionEngine } from './engine/engine.port.js';
 import { checkHealth, SERVICE_VERSION } from './health/health.service.js';
 import { healthRoutes } from './health/health.routes.js';
 import { installErrorHandling } from './http/error-handler.js';
+import { createRecognitionMetrics, installMetrics } from './http/metrics.js';
+import type { Registry } from 'prom-client';
 import { frameworkErrorOptions } from './http/framework-errors.js';
 import { DocumentProcessor } from './jobs/document-processor.js';
 import { QueueRepo } from './jobs/queue.repo.js';
@@ -65,6 +67,8 @@ export interface RecognitionAppDeps {
   logger?: FastifyServerOptions['logger'];
   /** Background events (failed recognitions, callback attempts); default silent. */
   log?: (msg: string, extra: object) => void;
+  /** prom-client registry served at /metrics; default a new one per app. */
+  metricsRegistry?: Registry;
   /** E-document gateway: master key and operator options; default a random in-memory key (tests). */
   edo?: EdoDeps;
   /** Administration panel at /admin: session key, cookie and session limits, sign-in rate limit (defaults for tests). */
@@ -78,7 +82,8 @@ export function createRecognitionServices(deps: RecognitionAppDeps) {
   const callbacks = new CallbacksRepo(deps.db);
   const queue = new QueueRepo(deps.db);
   const engine = deps.aiEngine ?? deps.localEngine;
-  const processor = new DocumentProcessor({ db: deps.db, files: deps.files, engine, clock: deps.clock, ids: deps.ids, log: deps.log });
+  const metrics = createRecognitionMetrics(() => queue.depthByPriority(), deps.metricsRegistry);
+  const processor = new DocumentProcessor({ db: deps.db, files: deps.files, engine, clock: deps.clock, ids: deps.ids, log: deps.log, metrics });
   const scheduler = deps.scheduler ?? realScheduler;
   const highLane = new Lane('priority=high', deps.highSlots ?? 2, deps.clock);
   const documents = new DocumentsService({
@@ -91,7 +96,7 @@ export function createRecognitionServices(deps: RecognitionAppDeps) {
   const edo = createEdoServices(deps.db, deps.clock, deps.ids, deps.edo);
   const adminConfig = adminSettings(deps.admin);
   const admin = createAdminServices({ db: deps.db, clock: deps.clock, ids: deps.ids, files: deps.files, keys, edo, settings: adminConfig });
-  return { keys, docs, callbacks, queue, processor, documents, health, edo, highLane, scheduler, admin, adminConfig };
+  return { keys, docs, callbacks, queue, processor, documents, health, edo, highLane, scheduler, admin, adminConfig, metrics };
 }
 
 /** The services of one app instance (keys, documents, queue, callbacks, health). */
@@ -123,6 +128,7 @@ export async function buildRecognitionApp(
   app.addHook('onRequest', async (request) => {
     request.arrivedAt = deps.clock.now();
   });
+  installMetrics(app, services.metrics);
   installAuth(app, services.keys);
   healthRoutes(app, services.health);
   documentsRoutes(app, services.documents);

@@ -157,7 +157,7 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
   }
   const http = new UndiciCallbackHttp({ allowLoopback });
   // Deliveries run in parallel; when one ends, the poller looks for more at once instead of after its idle pause.
-  const callbackSender: CallbackSender = new CallbackSender({ repo: services.callbacks, http, clock, log: opts.log, onSlotFree: () => sender.poke() });
+  const callbackSender: CallbackSender = new CallbackSender({ repo: services.callbacks, http, clock, log: opts.log, metrics: services.metrics, onSlotFree: () => sender.poke() });
   const sender = new Poller(() => callbackSender.runOnce(), pollMs, onError);
   workers.forEach((w) => w.start());
   sender.start();

@@ -2,6 +2,7 @@ import type { Clock } from '@app/shared';
 import type { CallbackHttp } from './callback-http.js';
 import { callbackHeaders } from './callback-signature.js';
 import type { CallbackRecord, CallbacksRepo } from './callbacks.repo.js';
+import type { RecognitionMetrics } from '../http/metrics.js';
 
 /**
  * Delays before each re-attempt (Spec: Events): 5 s, 30 s, 2 min. The first POST goes out as soon as processing
@@ -30,6 +31,8 @@ export class CallbackSender {
   constructor(
     private readonly deps: {
       repo: CallbacksRepo; http: CallbackHttp; clock: Clock; log?: (msg: string, extra: object) => void;
+      /** Attempts by outcome at /metrics. */
+      metrics?: RecognitionMetrics;
       limits?: { total: number; perKey: number };
       /** Called when a delivery ends (a slot is free): the poller runs again at once. */
       onSlotFree?: () => void;
@@ -73,6 +76,7 @@ export class CallbackSender {
       const res = await http.postJson(cb.url, body, headers);
       if (res.status >= 200 && res.status < 300) {
         await repo.markDelivered(cb.id);
+        this.deps.metrics?.callback('delivered');
         return;
       }
       error = `HTTP ${res.status}`;
@@ -82,6 +86,7 @@ export class CallbackSender {
     const delay = CALLBACK_RETRY_DELAYS_MS[cb.attempts];
     const nextAt = delay === undefined ? null : new Date(clock.now().getTime() + delay);
     await repo.markAttemptFailed(cb.id, error, nextAt).catch((err: Error) => this.deps.log?.('callback bookkeeping failed', { id: cb.id, err: err.message }));
+    this.deps.metrics?.callback(nextAt ? 'retry' : 'dead');
     this.deps.log?.('callback attempt failed', { documentId: cb.documentId, attempt: cb.attempts + 1, error, nextAt });
   }
 }

@@ -7,6 +7,7 @@ import { computeConfidence } from '../engine/confidence/confidence.js';
 import { RecognitionFailedError, type RecognitionEngine } from '../engine/engine.port.js';
 import { validateRecognizedData } from '../engine/validate/validate.js';
 import type { FileStore } from '../storage/file-store.js';
+import type { RecognitionMetrics } from '../http/metrics.js';
 
 /** Caller-safe messages per engine failure reason (the engine's own text may hold internals). */
 const REASON_MESSAGES: Record<RecognitionFailedError['reason'], string> = {
@@ -30,7 +31,11 @@ export function timedOrFailed(reason: RecognitionFailedError['reason'], processi
  */
 export class DocumentProcessor {
   constructor(
-    private readonly deps: { db: Db; files: FileStore; engine: RecognitionEngine; clock: Clock; ids: IdSource; log?: (msg: string, extra: object) => void },
+    private readonly deps: {
+      db: Db; files: FileStore; engine: RecognitionEngine; clock: Clock; ids: IdSource; log?: (msg: string, extra: object) => void;
+      /** Documents, pages and engine time at /metrics. */
+      metrics?: RecognitionMetrics;
+    },
   ) {}
 
   /**
@@ -46,10 +51,12 @@ export class DocumentProcessor {
       const v = validateRecognizedData(out.data);
       const warnings = [...out.warnings, ...v.warnings];
       const confidence = computeConfidence({ warnings: warnings.length, emptyCritical: v.emptyCritical.length, totalsMismatch: v.totalsMismatch });
+      this.deps.metrics?.recognized('completed', images.length, elapsed() / 1000);
       return { ok: true, documentType: out.documentType, data: out.data, confidence, warnings, processingTimeMs: elapsed() };
     } catch (err) {
       const reason = err instanceof RecognitionFailedError ? err.reason : signal?.aborted ? 'timeout' : 'engine_error';
       this.deps.log?.('recognition failed', { documentId: doc.id, reason, err: (err as Error).message });
+      this.deps.metrics?.recognized(reason === 'timeout' ? 'timeout' : 'failed', doc.files.length, elapsed() / 1000);
       return timedOrFailed(reason, elapsed(), reason === 'engine_unavailable');
     }
   }

@@ -1,6 +1,6 @@
 import type { Queryable } from '@app/shared';
 import { toRecord } from '../documents/documents.repo.js';
-import type { DocumentRecord } from '../documents/documents.types.js';
+import type { DocumentRecord, Priority } from '../documents/documents.types.js';
 
 /** Documents that may be claimed at `$1`: queued and due (batch rows at their tick), or held under an expired lease. */
 const DUE = `((status = 'queued' AND available_at <= $1) OR (status = 'processing' AND lease_until < $1))`;
@@ -64,6 +64,14 @@ export class QueueRepo {
   async size(): Promise<number> {
     const r = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM documents WHERE status IN ('queued', 'processing')`);
     return r[0]!.n;
+  }
+
+  /** Documents queued and not yet claimed, per priority (metrics `recognition_queue_depth`); absent priorities have none. */
+  async depthByPriority(): Promise<Partial<Record<Priority, number>>> {
+    const rows = await this.db.query<{ priority: Priority; n: number }>(
+      `SELECT priority, count(*)::int AS n FROM documents WHERE status = 'queued' GROUP BY priority`,
+    );
+    return Object.fromEntries(rows.map((r) => [r.priority, r.n]));
   }
 
   /** Mean `processing_time_ms` of the last 100 completed documents (health), 0 when none. */
