@@ -6,6 +6,7 @@
  * DEMO_ADMIN_PASSWORD / ADMIN_* (the admin panel at /admin of the recognition port), EDO_MASTER_KEY and DIADOC_* (a real Diadoc connection instead of the simulator: docs/edo-gateway.md).
  */
 import { randomBytes } from 'node:crypto';
+import pretty from 'pino-pretty';
 import { join } from 'node:path';
 import { loadConfig } from '../packages/delivery-api/src/config.js';
 import { HttpLoyalty } from '../packages/delivery-api/src/loyalty/loyalty.http.js';
@@ -17,10 +18,18 @@ import { startDemoReceiver } from '../packages/partner-sdk/src/index.js';
 import { DEMO_CHAIN_PATH, DEMO_ZONES_PATH, loadChain, loadZones, startPosSimulator } from '../packages/pos-simulator/src/index.js';
 import { loadRecognitionConfig, startRecognitionService } from '../packages/recognition-api/src/index.js';
 import { serviceOptionsFromConfig } from '../packages/recognition-api/src/entry-options.js';
+import { createServiceLogger } from '../packages/recognition-api/src/http/logger.js';
 import { readJson, writeJson, type DemoCredentialsFile } from './demo/credentials-file.js';
 import { startEdoDemo } from './demo/edo-demo.js';
 
 const log = (msg: string) => process.stdout.write(`[demo] ${msg}\n`);
+
+/**
+ * The demo terminal reads log lines, so they are pretty-printed (time, level, message, then fields) and tagged
+ * with the service; the production entries keep JSON lines. Synchronous, so nothing is lost on Ctrl+C.
+ */
+const prettyLog = (service: string) =>
+  pretty({ colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,service', messageFormat: `[${service}] {msg}`, sync: true });
 
 async function main(): Promise<void> {
   const config = loadConfig({ ...process.env, WEBHOOKS_ALLOW_INSECURE_LOOPBACK: process.env.WEBHOOKS_ALLOW_INSECURE_LOOPBACK ?? '1' });
@@ -31,7 +40,7 @@ async function main(): Promise<void> {
   const loyaltySim = await startLoyaltySimulator({ configPath: join(import.meta.dirname, '..', 'packages', 'loyalty-simulator', 'config', 'demo.json'), port: 0 });
   const loyalty = new HttpLoyalty({ baseUrl: loyaltySim.url, apiLogin: 'demo-loyalty-login', timeoutMs: config.loyaltyTimeoutMs });
 
-  const delivery = await startDeliveryServer({ config, loyalty, logger: { level: config.logLevel } });
+  const delivery = await startDeliveryServer({ config, loyalty, logger: { level: config.logLevel }, logDestination: prettyLog('delivery') });
   const posFile = join(config.dataDir, 'demo-pos-credentials.json');
   const known = readJson<DemoCredentials>(posFile) ?? {};
   const creds = await seedDemoChain(delivery.db, delivery.box, chain, zones, known, { apiKey: process.env.DEMO_API_KEY, apiSecret: process.env.DEMO_API_SECRET });
@@ -56,7 +65,7 @@ async function main(): Promise<void> {
   // addresses stay refused.
   const recognitionConfig = loadRecognitionConfig(process.env);
   const recognition = await startRecognitionService({
-    ...serviceOptionsFromConfig(recognitionConfig, (msg, extra) => process.stdout.write(`[recognition] ${msg} ${JSON.stringify(extra)}\n`)),
+    ...serviceOptionsFromConfig(recognitionConfig, createServiceLogger(recognitionConfig.logLevel, prettyLog('recognition'))),
     demoApiKey: process.env.DEMO_RECOGNITION_API_KEY || true,
     allowLoopbackCallbacks: true,
   });

@@ -35,6 +35,7 @@ import { CancelService } from './orders/cancel.service.js';
 import { noCrashPoints, type CrashPoints } from './orders/crash-points.js';
 import { HoldSweeper } from './orders/hold-sweeper.js';
 import { createLegMetrics } from './orders/leg-metrics.js';
+import { createOrderMetrics } from './orders/order-metrics.js';
 import { LegsRepo } from './orders/legs.repo.js';
 import { createLogger } from './http/logger.js';
 import { LoyaltyHolds } from './orders/loyalty-holds.js';
@@ -100,7 +101,10 @@ export function createServices(deps: AppDeps) {
   const metricsRegistry = deps.metricsRegistry ?? new Registry();
   const metrics = createLegMetrics(metricsRegistry, () => new LegsRepo(deps.db).countByState());
   const holds = new LoyaltyHolds({ db: deps.db, loyalty: deps.loyalty, clock: deps.clock, ids: deps.ids, box: deps.box, events, log, metrics, crash });
-  const orders = new OrdersService({ db: deps.db, clock: deps.clock, ids: deps.ids, calculator, tokens, holds, events, points: pointsRepo, zones, terminalGroups, crash });
+  const orders = new OrdersService({
+    db: deps.db, clock: deps.clock, ids: deps.ids, calculator, tokens, holds, events, points: pointsRepo, zones, terminalGroups, crash,
+    metrics: createOrderMetrics(metricsRegistry),
+  });
   const cancel = new CancelService({ db: deps.db, clock: deps.clock, events, holds, crash });
   const posOrders = new PosOrdersService({ db: deps.db, clock: deps.clock, ids: deps.ids, events, holds, crash });
   const sweeper = new HoldSweeper({ db: deps.db, clock: deps.clock, loyalty: deps.loyalty, holds, events, log, metrics });

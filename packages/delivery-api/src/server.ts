@@ -1,6 +1,7 @@
 import { join } from 'node:path';
+import { createWebhookMetrics } from './webhooks/webhook-metrics.js';
 import type { FastifyInstance } from 'fastify';
-import type { LoggerOptions } from 'pino';
+import type { LoggerOptions, DestinationStream } from 'pino';
 import { migrate, openDb, randomIds, systemClock, type Clock, type Db, type IdSource } from '@app/shared';
 import { buildApp, createServices, type Services } from './app.js';
 import { SecretBox } from './auth/secret-box.js';
@@ -41,6 +42,8 @@ export async function startDeliveryServer(opts: {
   clock?: Clock;
   ids?: IdSource;
   logger?: boolean | LoggerOptions;
+  /** Where log lines go; default stdout as JSON (npm start passes pino-pretty). */
+  logDestination?: DestinationStream;
   /** Overrides the loyalty adapter built from LOYALTY_URL. */
   loyalty?: LoyaltyPort | null;
   /** Order events; default the webhook outbox. */
@@ -63,6 +66,7 @@ export async function startDeliveryServer(opts: {
     loyalty: opts.loyalty !== undefined ? opts.loyalty : loyaltyFromConfig(config),
     events: opts.events ?? createOutboxOrderEvents(opts.ids ?? randomIds),
     logger: opts.logger ?? { level: config.logLevel },
+    logDestination: opts.logDestination,
     crash: config.crashAt ? killAt(config.crashAt) : undefined,
   };
   const services = createServices(deps);
@@ -83,7 +87,7 @@ export async function startDeliveryServer(opts: {
   sweep.unref();
   let dispatcher: WebhookDispatcher | null = null;
   if (opts.dispatchWebhooks !== false) {
-    dispatcher = createWebhookDispatcher({ db, box, clock, log: app.log });
+    dispatcher = createWebhookDispatcher({ db, box, clock, log: app.log, metrics: createWebhookMetrics(services.metricsRegistry) });
     dispatcher.start(1000);
   }
   const address = await app.listen({ port: config.port, host: config.host });

@@ -9,6 +9,7 @@
 import { parseArgs } from 'node:util';
 import { DEMO_CHAIN_PATH, loadChain } from './chain.js';
 import { loadCredentials } from './credentials.js';
+import { pino } from 'pino';
 import type { SimLogger } from './log.js';
 import { startPosSimulator } from './simulator.js';
 import { seededRandom } from './stop-list-rotation.js';
@@ -23,9 +24,7 @@ const { values } = parseArgs({
   },
 });
 
-const line = (level: string) => (fields: Record<string, unknown>, msg: string) =>
-  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields })}\n`);
-const log: SimLogger = { info: line('info'), warn: line('warn') };
+const log: SimLogger = pino({ base: { service: 'pos-simulator' } });
 
 async function main(): Promise<number> {
   if (!values['base-url'] || !values.credentials) {

@@ -1,3 +1,5 @@
+import { pino } from 'pino';
+
 /**
  * What the simulator logs through: pino-compatible (`logger.info({pointId}, 'menu pushed')`), so a pino logger
  * can be passed as is. `fields` always carries `pointId` for per-terminal events and `err` (code, status) on failures.
@@ -10,11 +12,8 @@ export interface SimLogger {
 /** A logger, or a plain line sink (`(line) => app.log.debug(line)`) that gets both levels as `msg {json fields}`. */
 export type SimLog = SimLogger | ((line: string) => void);
 
-/** Default logger: failures to stderr as one JSON line each; routine pushes are not printed. */
-export const consoleLogger: SimLogger = {
-  info: () => {},
-  warn: (fields, msg) => console.warn(JSON.stringify({ level: 'warn', msg, ...fields })),
-};
+/** Default logger: pino, failures to stderr as one JSON line each; routine pushes (info) are not printed. */
+export const consoleLogger: SimLogger = pino({ level: 'warn', base: { service: 'pos-simulator' } }, pino.destination(2));
 
 /** The SimLogger behind either form of {@link SimLog}. */
 export function toLogger(log: SimLog | undefined): SimLogger {

@@ -1,4 +1,5 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { pino, type Logger } from 'pino';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import type { Clock, Db, IdSource } from '@app/shared';
@@ -64,7 +65,8 @@ export interface RecognitionAppDeps {
   scheduler?: Scheduler;
   /** Called when a document is queued (wakes workers). */
   onQueued?: () => void;
-  logger?: FastifyServerOptions['logger'];
+  /** The service logger (pino, http/logger.ts) for request logs; default silent. */
+  logger?: Logger;
   /** Background events (failed recognitions, callback attempts); default silent. */
   log?: (msg: string, extra: object) => void;
   /** prom-client registry served at /metrics; default a new one per app. */
@@ -108,7 +110,8 @@ export async function buildRecognitionApp(
   services: RecognitionServices = createRecognitionServices(deps),
 ): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: deps.logger ?? false,
+    // pino's Logger is Fastify's logger; the cast keeps FastifyInstance's default logger type for the route modules
+    loggerInstance: (deps.logger ?? pino({ level: 'silent' })) as FastifyBaseLogger,
     genReqId: () => deps.ids.uuid(),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: true, useDefaults: false } },
     ...frameworkErrorOptions,

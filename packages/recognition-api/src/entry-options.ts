@@ -1,4 +1,6 @@
+import type { Logger } from 'pino';
 import type { RecognitionConfig } from './config.js';
+import { backgroundLog, createServiceLogger } from './http/logger.js';
 import type { StartRecognitionOptions } from './index.js';
 
 /**
@@ -7,10 +9,10 @@ import type { StartRecognitionOptions } from './index.js';
  * RECOGNITION_WORKERS, RECOGNITION_HOST, RECOGNITION_HIGH_SLOTS, …) works the same in both. Production adds
  * nothing; `npm start` adds only its demo key and the loopback allowance for its own receiver.
  */
-export function serviceOptionsFromConfig(config: RecognitionConfig, log?: (msg: string, extra: object) => void): StartRecognitionOptions {
+export function serviceOptionsFromConfig(config: RecognitionConfig, logger: Logger = createServiceLogger(config.logLevel)): StartRecognitionOptions {
   return {
     dataDir: config.dataDir, port: config.port, host: config.host, databaseUrl: config.databaseUrl, ai: config.ai,
     workers: config.workers, highSlots: config.highSlots, taskMemoryMb: config.taskMemoryMb,
-    allowLoopbackCallbacks: config.allowLoopbackCallbacks, logger: { level: config.logLevel }, log, edo: config.edo, admin: config.admin,
+    allowLoopbackCallbacks: config.allowLoopbackCallbacks, logger, log: backgroundLog(logger), edo: config.edo, admin: config.admin,
   };
 }

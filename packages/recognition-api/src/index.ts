@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { backgroundLog } from './http/logger.js';
 import { join } from 'node:path';
 import { randomIds, systemClock, type Clock } from '@app/shared';
 import { buildRecognitionApp, createRecognitionServices, type RecognitionAppDeps } from './app.js';
@@ -45,8 +46,9 @@ export interface StartRecognitionOptions {
   taskMemoryMb?: number;
   /** AI adapter configuration (AI_*); when given, the AI engine does the recognition. */
   ai?: AiConfig;
+  /** Background events; default the logger's warn level (http/logger.ts `backgroundLog`), or silent without one. */
   log?: (msg: string, extra: object) => void;
-  /** Fastify (pino) logger option for request logs; default off. */
+  /** The service logger (pino) for request logs and background events; default silent. */
   logger?: RecognitionAppDeps['logger'];
   clock?: Clock;
   /**
@@ -97,6 +99,7 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
   const clock = opts.clock ?? systemClock;
   const db = await openRecognitionDb(opts);
   const workerCount = opts.workers ?? 2;
+  const log = opts.log ?? (opts.logger ? backgroundLog(opts.logger) : undefined);
   const highSlots = opts.highSlots ?? 2;
   // Two pools (issue 11, items 1 and 2): the high lane's threads are never taken by queued work, and queued
   // work's Tesseract runs niced so a high request gets the CPU first. One extra background thread keeps upload
@@ -110,13 +113,13 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
   const probe = cachedProbe(tesseractProbe(), clock);
   const localEngine = opts.engine ?? pooledOcrEngine(pools.background, probe);
   const highLocal = opts.engine ?? pooledOcrEngine(pools.high, probe);
-  const aiEngine = opts.ai ? new AiEngine(opts.ai, { shrink: (images, signal) => pools.background.shrinkForAi(images, signal), log: opts.log }) : undefined;
+  const aiEngine = opts.ai ? new AiEngine(opts.ai, { shrink: (images, signal) => pools.background.shrinkForAi(images, signal), log }) : undefined;
   const allowLoopback = opts.allowLoopbackCallbacks ?? false;
   const workers: Poller[] = [];
   const wakeAll = () => workers.forEach((w) => w.poke());
   const deps: RecognitionAppDeps = {
     db, files: new LocalFileStore(join(opts.dataDir, 'recognition', 'files')), localEngine, aiEngine, clock, ids: randomIds,
-    allowLoopbackCallbacks: allowLoopback, onQueued: wakeAll, log: opts.log, logger: opts.logger,
+    allowLoopbackCallbacks: allowLoopback, onQueued: wakeAll, log, logger: opts.logger,
     checkImage, highEngine: aiEngine ?? highLocal, highSlots,
     edo: { masterKey: loadMasterKey(opts.edo?.masterKey, opts.dataDir), timeoutMs: opts.edo?.timeoutMs },
     admin: {
@@ -148,16 +151,16 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
   });
   if (admin.password) writeFileSync(passwordFile, admin.password, { mode: 0o600 });
   else rmSync(passwordFile, { force: true });
-  if (opts.edo?.seed) await seedEdoConnection(services.edo.repo, services.edo.connection, opts.edo.seed, opts.log);
+  if (opts.edo?.seed) await seedEdoConnection(services.edo.repo, services.edo.connection, opts.edo.seed, log);
 
   const pollMs = opts.pollMs ?? 1000;
-  const onError = (err: unknown) => opts.log?.('background step failed', { err: (err as Error).message });
+  const onError = (err: unknown) => log?.('background step failed', { err: (err as Error).message });
   for (let i = 0; i < (opts.workers ?? 2); i++) {
-    workers.push(new Poller(() => runWorkerStep({ queue: services.queue, processor: services.processor, clock, log: opts.log }), pollMs, onError));
+    workers.push(new Poller(() => runWorkerStep({ queue: services.queue, processor: services.processor, clock, log }), pollMs, onError));
   }
   const http = new UndiciCallbackHttp({ allowLoopback });
   // Deliveries run in parallel; when one ends, the poller looks for more at once instead of after its idle pause.
-  const callbackSender: CallbackSender = new CallbackSender({ repo: services.callbacks, http, clock, log: opts.log, metrics: services.metrics, onSlotFree: () => sender.poke() });
+  const callbackSender: CallbackSender = new CallbackSender({ repo: services.callbacks, http, clock, log, metrics: services.metrics, onSlotFree: () => sender.poke() });
   const sender = new Poller(() => callbackSender.runOnce(), pollMs, onError);
   workers.forEach((w) => w.start());
   sender.start();

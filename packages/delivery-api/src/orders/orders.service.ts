@@ -1,4 +1,5 @@
 import { isUniqueViolation, type Clock, type Db, type IdSource } from '@app/shared';
+import { outcomeOfError, type OrderMetrics } from './order-metrics.js';
 import type { Credential } from '../auth/credentials.repo.js';
 import type { CalculationTokens } from '../checkout/calculation-token.js';
 import type { Calculation, CheckoutCalculator } from '../checkout/calculator.js';
@@ -36,13 +37,30 @@ export interface OrdersDeps {
   zones: ZonesService;
   terminalGroups: TerminalGroupsRepo;
   crash: CrashPoints;
+  /** Creation outcomes at /metrics; default none. */
+  metrics?: OrderMetrics;
 }
 
 /** Creates and looks up orders. Spec: POST /v1/orders rules 1-12, GET /v1/orders lookups. */
 export class OrdersService {
   constructor(private readonly deps: OrdersDeps) {}
 
+  /**
+   * POST /v1/orders (rules 1-12): 201 with the new order, 200 for an idempotent repeat; throws ApiError with the
+   * spec's code otherwise. Each outcome is counted (`created`, `replayed` or the error code).
+   */
   async create(cred: Credential, req: OrderRequest): Promise<CreateResult> {
+    try {
+      const r = await this.createOrder(cred, req);
+      this.deps.metrics?.outcome(r.status === 201 ? 'created' : 'replayed');
+      return r;
+    } catch (err) {
+      this.deps.metrics?.outcome(outcomeOfError(err));
+      throw err;
+    }
+  }
+
+  private async createOrder(cred: Credential, req: OrderRequest): Promise<CreateResult> {
     if (req.source !== cred.source) throw new ApiError('forbidden', {}, 'source not allowed for this key');
     if (!cred.pointIds.includes(req.externalPointId)) throw new ApiError('forbidden', {}, 'point not allowed for this key');
     this.validateFields(req);

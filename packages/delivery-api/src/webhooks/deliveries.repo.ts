@@ -14,6 +14,8 @@ export interface ClaimedDelivery {
   /** Current endpoint URL and sealed secret; null when the endpoint was removed. */
   url: string | null;
   secretEnc: string | null;
+  /** When it became due (event written, or its retry time); the claim's lag is measured from here. */
+  dueAt: Date;
 }
 
 /**
@@ -27,22 +29,23 @@ export async function claimDueDeliveries(db: Db, now: Date, limit: number, lease
   // dispatcher holds right now, and the update sets the lease before the locks are released.
   const rows = await db.query<{
     id: string; event_id: string; tenant_id: string; source: string; schedule_step: number; attempt_count: number;
-    body: string; url: string | null; secret_enc: string | null;
+    body: string; url: string | null; secret_enc: string | null; next_attempt_at: Date | string;
   }>(
     `WITH due AS (
-       SELECT id FROM webhook_deliveries
+       SELECT id, next_attempt_at FROM webhook_deliveries
         WHERE status = 'pending' AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until <= $1)
         ORDER BY next_attempt_at, id LIMIT $2 FOR UPDATE SKIP LOCKED)
      UPDATE webhook_deliveries d SET locked_until = $3, lease_token = $4
        FROM due, webhook_events e
        LEFT JOIN webhook_endpoints p ON p.tenant_id = e.tenant_id AND p.source = e.source
       WHERE d.id = due.id AND e.event_id = d.event_id
-      RETURNING d.id, d.event_id, d.tenant_id, d.source, d.schedule_step, d.attempt_count, e.body, p.url, p.secret_enc`,
+      RETURNING d.id, d.event_id, d.tenant_id, d.source, d.schedule_step, d.attempt_count, e.body, p.url, p.secret_enc,
+               due.next_attempt_at`,
     [now.toISOString(), limit, until, token],
   );
   return rows.map((r) => ({
     id: r.id, eventId: r.event_id, tenantId: r.tenant_id, source: r.source, scheduleStep: r.schedule_step,
-    attemptCount: r.attempt_count, body: r.body, url: r.url, secretEnc: r.secret_enc,
+    attemptCount: r.attempt_count, body: r.body, url: r.url, secretEnc: r.secret_enc, dueAt: new Date(r.next_attempt_at),
   }));
 }
 

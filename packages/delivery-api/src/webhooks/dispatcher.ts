@@ -6,6 +6,7 @@ import { claimDueDeliveries, finishAttempt, type AttemptRecord, type ClaimedDeli
 import { afterFailure, isSuccessStatus } from './retry-schedule.js';
 import { createHttpWebhookSender } from './webhook-sender.http.js';
 import { DEFAULT_WEBHOOK_TIMEOUT_MS, type WebhookSender } from './webhook-sender.port.js';
+import type { WebhookMetrics } from './webhook-metrics.js';
 
 /** Minimal structured logger (pino-compatible). */
 export interface WebhookLog {
@@ -36,6 +37,8 @@ export interface WebhookDispatcherOptions {
   leaseSeconds?: number;
   /** Per-request timeout in ms (default 5000, the spec's value; tests shorten it). */
   timeoutMs?: number;
+  /** Attempts by outcome and outbox lag at /metrics; default none. */
+  metrics?: WebhookMetrics;
 }
 
 /** A running dispatcher. */
@@ -93,6 +96,7 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
       next = f.kind === 'dead' ? { status: 'dead' } : { status: 'pending', nextAt: f.at };
     }
     const kept = await finishAttempt(o.db, d, token, a, next, endedAt);
+    o.metrics?.attempt(next.status === 'pending' ? 'retry' : next.status);
     const ctx = { deliveryId: d.id, eventId: d.eventId, source: d.source, httpStatus: status, error: a.error, next: next.status };
     if (!kept) o.log.warn(ctx, 'webhook lease lost before the attempt was recorded');
     else if (next.status === 'dead') o.log.error(ctx, 'webhook delivery dead after the last retry');
@@ -101,7 +105,9 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
 
   async function runOnce(): Promise<number> {
     const token = randomUUID();
-    const claimed = await claimDueDeliveries(o.db, o.clock.now(), batchSize, leaseSeconds, token);
+    const now = o.clock.now();
+    const claimed = await claimDueDeliveries(o.db, now, batchSize, leaseSeconds, token);
+    for (const d of claimed) o.metrics?.lag((now.getTime() - d.dueAt.getTime()) / 1000);
     await Promise.all(claimed.map((d) => attempt(d, token)));
     return claimed.length;
   }
