@@ -1,6 +1,16 @@
 #!/usr/bin/env node
-// Runs the TypeScript operator CLI through tsx (no build step).
-import { register } from 'tsx/esm/api';
-register();
-const { runCli } = await import('../src/operator/cli.ts');
-await runCli();
+// The operator CLI. After `npm run build` (production) it runs the compiled code with plain node; in a checkout
+// without a build it runs the TypeScript source through tsx. In development prefer `npm run operator`, which
+// always runs the source.
+import { existsSync } from 'node:fs';
+
+const compiled = new URL('../dist/operator/cli.js', import.meta.url);
+let cli;
+if (existsSync(compiled)) {
+  cli = await import(compiled.href);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  cli = await import('../src/operator/cli.ts');
+}
+await cli.runCli();

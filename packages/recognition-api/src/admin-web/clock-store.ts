@@ -7,8 +7,14 @@ type Callback = (err: Error | null, res?: { current: number; ttl: number }) => v
  * reads `Date.now()`, so tests could not move past a window without sleeping). In memory, per process; entries
  * are dropped when their window ends, and at most `maxKeys` are kept (oldest first out).
  */
-export function clockStore(clock: Clock, maxKeys = 10_000) {
-  return class ClockStore {
+/** The store contract `@fastify/rate-limit` expects (it constructs the class itself). */
+export interface CounterStore {
+  incr(key: string, cb: Callback, timeWindow: number): void;
+  child(): CounterStore;
+}
+
+export function clockStore(clock: Clock, maxKeys = 10_000): new () => CounterStore {
+  return class ClockStore implements CounterStore {
     private readonly windows = new Map<string, { count: number; startMs: number }>();
 
     incr(key: string, cb: Callback, timeWindow: number): void {

@@ -25,8 +25,11 @@ export interface RecognitionPoolOptions {
   filename?: string;
 }
 
-/** The worker entry: plain ESM that loads pool-tasks.ts through tsx (see pool-worker.mjs). */
-const WORKER = new URL('./pool-worker.mjs', import.meta.url);
+/**
+ * The worker entry. Compiled (`dist/…/recognition-pool.js`, production): the compiled task module itself. From
+ * source (tsx, Vitest): plain ESM that loads pool-tasks.ts through tsx (see pool-worker.mjs).
+ */
+const WORKER = import.meta.url.endsWith('.js') ? new URL('./pool-tasks.js', import.meta.url) : new URL('./pool-worker.mjs', import.meta.url);
 
 /**
  * A piscina pool of worker threads that does all pixel and OCR work off the API's event loop (issue 11, item 1):
