@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LoyaltyError } from '../src/loyalty/loyalty.port.js';
-import { OperatorError } from '../src/operator/operator.service.js';
+import { OperatorError } from '../src/errors.js';
 import { throwAt } from './support/crash-points.js';
 import { SETTLE_MAX_ATTEMPTS, settleRetryDelayMs } from '../src/orders/loyalty-holds.js';
 import { OrderSupportService } from '../src/orders/order-support.js';

@@ -5,10 +5,8 @@ import { TerminalGroupsRepo } from '../catalog/terminal-groups.repo.js';
 import type { ScheduleWindow } from '../points/points.repo.js';
 import { ZonesRepo } from '../zones/zones.repo.js';
 import { getTenantSettings, updateTenantSettings, type TenantSettings } from '../tenants/tenant-settings.js';
+import { OperatorError } from '../errors.js';
 import { parseZonesGeoJson } from './geojson.js';
-
-/** A refused operator command; the message says what to fix. */
-export class OperatorError extends Error {}
 
 /** Minimum lengths. Spec: Authentication (key ≥ 8, secret ≥ 32 characters). */
 export const MIN_KEY_LENGTH = 8;
