@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomIds, systemClock, type Clock } from '@app/shared';
+import { Poller, randomIds, systemClock, type Clock } from '@app/shared';
 import { buildRecognitionApp, createRecognitionServices, type RecognitionAppDeps } from './app.js';
 import { CallbackSender } from './callbacks/callback-sender.js';
 import { UndiciCallbackHttp } from './callbacks/callback-http.js';
@@ -16,7 +16,6 @@ import type { RecognitionEngine } from './engine/engine.port.js';
 import { cachedProbe, pooledOcrEngine, tesseractProbe } from './engine/pool/pooled-engine.js';
 import { defaultThreads, RecognitionPool } from './engine/pool/recognition-pool.js';
 import type { ImageChecker } from './documents/intake.js';
-import { Poller } from './jobs/poller.js';
 import { runWorkerStep } from './jobs/worker.js';
 import { LocalFileStore } from './storage/file-store.js';
 
@@ -153,12 +152,12 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
   const pollMs = opts.pollMs ?? 1000;
   const onError = (err: unknown) => opts.log?.('background step failed', { err: (err as Error).message });
   for (let i = 0; i < (opts.workers ?? 2); i++) {
-    workers.push(new Poller(() => runWorkerStep({ queue: services.queue, processor: services.processor, clock, log: opts.log }), pollMs, onError));
+    workers.push(new Poller(() => runWorkerStep({ queue: services.queue, processor: services.processor, clock, log: opts.log }), { intervalMs: pollMs, onError }));
   }
   const http = new UndiciCallbackHttp({ allowLoopback });
   // Deliveries run in parallel; when one ends, the poller looks for more at once instead of after its idle pause.
   const callbackSender: CallbackSender = new CallbackSender({ repo: services.callbacks, http, clock, log: opts.log, onSlotFree: () => sender.poke() });
-  const sender = new Poller(() => callbackSender.runOnce(), pollMs, onError);
+  const sender = new Poller(() => callbackSender.runOnce(), { intervalMs: pollMs, onError });
   workers.forEach((w) => w.start());
   sender.start();
 

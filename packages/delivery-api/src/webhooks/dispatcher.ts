@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { signWebhook, systemClock, type Clock, type Db } from '@app/shared';
+import { Poller, randomIds, signWebhook, systemClock, type Clock, type Db, type IdSource, type PollerTimers } from '@app/shared';
 import type { SecretBox } from '../auth/secret-box.js';
 import { claimDueDeliveries, finishAttempt, type AttemptRecord, type ClaimedDelivery, type NextState } from './deliveries.repo.js';
 import { afterFailure, isSuccessStatus } from './retry-schedule.js';
@@ -36,13 +35,17 @@ export interface WebhookDispatcherOptions {
   leaseSeconds?: number;
   /** Per-request timeout in ms (default 5000, the spec's value; tests shorten it). */
   timeoutMs?: number;
+  /** Claim tokens; default randomIds. */
+  ids?: IdSource;
+  /** Timers of the polling loop (tests); default Node's. */
+  timers?: PollerTimers;
 }
 
 /** A running dispatcher. */
 export interface WebhookDispatcher {
   /** Claims due deliveries once and attempts each; resolves with the number attempted. */
   runOnce(): Promise<number>;
-  /** Polls every `intervalMs`; a full batch is followed at once by another run. */
+  /** Runs at once, then polls every `intervalMs`; a full batch is followed at once by another run (shared Poller). */
   start(intervalMs: number): void;
   /** Stops polling and waits for the run in progress. */
   stop(): Promise<void>;
@@ -57,13 +60,12 @@ export interface WebhookDispatcher {
  * (SKIP LOCKED claim + lease); the schedule lives in the database, so a restart neither loses nor resets it.
  */
 export function createWebhookDispatcher(opts: WebhookDispatcherOptions): WebhookDispatcher {
-  const o = { ...opts, clock: opts.clock ?? systemClock, log: toLog(opts.log) };
+  const o = { ...opts, clock: opts.clock ?? systemClock, ids: opts.ids ?? randomIds, log: toLog(opts.log) };
   const http = o.http ?? createHttpWebhookSender();
   const batchSize = o.batchSize ?? 20;
   const leaseSeconds = o.leaseSeconds ?? 60;
   const timeoutMs = o.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<number> | undefined;
+  let poller: Poller | undefined;
 
   async function attempt(d: ClaimedDelivery, token: string): Promise<void> {
     const startedAt = o.clock.now();
@@ -100,38 +102,29 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
   }
 
   async function runOnce(): Promise<number> {
-    const token = randomUUID();
+    const token = o.ids.uuid();
     const claimed = await claimDueDeliveries(o.db, o.clock.now(), batchSize, leaseSeconds, token);
     await Promise.all(claimed.map((d) => attempt(d, token)));
     return claimed.length;
-  }
-
-  function tick(intervalMs: number): void {
-    if (running) return;
-    running = runOnce()
-      .catch((err: Error) => {
-        o.log.error({ err: err.message }, 'webhook dispatcher run failed');
-        return 0;
-      })
-      .finally(() => (running = undefined));
-    void running.then((n) => {
-      // A full batch means more are probably due: drain without waiting for the next interval.
-      if (n >= batchSize && timer) setImmediate(() => tick(intervalMs));
-    });
   }
 
   return {
     runOnce,
     timeoutMs,
     start(intervalMs) {
-      if (timer) return;
-      timer = setInterval(() => tick(intervalMs), intervalMs);
-      tick(intervalMs);
+      if (poller) return;
+      // A full batch means more are probably due: the poller drains without waiting for the next interval.
+      poller = new Poller(async () => (await runOnce()) >= batchSize, {
+        intervalMs,
+        timers: o.timers,
+        onError: (err) => o.log.error({ err: (err as Error).message }, 'webhook dispatcher run failed'),
+      });
+      poller.start();
     },
     async stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      await running;
+      const p = poller;
+      poller = undefined;
+      await p?.stop();
     },
   };
 }
