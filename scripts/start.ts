@@ -7,16 +7,16 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { loadConfig } from '../packages/delivery-api/src/config.js';
-import { HttpLoyalty } from '../packages/delivery-api/src/loyalty/loyalty.http.js';
-import { seedDemoChain, type DemoCredentials } from '../packages/delivery-api/src/operator/demo-seed.js';
-import { startDeliveryServer } from '../packages/delivery-api/src/server.js';
-import { setWebhookConfig } from '../packages/delivery-api/src/webhooks/webhook-config.js';
-import { startLoyaltySimulator } from '../packages/loyalty-simulator/src/index.js';
-import { startDemoReceiver } from '../packages/partner-sdk/src/index.js';
-import { DEMO_CHAIN_PATH, DEMO_ZONES_PATH, loadChain, loadZones, startPosSimulator } from '../packages/pos-simulator/src/index.js';
-import { loadRecognitionConfig, startRecognitionService } from '../packages/recognition-api/src/index.js';
-import { serviceOptionsFromConfig } from '../packages/recognition-api/src/entry-options.js';
+import { loadConfig } from '@app/delivery-api';
+import { HttpLoyalty } from '@app/delivery-api';
+import { seedDemoChain, type DemoCredentials } from '@app/delivery-api';
+import { startDeliveryServer } from '@app/delivery-api';
+import { setWebhookConfig } from '@app/delivery-api';
+import { startLoyaltySimulator } from '@app/loyalty-simulator';
+import { startDemoReceiver } from '@app/partner-sdk';
+import { DEMO_CHAIN_PATH, DEMO_ZONES_PATH, loadChain, loadZones, startPosSimulator } from '@app/pos-simulator';
+import { loadRecognitionConfig, startRecognitionService } from '@app/recognition-api';
+import { serviceOptionsFromConfig } from '@app/recognition-api';
 import { readJson, writeJson, type DemoCredentialsFile } from './demo/credentials-file.js';
 import { startEdoDemo } from './demo/edo-demo.js';
 
