@@ -4,7 +4,7 @@ import type { SecretBox } from '../auth/secret-box.js';
 import { TerminalGroupsRepo } from '../catalog/terminal-groups.repo.js';
 import type { ScheduleWindow } from '../points/points.repo.js';
 import { ZonesRepo } from '../zones/zones.repo.js';
-import { getTenantSettings, updateTenantSettings, type TenantSettings } from '../tenants/tenant-settings.js';
+import { TenantsRepo, type TenantSettings } from '../tenants/tenants.repo.js';
 import { OperatorError } from '../errors.js';
 import { parseZonesGeoJson } from './geojson.js';
 
@@ -69,14 +69,14 @@ export class OperatorService {
   /** Changes checkout settings of a tenant (switches and POS payment-type codes). */
   async updateSettings(tenantId: string, s: Partial<Omit<TenantSettings, 'tenantId'>>): Promise<void> {
     await this.requireTenant(tenantId);
-    const now = await getTenantSettings(this.deps.db, tenantId);
+    const now = await new TenantsRepo(this.deps.db).settings(tenantId);
     const zonePricing = s.zonePricing ?? now.zonePricing;
     const feeProduct = s.deliveryFeeProductId !== undefined ? s.deliveryFeeProductId : now.deliveryFeeProductId;
     if (zonePricing && !feeProduct) {
       // the guest would pay a fee that never reaches the POS as a line (rule 9): refuse rather than lose it
       throw new OperatorError('zone pricing needs a delivery-fee product: add --delivery-fee-product POS_PRODUCT_ID');
     }
-    await updateTenantSettings(this.deps.db, tenantId, s);
+    await new TenantsRepo(this.deps.db).updateSettings(tenantId, s);
   }
 
   async createSource(tenantId: string, source: string): Promise<void> {
