@@ -38,6 +38,15 @@ function toState(r: Row): TerminalGroupState {
 export class TerminalGroupsRepo {
   constructor(private readonly db: Queryable) {}
 
+  /** Whether a route created this terminal group in the tenant (a POS credential needs one). */
+  async exists(tenantId: string, organizationId: string, terminalGroupId: string): Promise<boolean> {
+    const rows = await this.db.query(
+      `SELECT 1 FROM terminal_groups WHERE tenant_id = $1 AND organization_id = $2 AND terminal_group_id = $3`,
+      [tenantId, organizationId, terminalGroupId],
+    );
+    return rows.length > 0;
+  }
+
   async get(organizationId: string, terminalGroupId: string): Promise<TerminalGroupState | null> {
     const rows = await this.db.query<Row>(
       `SELECT ${COLUMNS} FROM terminal_groups WHERE organization_id = $1 AND terminal_group_id = $2`,

@@ -69,7 +69,7 @@ function toPoint(r: Row): PointWithRoute {
   };
 }
 
-/** Reads points together with the route of one source and the terminal's liveness. */
+/** The `points` and `routes` tables: reads points with the route of one source and the terminal's liveness; operator writes. */
 export class PointsRepo {
   constructor(private readonly db: Queryable) {}
 
@@ -92,4 +92,76 @@ export class PointsRepo {
   async getForSource(tenantId: string, source: string, pointId: string): Promise<PointWithRoute | null> {
     return (await this.listForSource(tenantId, source, [pointId]))[0] ?? null;
   }
+
+  /** Point ids of `tenantId` among `pointIds` that exist. */
+  async existing(tenantId: string, pointIds: string[]): Promise<string[]> {
+    const rows = await this.db.query<{ point_id: string }>(`SELECT point_id FROM points WHERE tenant_id = $1 AND point_id = ANY($2::text[])`, [tenantId, pointIds]);
+    return rows.map((r) => r.point_id);
+  }
+
+  /** Creates or updates a point (operator); fields left undefined keep their stored value. */
+  async upsert(p: PointWrite): Promise<void> {
+    const j = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
+    await this.db.query(
+      `INSERT INTO points (tenant_id, point_id, name, address, lat, lon, phone, schedule, delivery_types)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8::jsonb,$9::jsonb)
+       ON CONFLICT (tenant_id, point_id) DO UPDATE SET
+         name = CASE WHEN $10 THEN EXCLUDED.name ELSE points.name END,
+         address = CASE WHEN $11 THEN EXCLUDED.address ELSE points.address END,
+         lat = CASE WHEN $12 THEN EXCLUDED.lat ELSE points.lat END,
+         lon = CASE WHEN $12 THEN EXCLUDED.lon ELSE points.lon END,
+         phone = CASE WHEN $13 THEN EXCLUDED.phone ELSE points.phone END,
+         schedule = CASE WHEN $14 THEN EXCLUDED.schedule ELSE points.schedule END,
+         delivery_types = CASE WHEN $15 THEN EXCLUDED.delivery_types ELSE points.delivery_types END`,
+      [p.tenantId, p.pointId, p.name ?? null, p.address ?? null, p.location?.lat ?? null, p.location?.lon ?? null, p.phone ?? null,
+        j(p.schedule), j(p.deliveryTypes),
+        p.name !== undefined, p.address !== undefined, p.location !== undefined, p.phone !== undefined, p.schedule !== undefined, p.deliveryTypes !== undefined],
+    );
+  }
+
+  /** Creates or replaces the route of a source at a point (operator). */
+  async upsertRoute(r: RouteWrite): Promise<void> {
+    await this.db.query(
+      `INSERT INTO routes (tenant_id, source, point_id, organization_id, terminal_group_id, order_type_id, operator_user_id, origin_name, active)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)
+       ON CONFLICT (tenant_id, source, point_id) DO UPDATE SET organization_id = EXCLUDED.organization_id,
+         terminal_group_id = EXCLUDED.terminal_group_id, order_type_id = EXCLUDED.order_type_id,
+         operator_user_id = EXCLUDED.operator_user_id, origin_name = EXCLUDED.origin_name, active = EXCLUDED.active, updated_at = now()`,
+      [r.tenantId, r.source, r.pointId, r.organizationId, r.terminalGroupId, r.orderTypeId, r.operatorUserId, r.originName, r.active ?? true],
+    );
+  }
+
+  /** Switches a route on or off; false when the route does not exist. */
+  async setRouteActive(tenantId: string, source: string, pointId: string, active: boolean): Promise<boolean> {
+    const rows = await this.db.query(
+      `UPDATE routes SET active = $4, updated_at = now() WHERE tenant_id = $1 AND source = $2 AND point_id = $3 RETURNING 1`,
+      [tenantId, source, pointId, active],
+    );
+    return rows.length > 0;
+  }
+}
+
+/** A point as the operator writes it; undefined = keep the stored value, null = clear it. */
+export interface PointWrite {
+  tenantId: string;
+  pointId: string;
+  name?: string | null;
+  address?: string | null;
+  location?: { lat: number; lon: number } | null;
+  phone?: string | null;
+  schedule?: ScheduleWindow[] | null;
+  deliveryTypes?: ('courier' | 'pickup')[] | null;
+}
+
+/** The route of a source at a point: where its orders go at the POS. `active` defaults to true. */
+export interface RouteWrite {
+  tenantId: string;
+  source: string;
+  pointId: string;
+  organizationId: string;
+  terminalGroupId: string;
+  orderTypeId: string;
+  operatorUserId: string;
+  originName: string;
+  active?: boolean;
 }
