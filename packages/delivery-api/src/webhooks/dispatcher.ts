@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { Poller, randomIds, signWebhook, systemClock, type Clock, type Db, type IdSource, type PollerTimers } from '@app/shared';
 import type { SecretBox } from '../auth/secret-box.js';
-import { claimDueDeliveries, finishAttempt, type AttemptRecord, type ClaimedDelivery, type NextState } from './deliveries.repo.js';
+import { DeliveriesRepo, type AttemptRecord, type ClaimedDelivery, type NextState } from './deliveries.repo.js';
 import { afterFailure, isSuccessStatus } from './retry-schedule.js';
 import { createHttpWebhookSender } from './webhook-sender.http.js';
 import { DEFAULT_WEBHOOK_TIMEOUT_MS, type WebhookSender } from './webhook-sender.port.js';
@@ -65,6 +65,7 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
   const batchSize = o.batchSize ?? 20;
   const leaseSeconds = o.leaseSeconds ?? 60;
   const timeoutMs = o.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
+  const deliveries = new DeliveriesRepo(o.db);
   let poller: Poller | undefined;
 
   async function attempt(d: ClaimedDelivery, token: string): Promise<void> {
@@ -94,7 +95,7 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
       const f = afterFailure(d.scheduleStep, endedAt);
       next = f.kind === 'dead' ? { status: 'dead' } : { status: 'pending', nextAt: f.at };
     }
-    const kept = await finishAttempt(o.db, d, token, a, next, endedAt);
+    const kept = await deliveries.finishAttempt(d, token, a, next, endedAt);
     const ctx = { deliveryId: d.id, eventId: d.eventId, source: d.source, httpStatus: status, error: a.error, next: next.status };
     if (!kept) o.log.warn(ctx, 'webhook lease lost before the attempt was recorded');
     else if (next.status === 'dead') o.log.error(ctx, 'webhook delivery dead after the last retry');
@@ -103,7 +104,7 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
 
   async function runOnce(): Promise<number> {
     const token = o.ids.uuid();
-    const claimed = await claimDueDeliveries(o.db, o.clock.now(), batchSize, leaseSeconds, token);
+    const claimed = await deliveries.claimDue(o.clock.now(), batchSize, leaseSeconds, token);
     await Promise.all(claimed.map((d) => attempt(d, token)));
     return claimed.length;
   }
