@@ -33,38 +33,68 @@ export interface PointWithRoute {
   catalog: { menuRevision: string | null; menuSyncedAt: Date | null; stopListRevision: string | null; stopListSyncedAt: Date | null };
 }
 
-type Row = Record<string, unknown>;
+type Timestamp = Date | string;
 
-function toPoint(r: Row): PointWithRoute {
+/** A row of the points query: the point, the source's route (nulls when none) and the terminal group's liveness. */
+export interface PointRow {
+  tenant_id: string;
+  point_id: string;
+  name: string | null;
+  address: string | null;
+  /** numeric columns may come back as strings */
+  lat: number | string | null;
+  lon: number | string | null;
+  phone: string | null;
+  timezone: string;
+  schedule: ScheduleWindow[] | null;
+  delivery_types: ('courier' | 'pickup')[] | null;
+  organization_id: string | null;
+  terminal_group_id: string | null;
+  order_type_id: string | null;
+  operator_user_id: string | null;
+  origin_name: string | null;
+  active: boolean | null;
+  last_heartbeat_at: Timestamp | null;
+  streets_synced_at: Timestamp | null;
+  menu_revision: string | null;
+  menu_synced_at: Timestamp | null;
+  stop_list_revision: string | null;
+  stop_list_synced_at: Timestamp | null;
+}
+
+const date = (v: Timestamp | null | undefined): Date | null => (v == null ? null : new Date(v));
+
+export function rowToPoint(r: PointRow): PointWithRoute {
   return {
-    tenantId: r.tenant_id as string,
-    pointId: r.point_id as string,
-    name: (r.name as string) ?? null,
-    address: (r.address as string) ?? null,
+    tenantId: r.tenant_id,
+    pointId: r.point_id,
+    name: r.name ?? null,
+    address: r.address ?? null,
     lat: r.lat == null ? null : Number(r.lat),
     lon: r.lon == null ? null : Number(r.lon),
-    phone: (r.phone as string) ?? null,
-    timezone: r.timezone as string,
-    schedule: (r.schedule as ScheduleWindow[]) ?? null,
-    deliveryTypes: (r.delivery_types as PointWithRoute['deliveryTypes']) ?? null,
+    phone: r.phone ?? null,
+    timezone: r.timezone,
+    schedule: r.schedule ?? null,
+    deliveryTypes: r.delivery_types ?? null,
     route:
       r.organization_id == null
         ? null
         : {
-            organizationId: r.organization_id as string,
-            terminalGroupId: r.terminal_group_id as string,
-            orderTypeId: r.order_type_id as string,
-            operatorUserId: r.operator_user_id as string,
-            originName: r.origin_name as string,
-            active: r.active as boolean,
+            // a joined route row has all its NOT NULL columns
+            organizationId: r.organization_id,
+            terminalGroupId: r.terminal_group_id!,
+            orderTypeId: r.order_type_id!,
+            operatorUserId: r.operator_user_id!,
+            originName: r.origin_name!,
+            active: r.active!,
           },
-    lastHeartbeatAt: r.last_heartbeat_at == null ? null : new Date(r.last_heartbeat_at as string),
-    streetsSyncedAt: r.streets_synced_at == null ? null : new Date(r.streets_synced_at as string),
+    lastHeartbeatAt: date(r.last_heartbeat_at),
+    streetsSyncedAt: date(r.streets_synced_at),
     catalog: {
-      menuRevision: (r.menu_revision as string) ?? null,
-      menuSyncedAt: r.menu_synced_at == null ? null : new Date(r.menu_synced_at as string),
-      stopListRevision: (r.stop_list_revision as string) ?? null,
-      stopListSyncedAt: r.stop_list_synced_at == null ? null : new Date(r.stop_list_synced_at as string),
+      menuRevision: r.menu_revision ?? null,
+      menuSyncedAt: date(r.menu_synced_at),
+      stopListRevision: r.stop_list_revision ?? null,
+      stopListSyncedAt: date(r.stop_list_synced_at),
     },
   };
 }
@@ -76,7 +106,7 @@ export class PointsRepo {
   /** Points of `tenantId` among `pointIds`, ordered by point id (numeric when possible). */
   async listForSource(tenantId: string, source: string, pointIds: string[]): Promise<PointWithRoute[]> {
     if (pointIds.length === 0) return [];
-    const rows = await this.db.query<Row>(
+    const rows = await this.db.query<PointRow>(
       `SELECT p.*, r.organization_id, r.terminal_group_id, r.order_type_id, r.operator_user_id, r.origin_name, r.active,
               t.last_heartbeat_at, t.streets_synced_at, t.menu_revision, t.menu_synced_at, t.stop_list_revision, t.stop_list_synced_at
          FROM points p
@@ -86,7 +116,7 @@ export class PointsRepo {
         ORDER BY length(p.point_id), p.point_id`,
       [tenantId, source, pointIds],
     );
-    return rows.map(toPoint);
+    return rows.map(rowToPoint);
   }
 
   async getForSource(tenantId: string, source: string, pointId: string): Promise<PointWithRoute | null> {
