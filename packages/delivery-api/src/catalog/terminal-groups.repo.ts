@@ -34,6 +34,7 @@ export interface TerminalGroupRow {
 
 const date = (v: Timestamp | null | undefined): Date | null => (v == null ? null : new Date(v));
 
+/** A terminal group with its pushed documents and sync times (UTC Dates). */
 export function rowToTerminalGroup(r: TerminalGroupRow): TerminalGroupState {
   return {
     organizationId: r.organization_id,

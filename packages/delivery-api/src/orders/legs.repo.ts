@@ -45,6 +45,7 @@ export interface LegRow {
   created_at: Date | string; updated_at: Date | string;
 }
 
+/** A leg row as the holds code uses it (amount in kopecks as a number, times as UTC Dates). */
 export function rowToLeg(r: LegRow): LegRecord {
   return {
     id: r.id, kind: r.kind, state: r.state, amountMinor: Number(r.amount_minor),

@@ -62,6 +62,7 @@ export interface OrderRow {
 
 const d = (v: Timestamp | null | undefined): Date | null => (v == null ? null : new Date(v));
 
+/** An order row as the services use it (sums as numbers, times as UTC Dates). */
 export function rowToOrder(r: OrderRow): OrderRecord {
   return {
     id: r.id, tenantId: r.tenant_id, source: r.source, externalOrderId: r.external_order_id,

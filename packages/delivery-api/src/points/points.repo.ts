@@ -64,6 +64,7 @@ export interface PointRow {
 
 const date = (v: Timestamp | null | undefined): Date | null => (v == null ? null : new Date(v));
 
+/** A point row with its route (null when the source has no route there) and terminal-group liveness. */
 export function rowToPoint(r: PointRow): PointWithRoute {
   return {
     tenantId: r.tenant_id,

@@ -69,6 +69,7 @@ export interface AttemptRow {
 
 const date = (v: Timestamp | null | undefined) => (v === null || v === undefined ? null : new Date(v));
 
+/** The operator's view of a delivery row (times as UTC Dates, counts as numbers). */
 export function rowToDeliveryInfo(r: DeliveryInfoRow): DeliveryInfo {
   return {
     deliveryId: r.id, eventId: r.event_id, type: r.type, orderId: r.order_id,
@@ -78,6 +79,7 @@ export function rowToDeliveryInfo(r: DeliveryInfoRow): DeliveryInfo {
   };
 }
 
+/** One attempt-log row (duration in ms). */
 export function rowToAttemptInfo(r: AttemptRow): AttemptInfo {
   return {
     attemptNo: Number(r.attempt_no), startedAt: new Date(r.started_at), durationMs: Number(r.duration_ms),
