@@ -7,19 +7,19 @@
  * Run: npm run bench -- checkout   (PGlite in memory; DATABASE_URL=postgres://… to measure on PostgreSQL)
  * Env: BENCH_SECONDS (default 10) per calculate case; BENCH_ORDERS overrides the order count of the order cases.
  */
-import { createOutboxOrderEvents } from '../packages/delivery-api/src/webhooks/outbox.js';
+import { createOutboxOrderEvents } from '@app/delivery-api';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { buildSignedHeaders, migrate, openDb, randomIds, systemClock, type Db, type Queryable } from '@app/shared';
 import { startLoyaltySimulator } from '@app/loyalty-simulator';
-import { buildApp, createServices, type AppDeps } from '../packages/delivery-api/src/app.js';
-import { SecretBox } from '../packages/delivery-api/src/auth/secret-box.js';
-import { HttpLoyalty } from '../packages/delivery-api/src/loyalty/loyalty.http.js';
-import { LOYALTY_LOGIN, makeLoyaltyConfig } from '../packages/delivery-api/test/support/loyalty.fixtures.js';
-import { OperatorService } from '../packages/delivery-api/src/operator/operator.service.js';
-import { MIGRATIONS_DIR } from '../packages/delivery-api/src/server.js';
+import { buildApp, createServices, type AppDeps } from '@app/delivery-api';
+import { SecretBox } from '@app/delivery-api';
+import { HttpLoyalty } from '@app/delivery-api';
+import { LOYALTY_LOGIN, makeLoyaltyConfig } from '@app/delivery-api/testing';
+import { OperatorService } from '@app/delivery-api';
+import { MIGRATIONS_DIR } from '@app/delivery-api';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 16;

@@ -3,15 +3,15 @@
  * menu JSON without authentication or database, measured in the same run. Prints a table and the ratios.
  * Run: npm run bench -- read   (PGlite in memory; DATABASE_URL=postgres://… to measure on PostgreSQL)
  */
-import { createOutboxOrderEvents } from '../packages/delivery-api/src/webhooks/outbox.js';
+import { createOutboxOrderEvents } from '@app/delivery-api';
 import { randomBytes, randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { buildSignedHeaders, migrate, openDb, randomIds, systemClock } from '@app/shared';
-import { buildApp, createServices } from '../packages/delivery-api/src/app.js';
-import { SecretBox } from '../packages/delivery-api/src/auth/secret-box.js';
-import { OperatorService } from '../packages/delivery-api/src/operator/operator.service.js';
-import { MIGRATIONS_DIR } from '../packages/delivery-api/src/server.js';
+import { buildApp, createServices } from '@app/delivery-api';
+import { SecretBox } from '@app/delivery-api';
+import { OperatorService } from '@app/delivery-api';
+import { MIGRATIONS_DIR } from '@app/delivery-api';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 16;

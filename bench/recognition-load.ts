@@ -17,7 +17,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { closeRenderer, generateDocument, type DocType, type Tier } from '@app/docgen';
-import { startRecognitionService } from '../packages/recognition-api/src/index.js';
+import { startRecognitionService } from '@app/recognition-api';
 import { percentile } from './recognition/score.js';
 
 const { values } = parseArgs({ options: { 'docs-per-client': { type: 'string', default: '3' }, 'skip-speed': { type: 'boolean', default: false } } });

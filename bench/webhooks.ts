@@ -10,11 +10,11 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
 import { migrate, openDb, type Db } from '@app/shared';
-import { SecretBox } from '../packages/delivery-api/src/auth/secret-box.js';
-import type { OrderView } from '../packages/delivery-api/src/orders/order-view.js';
-import { createWebhookDispatcher } from '../packages/delivery-api/src/webhooks/dispatcher.js';
-import { enqueueOrderEvent } from '../packages/delivery-api/src/webhooks/outbox.js';
-import { setWebhookConfig } from '../packages/delivery-api/src/webhooks/webhook-config.js';
+import { SecretBox } from '@app/delivery-api';
+import type { OrderView } from '@app/delivery-api';
+import { createWebhookDispatcher } from '@app/delivery-api';
+import { enqueueOrderEvent } from '@app/delivery-api';
+import { setWebhookConfig } from '@app/delivery-api';
 
 const { values: args } = parseArgs({ options: { events: { type: 'string', default: '1000' }, rate: { type: 'string', default: '100' }, seconds: { type: 'string', default: '5' } } });
 const MIGRATIONS = join(import.meta.dirname, '..', 'packages', 'delivery-api', 'migrations');

@@ -6,11 +6,11 @@
  * never printed.
  */
 import { writeFileSync } from 'node:fs';
-import { systemClock } from '../packages/shared/src/index.js';
-import { loadEdoConfig } from '../packages/recognition-api/src/config.js';
-import { diadocOperatorFactory } from '../packages/recognition-api/src/edo/diadoc-factory.js';
-import { DIADOC_DEFAULTS } from '../packages/recognition-api/src/edo/edo-connection.service.js';
-import { runReadOnlyChecks } from '../packages/recognition-api/src/edo/read-only-checks.js';
+import { systemClock } from '@app/shared';
+import { loadEdoConfig } from '@app/recognition-api';
+import { diadocOperatorFactory } from '@app/recognition-api';
+import { DIADOC_DEFAULTS } from '@app/recognition-api';
+import { runReadOnlyChecks } from '@app/recognition-api';
 
 const edo = loadEdoConfig(process.env);
 if (!edo.seed) {

@@ -8,17 +8,11 @@
 import { randomBytes } from 'node:crypto';
 import pretty from 'pino-pretty';
 import { join } from 'node:path';
-import { loadConfig } from '../packages/delivery-api/src/config.js';
-import { HttpLoyalty } from '../packages/delivery-api/src/loyalty/loyalty.http.js';
-import { seedDemoChain, type DemoCredentials } from '../packages/delivery-api/src/operator/demo-seed.js';
-import { startDeliveryServer } from '../packages/delivery-api/src/server.js';
-import { setWebhookConfig } from '../packages/delivery-api/src/webhooks/webhook-config.js';
-import { startLoyaltySimulator } from '../packages/loyalty-simulator/src/index.js';
-import { startDemoReceiver } from '../packages/partner-sdk/src/index.js';
-import { DEMO_CHAIN_PATH, DEMO_ZONES_PATH, loadChain, loadZones, startPosSimulator } from '../packages/pos-simulator/src/index.js';
-import { loadRecognitionConfig, startRecognitionService } from '../packages/recognition-api/src/index.js';
-import { serviceOptionsFromConfig } from '../packages/recognition-api/src/entry-options.js';
-import { createServiceLogger } from '../packages/recognition-api/src/http/logger.js';
+import { HttpLoyalty, loadConfig, seedDemoChain, setWebhookConfig, startDeliveryServer, type DemoCredentials } from '@app/delivery-api';
+import { DEMO_LOYALTY_CONFIG_PATH, startLoyaltySimulator } from '@app/loyalty-simulator';
+import { startDemoReceiver } from '@app/partner-sdk';
+import { DEMO_CHAIN_PATH, DEMO_ZONES_PATH, loadChain, loadZones, startPosSimulator } from '@app/pos-simulator';
+import { createServiceLogger, loadRecognitionConfig, serviceOptionsFromConfig, startRecognitionService } from '@app/recognition-api';
 import { readJson, writeJson, type DemoCredentialsFile } from './demo/credentials-file.js';
 import { startEdoDemo } from './demo/edo-demo.js';
 
@@ -37,7 +31,7 @@ async function main(): Promise<void> {
   const zones = await loadZones(DEMO_ZONES_PATH);
 
   log('starting the loyalty simulator (config packages/loyalty-simulator/config/demo.json)');
-  const loyaltySim = await startLoyaltySimulator({ configPath: join(import.meta.dirname, '..', 'packages', 'loyalty-simulator', 'config', 'demo.json'), port: 0 });
+  const loyaltySim = await startLoyaltySimulator({ configPath: DEMO_LOYALTY_CONFIG_PATH, port: 0 });
   const loyalty = new HttpLoyalty({ baseUrl: loyaltySim.url, apiLogin: 'demo-loyalty-login', timeoutMs: config.loyaltyTimeoutMs });
 
   const delivery = await startDeliveryServer({ config, loyalty, logger: { level: config.logLevel }, logDestination: prettyLog('delivery') });

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { LocalOcrEngine } from '../../packages/recognition-api/src/engine/ocr/index.js';
+import type { LocalOcrEngine } from '@app/recognition-api';
 
 const PDF_DIR = join(import.meta.dirname, '../../../shared/data/torg12-1c-samples/pdf');
 const ALT_PDF_DIR = '/work/shared/data/torg12-1c-samples/pdf';

@@ -8,7 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import { closeRenderer, generateDocument, type DocType, type Tier } from '@app/docgen';
-import { createLocalOcrEngine } from '../../packages/recognition-api/src/engine/ocr/index.js';
+import { createLocalOcrEngine } from '@app/recognition-api';
 import { runRealSamples } from './real-samples.js';
 import { percentile, scoreDocument, type FieldScore } from './score.js';
 

@@ -1,4 +1,4 @@
-import type { RecognizedData } from '../../packages/recognition-api/src/engine/engine.port.js';
+import type { RecognizedData } from '@app/recognition-api';
 
 /** Header key fields scored by the benchmark (address is reported on its own: long free text). */
 export const HEADER_FIELDS = ['document.number', 'document.date', 'seller.name', 'seller.inn', 'seller.kpp', 'buyer.name',

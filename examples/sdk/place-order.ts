@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { PartnerClient, PartnerApiError } from '../../packages/partner-sdk/src/index.js';
+import { PartnerClient, PartnerApiError } from '@app/partner-sdk';
 
 const { values: args } = parseArgs({
   options: {

@@ -1,5 +1,5 @@
-import { startEdoSimulator, type RunningEdoSimulator } from '../../packages/edo-simulator/src/index.js';
-import type { EdoConnectionAdmin } from '../../packages/recognition-api/src/index.js';
+import { startEdoSimulator, type RunningEdoSimulator } from '@app/edo-simulator';
+import type { EdoConnectionAdmin } from '@app/recognition-api';
 
 const isLocal = (url: string) => ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname);
 

@@ -50,3 +50,9 @@ export class ApiError extends Error {
 export function invalid(why: string): ApiError {
   return new ApiError('invalid_request', {}, why);
 }
+
+/**
+ * A refused operator or support command (CLI, not HTTP); the message says what to fix. Lives here, below the
+ * features, so that features offering support commands (orders/order-support.ts) need not import operator/.
+ */
+export class OperatorError extends Error {}

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { createWebhookMetrics } from './webhooks/webhook-metrics.js';
 import type { FastifyInstance } from 'fastify';
 import type { LoggerOptions, DestinationStream } from 'pino';
-import { migrate, openDb, randomIds, systemClock, type Clock, type Db, type IdSource } from '@app/shared';
+import { migrate, openDb, Poller, randomIds, systemClock, type Clock, type Db, type IdSource } from '@app/shared';
 import { buildApp, createServices, type Services } from './app.js';
 import { SecretBox } from './auth/secret-box.js';
 import type { DeliveryConfig } from './config.js';
@@ -71,23 +71,25 @@ export async function startDeliveryServer(opts: {
   };
   const services = createServices(deps);
   const app = await buildApp(deps, services);
-  const purge = setInterval(() => {
-    services.requestIds.purgeExpired(clock.now()).catch((err) => app.log.warn({ err }, 'request-id purge failed'));
-  }, 60_000);
-  purge.unref();
-  let sweeping = false;
-  const sweep = setInterval(() => {
-    if (sweeping) return;
-    sweeping = true;
-    services.sweeper
-      .runOnce()
-      .catch((err) => app.log.warn({ err }, 'hold sweep failed'))
-      .finally(() => (sweeping = false));
-  }, 15_000);
-  sweep.unref();
+  // Housekeeping loops: a first run one interval after start (as setInterval did), never overlapping, errors
+  // logged; unref'd so they alone do not keep the process alive.
+  const purge = new Poller(() => services.requestIds.purgeExpired(clock.now()).then(() => false), {
+    intervalMs: 60_000,
+    runAtStart: false,
+    unref: true,
+    onError: (err) => app.log.warn({ err }, 'request-id purge failed'),
+  });
+  const sweep = new Poller(() => services.sweeper.runOnce().then(() => false), {
+    intervalMs: 15_000,
+    runAtStart: false,
+    unref: true,
+    onError: (err) => app.log.warn({ err }, 'hold sweep failed'),
+  });
+  purge.start();
+  sweep.start();
   let dispatcher: WebhookDispatcher | null = null;
   if (opts.dispatchWebhooks !== false) {
-    dispatcher = createWebhookDispatcher({ db, box, clock, log: app.log, metrics: createWebhookMetrics(services.metricsRegistry) });
+    dispatcher = createWebhookDispatcher({ db, box, clock, ids: deps.ids, log: app.log, metrics: createWebhookMetrics(services.metricsRegistry) });
     dispatcher.start(1000);
   }
   const address = await app.listen({ port: config.port, host: config.host });
@@ -98,8 +100,7 @@ export async function startDeliveryServer(opts: {
     services,
     url: address.replace('[::1]', '127.0.0.1'),
     async close() {
-      clearInterval(purge);
-      clearInterval(sweep);
+      await Promise.all([purge.stop(), sweep.stop()]);
       await dispatcher?.stop();
       await app.close();
       await db.close();

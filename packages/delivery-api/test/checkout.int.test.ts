@@ -1,6 +1,6 @@
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { updateTenantSettings } from '../src/tenants/tenant-settings.js';
+import { TenantsRepo } from '../src/tenants/tenants.repo.js';
 import { BAG, CAPPUCCINO, GIFT, MARGHERITA, makeWorld, sampleMenu, squareZone, type World } from './harness.js';
 
 let w: World;
@@ -72,10 +72,10 @@ describe('POST /v1/checkout/calculate', () => {
     const big = (await calc({ deliveryType: 'courier', location: at, items: [{ id: MARGHERITA, quantity: '6' }] })).json();
     expect(big.deliveryFee).toEqual(RUB(0));
     expect(big.minOrder).toEqual({ met: true, missing: RUB(0) });
-    await updateTenantSettings(w.db, 't1', { zonePricing: false });
+    await new TenantsRepo(w.db).updateSettings('t1', { zonePricing: false });
     const restricted = (await calc({ deliveryType: 'courier', location: at, items: [{ id: CAPPUCCINO, quantity: '1' }] })).json();
     expect(restricted).toMatchObject({ deliveryFee: RUB(0), minOrder: { met: true, missing: RUB(0) } });
-    await updateTenantSettings(w.db, 't1', { zonePricing: true });
+    await new TenantsRepo(w.db).updateSettings('t1', { zonePricing: true });
   });
 
   it('the fee is not reduced by discounts (rule 1)', async () => {
@@ -110,10 +110,10 @@ describe('POST /v1/checkout/calculate', () => {
     const down = await calc({ deliveryType: 'pickup', items: [{ id: MARGHERITA, quantity: '1' }], certificate: { serial: 'CERT-1000', amountMinor: 100 } });
     expect(down.statusCode).toBe(503);
     expect(down.json()).toEqual({ error: 'loyalty_unavailable' });
-    await updateTenantSettings(w.db, 't1', { certificatePaymentTypeCode: null });
+    await new TenantsRepo(w.db).updateSettings('t1', { certificatePaymentTypeCode: null });
     const noSetup = await calc({ deliveryType: 'pickup', items: [{ id: MARGHERITA, quantity: '1' }], certificate: { serial: 'CERT-1000', amountMinor: 100 } });
     expect(noSetup.json()).toEqual({ error: 'loyalty_unavailable' });
-    await updateTenantSettings(w.db, 't1', { certificatePaymentTypeCode: 'CERT' });
+    await new TenantsRepo(w.db).updateSettings('t1', { certificatePaymentTypeCode: 'CERT' });
   });
 
   it('400 for zero, negative or 4-decimal quantities, an empty cart, a bad phone; 403 for a point outside the key', async () => {
@@ -128,11 +128,11 @@ describe('POST /v1/checkout/calculate', () => {
   });
 
   it('503 checkout_unavailable when the server switch is off', async () => {
-    await updateTenantSettings(w.db, 't1', { checkoutEnabled: false });
+    await new TenantsRepo(w.db).updateSettings('t1', { checkoutEnabled: false });
     const r = await calc({ items: [{ id: MARGHERITA, quantity: '1' }] });
     expect(r.statusCode).toBe(503);
     expect(r.json()).toEqual({ error: 'checkout_unavailable' });
-    await updateTenantSettings(w.db, 't1', { checkoutEnabled: true });
+    await new TenantsRepo(w.db).updateSettings('t1', { checkoutEnabled: true });
   });
 
   it('no side effects: nothing is held or stored', async () => {

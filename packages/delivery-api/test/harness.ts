@@ -10,7 +10,7 @@ import { FakeLoyalty } from './support/loyalty.fake.js';
 import { makeLoyaltyConfig } from './support/loyalty.fixtures.js';
 import type { CrashPoints } from '../src/orders/crash-points.js';
 import { RecordingOrderEvents } from '../src/orders/order-events.js';
-import { updateTenantSettings } from '../src/tenants/tenant-settings.js';
+import { TenantsRepo } from '../src/tenants/tenants.repo.js';
 
 export const MIGRATIONS = join(import.meta.dirname, '..', 'migrations');
 /** Monday 2026-11-23 12:00 Moscow time. */
@@ -70,7 +70,7 @@ export async function makeWorld(opts: { loyaltyRequestsPerMinute?: number; crash
     });
     pos[String(n)] = await operator.issuePosCredential({ tenantId: 't1', organizationId: ORG, terminalGroupId: TG(n) });
   }
-  await updateTenantSettings(db, 't1', { bonusPaymentTypeCode: 'BONUS', certificatePaymentTypeCode: 'CERT', deliveryFeeProductId: 'fee-product-1', zonePricing: true });
+  await new TenantsRepo(db).updateSettings('t1', { bonusPaymentTypeCode: 'BONUS', certificatePaymentTypeCode: 'CERT', deliveryFeeProductId: 'fee-product-1', zonePricing: true });
   const partner = await operator.issuePartnerCredential({ tenantId: 't1', source: 'website', pointIds: ['1', '2', '3', '4'] });
   const call: World['call'] = async (key, method, url, body, headers = {}) => {
     const raw = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);

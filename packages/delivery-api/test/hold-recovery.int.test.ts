@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LoyaltyError } from '../src/loyalty/loyalty.port.js';
-import { OperatorError } from '../src/operator/operator.service.js';
+import { OperatorError } from '../src/errors.js';
 import { throwAt } from './support/crash-points.js';
 import { SETTLE_MAX_ATTEMPTS, settleRetryDelayMs } from '../src/orders/loyalty-holds.js';
 import { OrderSupportService } from '../src/orders/order-support.js';
-import { updateTenantSettings } from '../src/tenants/tenant-settings.js';
+import { TenantsRepo } from '../src/tenants/tenants.repo.js';
 import { MARGHERITA, makeWorld, sampleMenu, type World } from './harness.js';
 import { checkoutOrder, claimOrder, createOrder, legsOf, reportState } from './order-factory.js';
 
@@ -195,10 +195,10 @@ describe('defect 4: accrual is bounded, fair and skips tenants without loyalty',
 
   it('a tenant with loyalty off: pending accruals are skipped without a loyalty call', async () => {
     const id = await deliveredOrder();
-    await updateTenantSettings(w.db, 't1', { loyaltyEnabled: false });
+    await new TenantsRepo(w.db).updateSettings('t1', { loyaltyEnabled: false });
     const calls = w.loyalty.count('accrue') + w.loyalty.count('getAccrual');
     await w.services.sweeper.runOnce();
-    await updateTenantSettings(w.db, 't1', { loyaltyEnabled: true });
+    await new TenantsRepo(w.db).updateSettings('t1', { loyaltyEnabled: true });
     expect(w.loyalty.count('accrue') + w.loyalty.count('getAccrual')).toBe(calls);
     expect((await orderRow(id)).accrual_state).toBe('skipped');
   });
@@ -271,7 +271,7 @@ describe('defect 7: zone pricing only with a delivery-fee product', () => {
     const settings = async () => (await w.db.query<{ zone_pricing: boolean }>(`SELECT zone_pricing FROM tenants WHERE id = 't-fee'`))[0];
     expect(await settings()).toEqual({ zone_pricing: false }); // the new default
     await expect(w.operator.updateSettings('t-fee', { zonePricing: true })).rejects.toThrow(OperatorError);
-    await expect(updateTenantSettings(w.db, 't-fee', { zonePricing: true })).rejects.toThrow(/tenants_zone_pricing_needs_fee_product/);
+    await expect(new TenantsRepo(w.db).updateSettings('t-fee', { zonePricing: true })).rejects.toThrow(/tenants_zone_pricing_needs_fee_product/);
     await w.operator.updateSettings('t-fee', { zonePricing: true, deliveryFeeProductId: 'fee-1' });
     expect(await settings()).toEqual({ zone_pricing: true });
     await expect(w.operator.updateSettings('t-fee', { deliveryFeeProductId: null })).rejects.toThrow(/delivery-fee product/);

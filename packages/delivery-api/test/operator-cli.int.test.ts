@@ -9,7 +9,7 @@ import { SecretBox } from '../src/auth/secret-box.js';
 import type { DeliveryConfig } from '../src/config.js';
 import { runOperatorCommand, runOrderCommand } from '../src/operator/cli.js';
 import { OperatorService } from '../src/operator/operator.service.js';
-import { getTenantSettings } from '../src/tenants/tenant-settings.js';
+import { TenantsRepo } from '../src/tenants/tenants.repo.js';
 import { MIGRATIONS } from './harness.js';
 
 let db: Db;
@@ -57,15 +57,15 @@ describe('operator CLI', () => {
 
   it('tenant settings', async () => {
     expect(await run('tenant settings --tenant demo --zone-pricing off --bonus-payment-type BONUS --delivery-fee-product fee-1')).toBe(0);
-    expect(await getTenantSettings(db, 'demo')).toMatchObject({ zonePricing: false, bonusPaymentTypeCode: 'BONUS', deliveryFeeProductId: 'fee-1', checkoutEnabled: true });
+    expect(await new TenantsRepo(db).settings('demo')).toMatchObject({ zonePricing: false, bonusPaymentTypeCode: 'BONUS', deliveryFeeProductId: 'fee-1', checkoutEnabled: true });
   });
 
   it('refuses zone pricing without a delivery-fee product (the fee would never reach the POS)', async () => {
     expect(await run('tenant create --id nofee --name NoFee')).toBe(0);
     await expect(run('tenant settings --tenant nofee --zone-pricing on')).rejects.toThrow(/delivery-fee product/);
-    expect(await getTenantSettings(db, 'nofee')).toMatchObject({ zonePricing: false, deliveryFeeProductId: null });
+    expect(await new TenantsRepo(db).settings('nofee')).toMatchObject({ zonePricing: false, deliveryFeeProductId: null });
     expect(await run('tenant settings --tenant nofee --zone-pricing on --delivery-fee-product fee-2')).toBe(0);
-    expect(await getTenantSettings(db, 'nofee')).toMatchObject({ zonePricing: true, deliveryFeeProductId: 'fee-2' });
+    expect(await new TenantsRepo(db).settings('nofee')).toMatchObject({ zonePricing: true, deliveryFeeProductId: 'fee-2' });
   });
 
   it('order legs --stuck lists settle_failed legs; --leg puts one back to held', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { updateTenantSettings } from '../src/tenants/tenant-settings.js';
+import { TenantsRepo } from '../src/tenants/tenants.repo.js';
 import { GIFT, MARGHERITA, CAPPUCCINO, makeWorld, sampleMenu, squareZone, type World } from './harness.js';
 import { checkoutOrder, createOrder } from './order-factory.js';
 
@@ -62,14 +62,14 @@ describe('rule 9: the order as sent to the POS', () => {
     expect(goods - p.discounts.reduce((s: number, d: { sumMinor: number }) => s + d.sumMinor, 0) + p.deliveryFeeMinor).toBe(calc.total.amountMinor);
   });
   it('no fee line (and no fee) with zone pricing off and no fee product; card on delivery uses the card code', async () => {
-    await updateTenantSettings(w.db, 't1', { zonePricing: false, deliveryFeeProductId: null });
+    await new TenantsRepo(w.db).updateSettings('t1', { zonePricing: false, deliveryFeeProductId: null });
     const { order } = await checkoutOrder(w, { deliveryType: 'courier', location: AT, items: [{ id: MARGHERITA, quantity: '2' }], method: 'card_on_delivery' });
     const r = await createOrder(w, order);
     const p = await payload(r.json().id);
     expect(p.deliveryFeeLine).toBeNull();
     expect(p.deliveryFeeMinor).toBe(0);
     expect(p.payments[0]).toMatchObject({ paymentTypeCode: 'CARD', kind: 'card' });
-    await updateTenantSettings(w.db, 't1', { deliveryFeeProductId: 'fee-product-1', zonePricing: true });
+    await new TenantsRepo(w.db).updateSettings('t1', { deliveryFeeProductId: 'fee-product-1', zonePricing: true });
   });
 });
 

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { randomIds, systemClock, type Clock, type IdSource } from '@app/shared';
 import { loadConfigFile, parseConfig, type Faults, type SimulatorConfig } from './config.js';
 import { LoyaltyEngine } from './engine/engine.js';
@@ -9,6 +10,9 @@ export { SimError, SIM_ERROR_STATUS, type SimErrorCode } from './engine/errors.j
 export type * from './engine/types.js';
 export { buildSimulatorApp, DEFAULT_WRITE_LIMIT } from './http/app.js';
 export { WriteLimiter } from './http/write-limit.js';
+
+/** The demo chain's loyalty configuration (config/demo.json of this package), as `npm start` runs it. */
+export const DEMO_LOYALTY_CONFIG_PATH = fileURLToPath(new URL('../config/demo.json', import.meta.url));
 
 /** Options of {@link startLoyaltySimulator}: a config object or a JSON file path (one of the two). */
 export interface StartOptions {

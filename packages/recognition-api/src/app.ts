@@ -25,7 +25,7 @@ import { QueueRepo } from './jobs/queue.repo.js';
 import { installAuth } from './keys/auth.plugin.js';
 import { KeysRepo } from './keys/keys.repo.js';
 import type { FileStore } from './storage/file-store.js';
-import { checkImage } from './documents/image-check.js';
+import { checkImage } from './engine/image-check.js';
 import type { ImageChecker } from './documents/intake.js';
 import { Lane } from './jobs/lane.js';
 import { realScheduler, type Scheduler } from './time/scheduler.js';

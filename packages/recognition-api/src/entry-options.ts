@@ -1,11 +1,11 @@
 import type { Logger } from 'pino';
 import type { RecognitionConfig } from './config.js';
 import { backgroundLog, createServiceLogger } from './http/logger.js';
-import type { StartRecognitionOptions } from './index.js';
+import type { StartRecognitionOptions } from './server.js';
 
 /**
  * The options of {@link startRecognitionService} from the parsed configuration: one mapping shared by the
- * production entry (`server.ts`) and `npm start` (`scripts/start.ts`), so every variable README lists (AI_*,
+ * production entry (`main.ts`) and `npm start` (`scripts/start.ts`), so every variable README lists (AI_*,
  * RECOGNITION_WORKERS, RECOGNITION_HOST, RECOGNITION_HIGH_SLOTS, …) works the same in both. Production adds
  * nothing; `npm start` adds only its demo key and the loopback allowance for its own receiver.
  */

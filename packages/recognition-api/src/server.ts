@@ -1,19 +1,173 @@
-import { loadRecognitionConfig } from './config.js';
-import { serviceOptionsFromConfig } from './entry-options.js';
-import { startRecognitionService } from './index.js';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Poller, randomIds, systemClock, type Clock } from '@app/shared';
+import { buildRecognitionApp, createRecognitionServices, type RecognitionAppDeps } from './app.js';
+import { CallbackSender } from './callbacks/callback-sender.js';
+import { UndiciCallbackHttp } from './callbacks/callback-http.js';
+import { ensureAdminAccount } from './admin-web/admin-account.js';
+import { loadSessionKey } from './admin-web/session-key.js';
+import type { AdminConfig, AiConfig, EdoConfig } from './config.js';
+import type { EdoConnectionAdmin } from './edo/edo-connection.service.js';
+import { seedEdoConnection } from './edo/edo-seed.js';
+import { loadMasterKey } from './edo/master-key.js';
+import { openRecognitionDb } from './db.js';
+import { AiEngine } from './engine/ai/ai-engine.js';
+import type { RecognitionEngine } from './engine/engine.port.js';
+import { cachedProbe, pooledOcrEngine, tesseractProbe } from './engine/pool/pooled-engine.js';
+import { defaultThreads, RecognitionPool } from './engine/pool/recognition-pool.js';
+import type { ImageChecker } from './documents/intake.js';
+import { backgroundLog } from './http/logger.js';
+import { runWorkerStep } from './jobs/worker.js';
+import { LocalFileStore } from './storage/file-store.js';
+
+/** Options of {@link startRecognitionService}; everything but `dataDir`/`port`/`host` is optional. */
+export interface StartRecognitionOptions {
+  /** Root data folder: PGlite in `<dataDir>/recognition/db`, uploads in `<dataDir>/recognition/files`. */
+  dataDir: string;
+  port: number;
+  host: string;
+  /** PostgreSQL URL; the service then uses schema `recognition`. */
+  databaseUrl?: string;
+  /** Recognition engine (tests); default the local OCR engine on the worker pools (`engine/pool`). */
+  engine?: RecognitionEngine;
+  /** Concurrent priority=high requests (RECOGNITION_HIGH_SLOTS, default 2), each with its own pool thread. */
+  highSlots?: number;
+  /** V8 heap cap per pool thread, MB (RECOGNITION_TASK_MEMORY_MB, default 768). */
+  taskMemoryMb?: number;
+  /** AI adapter configuration (AI_*); when given, the AI engine does the recognition. */
+  ai?: AiConfig;
+  /** Background events; default the logger's warn level (http/logger.ts `backgroundLog`), or silent without one. */
+  log?: (msg: string, extra: object) => void;
+  /** The service logger (pino) for request logs and background events; default silent. */
+  logger?: RecognitionAppDeps['logger'];
+  clock?: Clock;
+  /**
+   * Demo key, for `npm start` only: a string is ensured as a key; `true` reads or creates
+   * `<dataDir>/recognition/demo-api-key`. Default: none (production creates no key and prints no secret;
+   * keys come from the keys CLI).
+   */
+  demoApiKey?: string | true;
+  /** Recognition workers in this process (RECOGNITION_WORKERS, default 2; 0 = API only). */
+  workers?: number;
+  allowLoopbackCallbacks?: boolean;
+  /** Real-time pause of an idle worker or callback poller, ms (default 1000). */
+  pollMs?: number;
+  /** E-document gateway configuration (EDO_*, DIADOC_*); default: generated master key, no seed. */
+  edo?: Partial<EdoConfig>;
+  /** Administration panel (ADMIN_*, DEMO_ADMIN_PASSWORD); default: account `admin` with a generated password. */
+  admin?: Partial<AdminConfig>;
+}
+
+/** A running service. */
+export interface RunningRecognitionService {
+  url: string;
+  /** The demo API key (plain; scopes recognition and edo) when `demoApiKey` was given, else null. */
+  apiKey: string | null;
+  /** The operator connection (what edo-cli and the admin panel use). */
+  edo: EdoConnectionAdmin;
+  /** The administration panel: its URL, user name and the password when known (the demo; null with ADMIN_PASSWORD_HASH). */
+  admin: { url: string; username: string; password: string | null };
+  close(): Promise<void>;
+}
+
+/** `<dataDir>/recognition/demo-admin-password`: the demo administrator's password, shown at every start while it is current. */
+function demoAdminPasswordFile(dataDir: string): string {
+  return join(dataDir, 'recognition', 'demo-admin-password');
+}
+
+function demoKeyFile(dataDir: string): string {
+  const dir = join(dataDir, 'recognition');
+  mkdirSync(dir, { recursive: true });
+  return join(dir, 'demo-api-key');
+}
 
 /**
- * Production entry, `tsx packages/recognition-api/src/server.ts`: runs the recognition API from the environment
- * (config.ts). Creates no API key and prints no secret: keys come from `keys-cli.ts create`.
+ * Opens and migrates the database, builds the app, starts `workers` recognition workers (batch rows become
+ * claimable at their quarter-hour tick), the callback sender, and listens. `close()` stops all of it.
  */
-const config = loadRecognitionConfig();
-const service = await startRecognitionService(serviceOptionsFromConfig(config));
-console.log(`recognition-api listening on ${service.url}${config.allowLoopbackCallbacks ? ' (callbacks to loopback addresses allowed)' : ''}`);
-// no secret on the console in production: a generated first password stays in the data folder (mode 600)
-console.log(`admin panel ${service.admin.url} (user ${service.admin.username}; ${service.admin.password ? 'first password generated into the data folder: set your own with admin-cli set-password or ADMIN_PASSWORD_HASH' : 'password from ADMIN_PASSWORD_HASH'})`);
-const stop = async () => {
-  await service.close();
-  process.exit(0);
-};
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
+export async function startRecognitionService(opts: StartRecognitionOptions): Promise<RunningRecognitionService> {
+  const clock = opts.clock ?? systemClock;
+  const db = await openRecognitionDb(opts);
+  const workerCount = opts.workers ?? 2;
+  const log = opts.log ?? (opts.logger ? backgroundLog(opts.logger) : undefined);
+  const highSlots = opts.highSlots ?? 2;
+  // Two pools (issue 11, items 1 and 2): the high lane's threads are never taken by queued work, and queued
+  // work's Tesseract runs niced so a high request gets the CPU first. One extra background thread keeps upload
+  // checks of normal/batch requests from waiting behind the workers' recognitions.
+  const pools = {
+    // A high document's pages are read in parallel (latency counts there); queued work reads one page at a time.
+    high: new RecognitionPool({ name: 'high', threads: highSlots, maxHeapMb: opts.taskMemoryMb, pagesInParallel: Math.min(4, defaultThreads()) }),
+    background: new RecognitionPool({ name: 'background', threads: Math.max(1, workerCount) + 1, niceness: 10, maxHeapMb: opts.taskMemoryMb }),
+  };
+  const checkImage: ImageChecker = (bytes, lane, signal) => pools[lane].checkImage(bytes, signal);
+  const probe = cachedProbe(tesseractProbe(), clock);
+  const localEngine = opts.engine ?? pooledOcrEngine(pools.background, probe);
+  const highLocal = opts.engine ?? pooledOcrEngine(pools.high, probe);
+  const aiEngine = opts.ai ? new AiEngine(opts.ai, { shrink: (images, signal) => pools.background.shrinkForAi(images, signal), log }) : undefined;
+  const allowLoopback = opts.allowLoopbackCallbacks ?? false;
+  const workers: Poller[] = [];
+  const wakeAll = () => workers.forEach((w) => w.poke());
+  const deps: RecognitionAppDeps = {
+    db, files: new LocalFileStore(join(opts.dataDir, 'recognition', 'files')), localEngine, aiEngine, clock, ids: randomIds,
+    allowLoopbackCallbacks: allowLoopback, onQueued: wakeAll, log, logger: opts.logger,
+    checkImage, highEngine: aiEngine ?? highLocal, highSlots,
+    edo: { masterKey: loadMasterKey(opts.edo?.masterKey, opts.dataDir), timeoutMs: opts.edo?.timeoutMs },
+    admin: {
+      sessionKey: loadSessionKey(opts.admin?.sessionKey, opts.dataDir), cookieSecure: opts.admin?.cookieSecure,
+      idleMs: opts.admin?.idleMinutes && opts.admin.idleMinutes * 60_000, absoluteMs: opts.admin?.maxHours && opts.admin.maxHours * 3_600_000,
+      loginMaxAttempts: opts.admin?.loginMaxAttempts, loginWindowMs: opts.admin?.loginWindowMinutes && opts.admin.loginWindowMinutes * 60_000,
+    },
+  };
+  const services = createRecognitionServices(deps);
+  const app = await buildRecognitionApp(deps, services);
+
+  let apiKey: string | null = null;
+  if (opts.demoApiKey === true) {
+    const file = demoKeyFile(opts.dataDir);
+    if (existsSync(file)) apiKey = readFileSync(file, 'utf8').trim();
+    else {
+      apiKey = (await services.keys.create('demo', undefined, ['recognition', 'edo'])).key;
+      writeFileSync(file, apiKey, { mode: 0o600 });
+    }
+  } else if (opts.demoApiKey) apiKey = opts.demoApiKey;
+  if (apiKey) {
+    if (!(await services.keys.exists(apiKey))) await services.keys.create('demo', apiKey, ['recognition', 'edo']);
+    await services.keys.grantScopes(apiKey, ['recognition', 'edo']);
+  }
+  const passwordFile = demoAdminPasswordFile(opts.dataDir);
+  const admin = await ensureAdminAccount(services.admin.repo, clock, {
+    username: opts.admin?.username ?? 'admin', passwordHash: opts.admin?.passwordHash, demoPassword: opts.admin?.demoPassword,
+    knownPassword: existsSync(passwordFile) ? readFileSync(passwordFile, 'utf8').trim() : undefined,
+  });
+  if (admin.password) writeFileSync(passwordFile, admin.password, { mode: 0o600 });
+  else rmSync(passwordFile, { force: true });
+  if (opts.edo?.seed) await seedEdoConnection(services.edo.repo, services.edo.connection, opts.edo.seed, log);
+
+  const pollMs = opts.pollMs ?? 1000;
+  const onError = (err: unknown) => log?.('background step failed', { err: (err as Error).message });
+  for (let i = 0; i < (opts.workers ?? 2); i++) {
+    workers.push(new Poller(() => runWorkerStep({ queue: services.queue, processor: services.processor, clock, log }), { intervalMs: pollMs, onError }));
+  }
+  const http = new UndiciCallbackHttp({ allowLoopback });
+  // Deliveries run in parallel; when one ends, the poller looks for more at once instead of after its idle pause.
+  const callbackSender: CallbackSender = new CallbackSender({ repo: services.callbacks, http, clock, log, metrics: services.metrics, onSlotFree: () => sender.poke() });
+  const sender = new Poller(() => callbackSender.runOnce(), { intervalMs: pollMs, onError });
+  workers.forEach((w) => w.start());
+  sender.start();
+
+  const url = await app.listen({ port: opts.port, host: opts.host });
+  return {
+    url,
+    apiKey,
+    edo: services.edo.connection,
+    admin: { url: `${url}/admin`, ...admin },
+    async close() {
+      await app.close();
+      await Promise.all([...workers.map((w) => w.stop()), sender.stop()]);
+      await callbackSender.settled();
+      await http.close();
+      await Promise.all([pools.high.close(), pools.background.close()]);
+      await db.close();
+    },
+  };
+}

@@ -1,7 +1,7 @@
 import { ManualClock } from '@app/shared';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { CheckedImage } from '../src/documents/image-check.js';
-import { checkImage } from '../src/documents/image-check.js';
+import type { CheckedImage } from '../src/engine/image-check.js';
+import { checkImage } from '../src/engine/image-check.js';
 import type { ImageChecker } from '../src/documents/intake.js';
 import type { RecognitionEngine, RecognitionInput, RecognitionOutput } from '../src/engine/engine.port.js';
 import { JOB_LEASE_MS } from '../src/jobs/lease.js';

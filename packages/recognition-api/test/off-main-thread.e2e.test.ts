@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import realSharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { closeRenderer, generateDocument, type DocType } from '@app/docgen';
-import { startRecognitionService } from '../src/index.js';
+import { startRecognitionService } from '../src/server.js';
 import { recognizeForm } from './fixtures.js';
 
 // Structural proof that pixel work never runs on the API's event loop (issue 11, item 1): in this file every

@@ -1,7 +1,7 @@
 import { threadId } from 'node:worker_threads';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ImageRejected } from '../src/documents/image-check.js';
+import { ImageRejected } from '../src/engine/image-check.js';
 import { RecognitionPool } from '../src/engine/pool/recognition-pool.js';
 import { pngPage } from './fixtures.js';
 

@@ -1,7 +1,7 @@
 import { readdirSync, existsSync } from 'node:fs';
 import { deflateSync, crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_IMAGE_BYTES } from '../src/documents/image-check.js';
+import { MAX_IMAGE_BYTES } from '../src/engine/image-check.js';
 import { makeHarness, type Harness } from './harness.js';
 import { jpegPage, pngPage, recognizeForm } from './fixtures.js';
 

@@ -12,24 +12,44 @@ interface PushedDocument {
 const COLUMNS = `organization_id, terminal_group_id, tenant_id, last_heartbeat_at, menu, menu_revision, menu_synced_at,
   stop_list, stop_list_revision, stop_list_synced_at, streets, streets_synced_at, product_mappings, product_mappings_synced_at`;
 
-type Row = Record<string, unknown>;
-const date = (v: unknown): Date | null => (v == null ? null : new Date(v as string));
+type Timestamp = Date | string;
 
-function toState(r: Row): TerminalGroupState {
+/** A `terminal_groups` row (the COLUMNS above); pushed documents are jsonb. */
+export interface TerminalGroupRow {
+  organization_id: string;
+  terminal_group_id: string;
+  tenant_id: string;
+  last_heartbeat_at: Timestamp | null;
+  menu: PosMenu | null;
+  menu_revision: string | null;
+  menu_synced_at: Timestamp | null;
+  stop_list: StopListEntry[] | null;
+  stop_list_revision: string | null;
+  stop_list_synced_at: Timestamp | null;
+  streets: Street[] | null;
+  streets_synced_at: Timestamp | null;
+  product_mappings: ProductMapping[] | null;
+  product_mappings_synced_at: Timestamp | null;
+}
+
+const date = (v: Timestamp | null | undefined): Date | null => (v == null ? null : new Date(v));
+
+/** A terminal group with its pushed documents and sync times (UTC Dates). */
+export function rowToTerminalGroup(r: TerminalGroupRow): TerminalGroupState {
   return {
-    organizationId: r.organization_id as string,
-    terminalGroupId: r.terminal_group_id as string,
-    tenantId: r.tenant_id as string,
+    organizationId: r.organization_id,
+    terminalGroupId: r.terminal_group_id,
+    tenantId: r.tenant_id,
     lastHeartbeatAt: date(r.last_heartbeat_at),
-    menu: (r.menu as TerminalGroupState['menu']) ?? null,
-    menuRevision: (r.menu_revision as string) ?? null,
+    menu: r.menu ?? null,
+    menuRevision: r.menu_revision ?? null,
     menuSyncedAt: date(r.menu_synced_at),
-    stopList: (r.stop_list as TerminalGroupState['stopList']) ?? null,
-    stopListRevision: (r.stop_list_revision as string) ?? null,
+    stopList: r.stop_list ?? null,
+    stopListRevision: r.stop_list_revision ?? null,
     stopListSyncedAt: date(r.stop_list_synced_at),
-    streets: (r.streets as TerminalGroupState['streets']) ?? null,
+    streets: r.streets ?? null,
     streetsSyncedAt: date(r.streets_synced_at),
-    productMappings: (r.product_mappings as TerminalGroupState['productMappings']) ?? null,
+    productMappings: r.product_mappings ?? null,
     productMappingsSyncedAt: date(r.product_mappings_synced_at),
   };
 }
@@ -38,12 +58,21 @@ function toState(r: Row): TerminalGroupState {
 export class TerminalGroupsRepo {
   constructor(private readonly db: Queryable) {}
 
+  /** Whether a route created this terminal group in the tenant (a POS credential needs one). */
+  async exists(tenantId: string, organizationId: string, terminalGroupId: string): Promise<boolean> {
+    const rows = await this.db.query(
+      `SELECT 1 FROM terminal_groups WHERE tenant_id = $1 AND organization_id = $2 AND terminal_group_id = $3`,
+      [tenantId, organizationId, terminalGroupId],
+    );
+    return rows.length > 0;
+  }
+
   async get(organizationId: string, terminalGroupId: string): Promise<TerminalGroupState | null> {
-    const rows = await this.db.query<Row>(
+    const rows = await this.db.query<TerminalGroupRow>(
       `SELECT ${COLUMNS} FROM terminal_groups WHERE organization_id = $1 AND terminal_group_id = $2`,
       [organizationId, terminalGroupId],
     );
-    return rows[0] ? toState(rows[0]) : null;
+    return rows[0] ? rowToTerminalGroup(rows[0]) : null;
   }
 
   /** One pushed document (null when never pushed), without loading the others (the menu is the large one). */

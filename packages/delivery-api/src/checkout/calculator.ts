@@ -7,7 +7,7 @@ import { ApiError } from '../errors.js';
 import { isLoyaltyError, type CalculateResult, type LoyaltyPort } from '../loyalty/loyalty.port.js';
 import type { PointWithRoute } from '../points/points.repo.js';
 import type { PointsService } from '../points/points.service.js';
-import { getTenantSettings, type TenantSettings } from '../tenants/tenant-settings.js';
+import { TenantsRepo, type TenantSettings } from '../tenants/tenants.repo.js';
 import { chooseZone, type LatLon } from '../zones/zone-choice.js';
 import type { ZoneRecord, ZonesRepo } from '../zones/zones.repo.js';
 import { lineTotalMinor, MAX_AMOUNT_MINOR, parseQuantityMilli, rub, formatQuantity, type Money } from './money.js';
@@ -94,7 +94,7 @@ export class CheckoutCalculator {
    */
   async calculate(cred: Credential, cart: CartInput, known?: TenantSettings, own: OwnHolds = NO_OWN_HOLDS): Promise<Calculation> {
     const point = await this.deps.points.requireRouted(cred, cart.pointId);
-    const settings = known ?? (await getTenantSettings(this.deps.db, cred.tenantId));
+    const settings = known ?? (await new TenantsRepo(this.deps.db).settings(cred.tenantId));
     const tg = await this.deps.snapshots.forPoint(point);
     const byId = new Map((tg?.menu?.items ?? []).map((i) => [i.id, i]));
     const out = unavailableIds(tg?.stopList ?? null);

@@ -1,7 +1,7 @@
 import type { Clock } from '@app/shared';
 import type { Credential } from '../auth/credentials.repo.js';
 import { ApiError } from '../errors.js';
-import { getTenantSettings } from '../tenants/tenant-settings.js';
+import { TenantsRepo } from '../tenants/tenants.repo.js';
 import type { CalculationTokens } from './calculation-token.js';
 import type { CartInput, CheckoutCalculator, CheckoutResultBody } from './calculator.js';
 
@@ -40,7 +40,7 @@ export class CheckoutService {
 
   /** @throws ApiError checkout_unavailable (503) when calculation is switched off for the tenant, plus the calculator's errors. */
   async calculate(cred: Credential, req: CheckoutRequest): Promise<CheckoutResult> {
-    const settings = await getTenantSettings(this.deps.db, cred.tenantId);
+    const settings = await new TenantsRepo(this.deps.db).settings(cred.tenantId);
     if (!settings.checkoutEnabled) throw new ApiError('checkout_unavailable', {}, 'cart calculation is disabled on the server');
     const cart = toCart(req);
     const calc = await this.deps.calculator.calculate(cred, cart, settings);

@@ -1,6 +1,6 @@
 import type { Db } from '@app/shared';
 import type { SecretBox } from '../auth/secret-box.js';
-import { updateTenantSettings } from '../tenants/tenant-settings.js';
+import { TenantsRepo } from '../tenants/tenants.repo.js';
 import { OperatorService, type IssuedCredential } from './operator.service.js';
 
 /** What the demo seed needs from a chain description (packages/pos-simulator/chains/*.json). */
@@ -51,7 +51,7 @@ export async function seedDemoChain(
   await ops.loadZones(chain.tenant.id, zones);
   // zone pricing needs the POS service line for the fee (rule 9): the demo chain names its fee product
   const fee = chain.tenant.deliveryFeeProductId;
-  await updateTenantSettings(db, chain.tenant.id, {
+  await new TenantsRepo(db).updateSettings(chain.tenant.id, {
     bonusPaymentTypeCode: 'BONUS', certificatePaymentTypeCode: 'GIFTCARD', ...(fee ? { deliveryFeeProductId: fee, zonePricing: true } : {}),
   });
 

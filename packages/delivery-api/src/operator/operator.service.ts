@@ -1,41 +1,24 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import type { Db } from '@app/shared';
+import { randomBytes } from 'node:crypto';
+import { randomIds, type Db, type IdSource } from '@app/shared';
+import { CredentialsRepo, type CredentialListing } from '../auth/credentials.repo.js';
 import type { SecretBox } from '../auth/secret-box.js';
 import { TerminalGroupsRepo } from '../catalog/terminal-groups.repo.js';
-import type { ScheduleWindow } from '../points/points.repo.js';
+import { PointsRepo, type PointWrite, type RouteWrite, type ScheduleWindow } from '../points/points.repo.js';
 import { ZonesRepo } from '../zones/zones.repo.js';
-import { getTenantSettings, updateTenantSettings, type TenantSettings } from '../tenants/tenant-settings.js';
+import { TenantsRepo, type TenantSettings } from '../tenants/tenants.repo.js';
+import { WebhookEndpointsRepo } from '../webhooks/endpoints.repo.js';
+import { OperatorError } from '../errors.js';
 import { parseZonesGeoJson } from './geojson.js';
-
-/** A refused operator command; the message says what to fix. */
-export class OperatorError extends Error {}
 
 /** Minimum lengths. Spec: Authentication (key ≥ 8, secret ≥ 32 characters). */
 export const MIN_KEY_LENGTH = 8;
 export const MIN_SECRET_LENGTH = 32;
 
-export interface PointInput {
-  tenantId: string;
-  pointId: string;
-  name?: string | null;
-  address?: string | null;
-  location?: { lat: number; lon: number } | null;
-  phone?: string | null;
-  schedule?: ScheduleWindow[] | null;
-  deliveryTypes?: ('courier' | 'pickup')[] | null;
-}
+/** A point as the operator sets it (points.repo.ts `PointWrite`): undefined keeps the stored value. */
+export type PointInput = PointWrite;
 
-export interface RouteInput {
-  tenantId: string;
-  source: string;
-  pointId: string;
-  organizationId: string;
-  terminalGroupId: string;
-  orderTypeId: string;
-  operatorUserId: string;
-  originName: string;
-  active?: boolean;
-}
+/** A route as the operator sets it (points.repo.ts `RouteWrite`). */
+export type RouteInput = RouteWrite;
 
 /** A newly issued credential; the secret is shown once and stored only encrypted. */
 export interface IssuedCredential {
@@ -58,32 +41,33 @@ function checkSchedule(s: ScheduleWindow[] | null | undefined): void {
  * Spec: Authentication (operator-issued keys), issue "Operator CLI". Secrets are encrypted with the master key.
  */
 export class OperatorService {
-  constructor(private readonly deps: { db: Db; box: SecretBox }) {}
+  private readonly ids: IdSource;
+
+  constructor(private readonly deps: { db: Db; box: SecretBox; ids?: IdSource }) {
+    this.ids = deps.ids ?? randomIds;
+  }
 
   async createTenant(id: string, name: string, checkoutEnabled = true): Promise<void> {
-    await this.deps.db.query(
-      `INSERT INTO tenants (id, name, checkout_enabled) VALUES ($1, $2, $3)
-       ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, checkout_enabled = EXCLUDED.checkout_enabled`,
-      [id, name, checkoutEnabled],
-    );
+    await new TenantsRepo(this.deps.db).upsert(id, name, checkoutEnabled);
   }
 
   /** Changes checkout settings of a tenant (switches and POS payment-type codes). */
   async updateSettings(tenantId: string, s: Partial<Omit<TenantSettings, 'tenantId'>>): Promise<void> {
     await this.requireTenant(tenantId);
-    const now = await getTenantSettings(this.deps.db, tenantId);
+    const tenants = new TenantsRepo(this.deps.db);
+    const now = await tenants.settings(tenantId);
     const zonePricing = s.zonePricing ?? now.zonePricing;
     const feeProduct = s.deliveryFeeProductId !== undefined ? s.deliveryFeeProductId : now.deliveryFeeProductId;
     if (zonePricing && !feeProduct) {
       // the guest would pay a fee that never reaches the POS as a line (rule 9): refuse rather than lose it
       throw new OperatorError('zone pricing needs a delivery-fee product: add --delivery-fee-product POS_PRODUCT_ID');
     }
-    await updateTenantSettings(this.deps.db, tenantId, s);
+    await tenants.updateSettings(tenantId, s);
   }
 
   async createSource(tenantId: string, source: string): Promise<void> {
     await this.requireTenant(tenantId);
-    await this.deps.db.query(`INSERT INTO sources (tenant_id, source) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [tenantId, source]);
+    await new TenantsRepo(this.deps.db).addSource(tenantId, source);
   }
 
   /** Creates or updates a point; fields left undefined keep their value. */
@@ -91,60 +75,30 @@ export class OperatorService {
     await this.requireTenant(p.tenantId);
     checkSchedule(p.schedule);
     if (!/^\d{1,10}$/.test(p.pointId)) throw new OperatorError(`point id must be a point number (digits), got "${p.pointId}"`);
-    const j = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
-    await this.deps.db.query(
-      `INSERT INTO points (tenant_id, point_id, name, address, lat, lon, phone, schedule, delivery_types)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8::jsonb,$9::jsonb)
-       ON CONFLICT (tenant_id, point_id) DO UPDATE SET
-         name = CASE WHEN $10 THEN EXCLUDED.name ELSE points.name END,
-         address = CASE WHEN $11 THEN EXCLUDED.address ELSE points.address END,
-         lat = CASE WHEN $12 THEN EXCLUDED.lat ELSE points.lat END,
-         lon = CASE WHEN $12 THEN EXCLUDED.lon ELSE points.lon END,
-         phone = CASE WHEN $13 THEN EXCLUDED.phone ELSE points.phone END,
-         schedule = CASE WHEN $14 THEN EXCLUDED.schedule ELSE points.schedule END,
-         delivery_types = CASE WHEN $15 THEN EXCLUDED.delivery_types ELSE points.delivery_types END`,
-      [p.tenantId, p.pointId, p.name ?? null, p.address ?? null, p.location?.lat ?? null, p.location?.lon ?? null, p.phone ?? null,
-        j(p.schedule), j(p.deliveryTypes),
-        p.name !== undefined, p.address !== undefined, p.location !== undefined, p.phone !== undefined, p.schedule !== undefined, p.deliveryTypes !== undefined],
-    );
+    await new PointsRepo(this.deps.db).upsert(p);
   }
 
   /** Creates or replaces the route of a source at a point (and the terminal group it points to). */
   async setRoute(r: RouteInput): Promise<void> {
     await this.deps.db.tx(async (q) => {
-      const ok = await q.query(`SELECT 1 FROM points WHERE tenant_id = $1 AND point_id = $2`, [r.tenantId, r.pointId]);
-      if (!ok.length) throw new OperatorError(`point ${r.pointId} of tenant ${r.tenantId} does not exist`);
-      const src = await q.query(`SELECT 1 FROM sources WHERE tenant_id = $1 AND source = $2`, [r.tenantId, r.source]);
-      if (!src.length) throw new OperatorError(`source ${r.source} of tenant ${r.tenantId} does not exist`);
+      const points = new PointsRepo(q);
+      if (!(await points.existing(r.tenantId, [r.pointId])).length) throw new OperatorError(`point ${r.pointId} of tenant ${r.tenantId} does not exist`);
+      if (!(await new TenantsRepo(q).sourceExists(r.tenantId, r.source))) throw new OperatorError(`source ${r.source} of tenant ${r.tenantId} does not exist`);
       await new TerminalGroupsRepo(q).ensure(r.tenantId, r.organizationId, r.terminalGroupId);
-      await q.query(
-        `INSERT INTO routes (tenant_id, source, point_id, organization_id, terminal_group_id, order_type_id, operator_user_id, origin_name, active)
-         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)
-         ON CONFLICT (tenant_id, source, point_id) DO UPDATE SET organization_id = EXCLUDED.organization_id,
-           terminal_group_id = EXCLUDED.terminal_group_id, order_type_id = EXCLUDED.order_type_id,
-           operator_user_id = EXCLUDED.operator_user_id, origin_name = EXCLUDED.origin_name, active = EXCLUDED.active, updated_at = now()`,
-        [r.tenantId, r.source, r.pointId, r.organizationId, r.terminalGroupId, r.orderTypeId, r.operatorUserId, r.originName, r.active ?? true],
-      );
+      await points.upsertRoute(r);
     });
   }
 
   async setRouteActive(tenantId: string, source: string, pointId: string, active: boolean): Promise<void> {
-    const rows = await this.deps.db.query(
-      `UPDATE routes SET active = $4, updated_at = now() WHERE tenant_id = $1 AND source = $2 AND point_id = $3 RETURNING 1`,
-      [tenantId, source, pointId, active],
-    );
-    if (!rows.length) throw new OperatorError(`no route of source ${source} at point ${pointId}`);
+    if (!(await new PointsRepo(this.deps.db).setRouteActive(tenantId, source, pointId, active))) throw new OperatorError(`no route of source ${source} at point ${pointId}`);
   }
 
   /** Replaces the zones of every point named in the file. Returns the number of zones loaded. */
   async loadZones(tenantId: string, geojson: unknown): Promise<number> {
     const zones = parseZonesGeoJson(tenantId, geojson);
     const pointIds = [...new Set(zones.map((z) => z.pointId))];
-    const known = await this.deps.db.query<{ point_id: string }>(
-      `SELECT point_id FROM points WHERE tenant_id = $1 AND point_id = ANY($2::text[])`,
-      [tenantId, pointIds],
-    );
-    const missing = pointIds.filter((id) => !known.some((k) => k.point_id === id));
+    const known = await new PointsRepo(this.deps.db).existing(tenantId, pointIds);
+    const missing = pointIds.filter((id) => !known.includes(id));
     if (missing.length) throw new OperatorError(`zones refer to unknown points: ${missing.join(', ')}`);
     await this.deps.db.tx((q) => new ZonesRepo(q).replaceForPoints(q, tenantId, pointIds, zones));
     return zones.length;
@@ -152,8 +106,7 @@ export class OperatorService {
 
   /** Issues a partner credential for a tenant, a source and a list of points. */
   async issuePartnerCredential(a: { tenantId: string; source: string; pointIds: string[]; apiKey?: string; apiSecret?: string }): Promise<IssuedCredential> {
-    const src = await this.deps.db.query(`SELECT 1 FROM sources WHERE tenant_id = $1 AND source = $2`, [a.tenantId, a.source]);
-    if (!src.length) throw new OperatorError(`source ${a.source} of tenant ${a.tenantId} does not exist`);
+    if (!(await new TenantsRepo(this.deps.db).sourceExists(a.tenantId, a.source))) throw new OperatorError(`source ${a.source} of tenant ${a.tenantId} does not exist`);
     if (a.pointIds.length === 0) throw new OperatorError('a partner credential needs at least one point');
     if (a.apiSecret) await this.refuseWebhookSecret(a.tenantId, a.source, a.apiSecret);
     return this.insertCredential('partner', a.tenantId, { source: a.source, pointIds: a.pointIds }, a.apiKey, a.apiSecret);
@@ -161,44 +114,38 @@ export class OperatorService {
 
   /** Issues a POS credential bound to one terminal group (organizationId + terminalGroupId). */
   async issuePosCredential(a: { tenantId: string; organizationId: string; terminalGroupId: string; apiKey?: string; apiSecret?: string }): Promise<IssuedCredential> {
-    const tg = await this.deps.db.query(
-      `SELECT 1 FROM terminal_groups WHERE tenant_id = $1 AND organization_id = $2 AND terminal_group_id = $3`,
-      [a.tenantId, a.organizationId, a.terminalGroupId],
-    );
-    if (!tg.length) throw new OperatorError(`terminal group ${a.organizationId}/${a.terminalGroupId} has no route in tenant ${a.tenantId}`);
+    if (!(await new TerminalGroupsRepo(this.deps.db).exists(a.tenantId, a.organizationId, a.terminalGroupId))) {
+      throw new OperatorError(`terminal group ${a.organizationId}/${a.terminalGroupId} has no route in tenant ${a.tenantId}`);
+    }
     return this.insertCredential('pos', a.tenantId, { organizationId: a.organizationId, terminalGroupId: a.terminalGroupId }, a.apiKey, a.apiSecret);
   }
 
   async revokeCredential(apiKey: string): Promise<void> {
-    const rows = await this.deps.db.query(`UPDATE credentials SET revoked_at = now() WHERE api_key = $1 AND revoked_at IS NULL RETURNING 1`, [apiKey]);
-    if (!rows.length) throw new OperatorError('no active credential with this key');
+    if (!(await this.credentials().revoke(apiKey))) throw new OperatorError('no active credential with this key');
   }
 
   /** Replaces the secret of an active credential (rotation); the key stays. */
   async replaceSecret(apiKey: string, apiSecret: string): Promise<void> {
     if (apiSecret.length < MIN_SECRET_LENGTH) throw new OperatorError(`the secret must have at least ${MIN_SECRET_LENGTH} characters`);
-    const owner = await this.deps.db.query<{ tenant_id: string; source: string | null }>(`SELECT tenant_id, source FROM credentials WHERE api_key = $1 AND revoked_at IS NULL`, [apiKey]);
-    if (owner[0]?.source) await this.refuseWebhookSecret(owner[0].tenant_id, owner[0].source, apiSecret);
-    const rows = await this.deps.db.query(`UPDATE credentials SET secret_enc = $2 WHERE api_key = $1 AND revoked_at IS NULL RETURNING 1`, [apiKey, this.deps.box.seal(apiSecret)]);
-    if (!rows.length) throw new OperatorError('no active credential with this key');
+    const creds = this.credentials();
+    const owner = await creds.ownerOf(apiKey);
+    if (owner?.source) await this.refuseWebhookSecret(owner.tenantId, owner.source, apiSecret);
+    if (!(await creds.replaceSecret(apiKey, apiSecret))) throw new OperatorError('no active credential with this key');
   }
 
   /** Credentials without secrets. */
-  async listCredentials(tenantId: string): Promise<Record<string, unknown>[]> {
-    return this.deps.db.query(
-      `SELECT id, kind, api_key, source, point_ids, organization_id, terminal_group_id, created_at, revoked_at
-         FROM credentials WHERE tenant_id = $1 ORDER BY created_at`,
-      [tenantId],
-    );
+  async listCredentials(tenantId: string): Promise<CredentialListing[]> {
+    return this.credentials().listForOperator(tenantId);
   }
 
-  /** The active partner credential with this key, secret decrypted (demo start-up reuses it). */
+  /** The active credential with this key, secret decrypted (demo start-up reuses it). */
   async findPartnerSecret(apiKey: string): Promise<string | null> {
-    const rows = await this.deps.db.query<{ secret_enc: string }>(
-      `SELECT secret_enc FROM credentials WHERE api_key = $1 AND revoked_at IS NULL`,
-      [apiKey],
-    );
-    return rows[0] ? this.deps.box.open(rows[0].secret_enc) : null;
+    return (await this.credentials().findActiveByKey(apiKey))?.secret ?? null;
+  }
+
+  /** Uncached: the operator must see its own writes. */
+  private credentials(): CredentialsRepo {
+    return new CredentialsRepo(this.deps.db, this.deps.box, 0);
   }
 
   private async insertCredential(
@@ -210,14 +157,9 @@ export class OperatorService {
   ): Promise<IssuedCredential> {
     if (apiKey.length < MIN_KEY_LENGTH) throw new OperatorError(`the key must have at least ${MIN_KEY_LENGTH} characters`);
     if (apiSecret.length < MIN_SECRET_LENGTH) throw new OperatorError(`the secret must have at least ${MIN_SECRET_LENGTH} characters`);
-    const id = randomUUID();
+    const id = this.ids.uuid();
     try {
-      await this.deps.db.query(
-        `INSERT INTO credentials (id, kind, api_key, secret_enc, tenant_id, source, point_ids, organization_id, terminal_group_id)
-         VALUES ($1,$2,$3,$4,$5,$6,$7::jsonb,$8,$9)`,
-        [id, kind, apiKey, this.deps.box.seal(apiSecret), tenantId, scope.source ?? null,
-          scope.pointIds ? JSON.stringify(scope.pointIds) : null, scope.organizationId ?? null, scope.terminalGroupId ?? null],
-      );
+      await this.credentials().insert({ id, kind, apiKey, secret: apiSecret, tenantId, scope });
     } catch (err) {
       if ((err as { code?: string }).code === '23505') throw new OperatorError('a credential with this key already exists');
       throw err;
@@ -227,14 +169,13 @@ export class OperatorService {
 
   /** The API secret must differ from the webhook secret of the same tenant and source (spec: Events, configuration). */
   private async refuseWebhookSecret(tenantId: string, source: string, apiSecret: string): Promise<void> {
-    const rows = await this.deps.db.query<{ secret_enc: string }>(`SELECT secret_enc FROM webhook_endpoints WHERE tenant_id = $1 AND source = $2`, [tenantId, source]);
-    if (rows[0] && this.deps.box.open(rows[0].secret_enc) === apiSecret) {
+    const sealed = await new WebhookEndpointsRepo(this.deps.db).sealedSecretOf(tenantId, source);
+    if (sealed && this.deps.box.open(sealed) === apiSecret) {
       throw new OperatorError('the API secret must differ from the webhook secret of this source');
     }
   }
 
   private async requireTenant(tenantId: string): Promise<void> {
-    const rows = await this.deps.db.query(`SELECT 1 FROM tenants WHERE id = $1`, [tenantId]);
-    if (!rows.length) throw new OperatorError(`tenant ${tenantId} does not exist`);
+    if (!(await new TenantsRepo(this.deps.db).exists(tenantId))) throw new OperatorError(`tenant ${tenantId} does not exist`);
   }
 }

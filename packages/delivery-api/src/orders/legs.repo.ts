@@ -35,15 +35,27 @@ export interface Attempt {
   payloadSha256: string;
 }
 
-type Row = Record<string, unknown>;
-const toLeg = (r: Row): LegRecord => ({
-  id: r.id as string, kind: r.kind as HoldKind, state: r.state as LegState, amountMinor: Number(r.amount_minor),
-  holdId: (r.hold_id as string) ?? null, holdKey: (r.hold_key as string) ?? null, orderId: (r.order_id as string) ?? null,
-  organizationId: r.organization_id as string, phone: (r.phone as string) ?? null, coupon: (r.coupon as string) ?? null,
-  certificateSerialEnc: (r.certificate_serial_enc as string) ?? null, discount: (r.discount as LoyaltyDiscount) ?? null,
-  settleAttempts: Number(r.settle_attempts ?? 0), lastError: (r.last_error as string) ?? null, externalOrderId: r.external_order_id as string,
-  createdAt: new Date(r.created_at as string), updatedAt: new Date(r.updated_at as string),
-});
+/** A `loyalty_legs` row (SELECT * / RETURNING *), with the order's external id where the query joins it. */
+export interface LegRow {
+  id: string; kind: HoldKind; state: LegState; amount_minor: number | string;
+  hold_id: string | null; hold_key: string | null; order_id: string | null;
+  organization_id: string; phone: string | null; coupon: string | null;
+  certificate_serial_enc: string | null; discount: LoyaltyDiscount | null;
+  settle_attempts: number | string | null; last_error: string | null; external_order_id: string;
+  created_at: Date | string; updated_at: Date | string;
+}
+
+/** A leg row as the holds code uses it (amount in kopecks as a number, times as UTC Dates). */
+export function rowToLeg(r: LegRow): LegRecord {
+  return {
+    id: r.id, kind: r.kind, state: r.state, amountMinor: Number(r.amount_minor),
+    holdId: r.hold_id ?? null, holdKey: r.hold_key ?? null, orderId: r.order_id ?? null,
+    organizationId: r.organization_id, phone: r.phone ?? null, coupon: r.coupon ?? null,
+    certificateSerialEnc: r.certificate_serial_enc ?? null, discount: r.discount ?? null,
+    settleAttempts: Number(r.settle_attempts ?? 0), lastError: r.last_error ?? null, externalOrderId: r.external_order_id,
+    createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at),
+  };
+}
 
 /** SQL access to loyalty legs. Each method is one statement, so it is its own recovery point. */
 export class LegsRepo {
@@ -58,7 +70,7 @@ export class LegsRepo {
     leg: Omit<LegRecord, 'state' | 'holdId' | 'orderId' | 'externalOrderId' | 'settleAttempts' | 'lastError' | 'createdAt' | 'updatedAt'>,
     now: Date,
   ): Promise<{ leg: LegRecord; created: boolean }> {
-    const rows = await this.q.query<Row>(
+    const rows = await this.q.query<LegRow>(
       `INSERT INTO loyalty_legs (id, tenant_id, source, external_order_id, payload_sha256, kind, organization_id, phone, coupon,
          certificate_serial_enc, amount_minor, state, hold_key, created_at, updated_at, discount)
        VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,'holding',$12,$13,$13,$14::jsonb)
@@ -66,12 +78,12 @@ export class LegsRepo {
       [leg.id, a.tenantId, a.source, a.externalOrderId, a.payloadSha256, leg.kind, leg.organizationId, leg.phone, leg.coupon,
         leg.certificateSerialEnc, leg.amountMinor, leg.holdKey, now.toISOString(), leg.discount ? JSON.stringify(leg.discount) : null],
     );
-    if (rows[0]) return { leg: toLeg(rows[0]), created: true };
-    const existing = await this.q.query<Row>(
+    if (rows[0]) return { leg: rowToLeg(rows[0]), created: true };
+    const existing = await this.q.query<LegRow>(
       `SELECT * FROM loyalty_legs WHERE tenant_id = $1 AND source = $2 AND external_order_id = $3 AND payload_sha256 = $4 AND kind = $5`,
       [a.tenantId, a.source, a.externalOrderId, a.payloadSha256, leg.kind],
     );
-    return { leg: toLeg(existing[0]), created: false };
+    return { leg: rowToLeg(existing[0]), created: false };
   }
 
   /**
@@ -84,7 +96,7 @@ export class LegsRepo {
   ): Promise<LegRecord | null> {
     const from = legSources(to, cause);
     if (from.length === 0) throw new Error(`loyalty leg: no transition to ${to} by ${cause}`);
-    const rows = await this.q.query<Row>(
+    const rows = await this.q.query<LegRow>(
       `UPDATE loyalty_legs SET state = $3, updated_at = $4, check_after = '1970-01-01T00:00:00Z',
          hold_id = COALESCE($5, hold_id), hold_key = COALESCE($6, hold_key), amount_minor = COALESCE($7, amount_minor), last_error = $8,
          discount = CASE WHEN $9::boolean THEN $10::jsonb ELSE discount END,
@@ -93,7 +105,7 @@ export class LegsRepo {
       [id, from, to, now.toISOString(), set.holdId ?? null, set.holdKey ?? null, set.amountMinor ?? null, set.error ?? null,
         set.discount !== undefined, set.discount ? JSON.stringify(set.discount) : null],
     );
-    return rows[0] ? toLeg(rows[0]) : null;
+    return rows[0] ? rowToLeg(rows[0]) : null;
   }
 
   /** Records a failed confirm/release call (the leg keeps its state); returns the attempts so far. */
@@ -108,16 +120,16 @@ export class LegsRepo {
   /** Every leg of one order attempt (any state), by kind. */
   async forAttempt(a: Attempt): Promise<LegRecord[]> {
     return (
-      await this.q.query<Row>(
+      await this.q.query<LegRow>(
         `SELECT * FROM loyalty_legs WHERE tenant_id = $1 AND source = $2 AND external_order_id = $3 AND payload_sha256 = $4 ORDER BY kind`,
         [a.tenantId, a.source, a.externalOrderId, a.payloadSha256],
       )
-    ).map(toLeg);
+    ).map(rowToLeg);
   }
 
   /** Legs in `settle_failed` (operator: `order legs --stuck`), oldest first. */
   async stuck(limit = 200): Promise<LegRecord[]> {
-    return (await this.q.query<Row>(`SELECT * FROM loyalty_legs WHERE state = 'settle_failed' ORDER BY updated_at LIMIT $1`, [limit])).map(toLeg);
+    return (await this.q.query<LegRow>(`SELECT * FROM loyalty_legs WHERE state = 'settle_failed' ORDER BY updated_at LIMIT $1`, [limit])).map(rowToLeg);
   }
 
   /** Number of legs per state (metrics). */
@@ -142,7 +154,7 @@ export class LegsRepo {
   }
 
   async forOrder(orderId: string): Promise<LegRecord[]> {
-    return (await this.q.query<Row>(`SELECT * FROM loyalty_legs WHERE order_id = $1 ORDER BY kind`, [orderId])).map(toLeg);
+    return (await this.q.query<LegRow>(`SELECT * FROM loyalty_legs WHERE order_id = $1 ORDER BY kind`, [orderId])).map(rowToLeg);
   }
 
   /**
@@ -151,12 +163,12 @@ export class LegsRepo {
    */
   async stale(states: LegState[], before: Date, limit = 100, now: Date = before): Promise<LegRecord[]> {
     return (
-      await this.q.query<Row>(
+      await this.q.query<LegRow>(
         `SELECT * FROM loyalty_legs WHERE state = ANY($1::text[]) AND updated_at < $2 AND check_after <= $4
           ORDER BY updated_at LIMIT $3`,
         [states, before.toISOString(), limit, now.toISOString()],
       )
-    ).map(toLeg);
+    ).map(rowToLeg);
   }
 
   /** The sweeper looked at the leg and nothing could be done yet: look again after `until`. */

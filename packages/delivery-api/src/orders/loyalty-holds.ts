@@ -4,6 +4,7 @@ import { ApiError } from '../errors.js';
 import { isLoyaltyError, type HoldKind, type LoyaltyDiscount, type LoyaltyError, type LoyaltyPort } from '../loyalty/loyalty.port.js';
 import type { CrashPoints } from './crash-points.js';
 import type { LegMetrics } from './leg-metrics.js';
+import { canMoveLeg } from './leg-states.js';
 import type { OrderEvents } from './order-events.js';
 import { LegsRepo, type Attempt, type LegRecord } from './legs.repo.js';
 import { OrdersRepo, toView } from './orders.repo.js';
@@ -84,7 +85,8 @@ export class LoyaltyHolds {
     );
     if (created) return this.callHold(legs, leg, w, orderRef);
     if (leg.state === 'held') return leg;
-    if (leg.state !== 'failed' && leg.state !== 'released') throw new ApiError('hold_in_progress', {}, `${leg.kind} hold of this order is ${leg.state}`);
+    // the states a retry may hold again come from the leg table (failed, released); others are in progress
+    if (!canMoveLeg(leg.state, 'holding', 'retry')) throw new ApiError('hold_in_progress', {}, `${leg.kind} hold of this order is ${leg.state}`);
     // failed: retry with the same idempotency key, so a call that took effect unseen is not held twice;
     // released: a new key, the old hold is finished
     const retried = await legs.move(leg.id, 'retry', 'holding', now, {

@@ -1,5 +1,5 @@
 import type { Clock, Db } from '@app/shared';
-import { OperatorError } from '../operator/operator.service.js';
+import { OperatorError } from '../errors.js';
 import type { LoyaltyHolds } from './loyalty-holds.js';
 import type { OrderEvents } from './order-events.js';
 import { holdEffectOf } from './order-states.js';

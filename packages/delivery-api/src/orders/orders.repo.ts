@@ -41,24 +41,44 @@ export interface OrderRecord {
   updatedAt: Date;
 }
 
-type Row = Record<string, unknown>;
-const d = (v: unknown): Date | null => (v == null ? null : new Date(v as string));
+type Timestamp = Date | string;
 
-export function toOrder(r: Row): OrderRecord {
+/** An `orders` row (SELECT * / RETURNING *). Integer sums may come back as strings (bigint). */
+export interface OrderRow {
+  id: string; tenant_id: string; source: string; external_order_id: string;
+  point_id: string; organization_id: string; terminal_group_id: string;
+  kind: OrderRecord['kind']; state: OrderState; payload_sha256: string;
+  request: Record<string, unknown>; pos_payload: PosOrderPayload; route: OrderRoute;
+  guest_phone: string | null; payment_method: string | null;
+  bonus_spend_minor: number | string; paid_minor: number | string;
+  claim_id: string | null; claim_expires_at: Timestamp | null;
+  pos_order_id: string | null; pos_delivery_id: string | null;
+  delivery_status: DeliveryStatus | null; delivery_status_at: Timestamp | null;
+  cancel_state: CancelState; cancel_reason: CancelReason | null;
+  cancel_detail: CancelDetail | null; cancel_requested_at: Timestamp | null;
+  cancel_requested_by: OrderRecord['cancelRequestedBy'];
+  accrual_state: OrderRecord['accrualState']; accrual_attempts: number | string | null; accrual_error: string | null;
+  created_at: Timestamp; updated_at: Timestamp;
+}
+
+const d = (v: Timestamp | null | undefined): Date | null => (v == null ? null : new Date(v));
+
+/** An order row as the services use it (sums as numbers, times as UTC Dates). */
+export function rowToOrder(r: OrderRow): OrderRecord {
   return {
-    id: r.id as string, tenantId: r.tenant_id as string, source: r.source as string, externalOrderId: r.external_order_id as string,
-    pointId: r.point_id as string, organizationId: r.organization_id as string, terminalGroupId: r.terminal_group_id as string,
-    kind: r.kind as OrderRecord['kind'], state: r.state as OrderState, payloadSha256: r.payload_sha256 as string,
-    request: r.request as Record<string, unknown>, posPayload: r.pos_payload as PosOrderPayload, route: r.route as OrderRoute,
-    guestPhone: (r.guest_phone as string) ?? null, paymentMethod: (r.payment_method as string) ?? null,
+    id: r.id, tenantId: r.tenant_id, source: r.source, externalOrderId: r.external_order_id,
+    pointId: r.point_id, organizationId: r.organization_id, terminalGroupId: r.terminal_group_id,
+    kind: r.kind, state: r.state, payloadSha256: r.payload_sha256,
+    request: r.request, posPayload: r.pos_payload, route: r.route,
+    guestPhone: r.guest_phone ?? null, paymentMethod: r.payment_method ?? null,
     bonusSpendMinor: Number(r.bonus_spend_minor), paidMinor: Number(r.paid_minor),
-    claimId: (r.claim_id as string) ?? null, claimExpiresAt: d(r.claim_expires_at),
-    posOrderId: (r.pos_order_id as string) ?? null, posDeliveryId: (r.pos_delivery_id as string) ?? null,
-    deliveryStatus: (r.delivery_status as DeliveryStatus) ?? null, deliveryStatusAt: d(r.delivery_status_at),
-    cancelState: r.cancel_state as CancelState, cancelReason: (r.cancel_reason as CancelReason) ?? null,
-    cancelDetail: (r.cancel_detail as CancelDetail) ?? null, cancelRequestedAt: d(r.cancel_requested_at),
-    cancelRequestedBy: (r.cancel_requested_by as OrderRecord['cancelRequestedBy']) ?? null,
-    accrualState: r.accrual_state as OrderRecord['accrualState'], accrualAttempts: Number(r.accrual_attempts ?? 0), accrualError: (r.accrual_error as string) ?? null, createdAt: d(r.created_at)!, updatedAt: d(r.updated_at)!,
+    claimId: r.claim_id ?? null, claimExpiresAt: d(r.claim_expires_at),
+    posOrderId: r.pos_order_id ?? null, posDeliveryId: r.pos_delivery_id ?? null,
+    deliveryStatus: r.delivery_status ?? null, deliveryStatusAt: d(r.delivery_status_at),
+    cancelState: r.cancel_state, cancelReason: r.cancel_reason ?? null,
+    cancelDetail: r.cancel_detail ?? null, cancelRequestedAt: d(r.cancel_requested_at),
+    cancelRequestedBy: r.cancel_requested_by ?? null,
+    accrualState: r.accrual_state, accrualAttempts: Number(r.accrual_attempts ?? 0), accrualError: r.accrual_error ?? null, createdAt: d(r.created_at)!, updatedAt: d(r.updated_at)!,
   };
 }
 
@@ -97,33 +117,33 @@ export class OrdersRepo {
   }
 
   async byExternalId(tenantId: string, source: string, externalOrderId: string): Promise<OrderRecord | null> {
-    const rows = await this.q.query<Row>(`SELECT * FROM orders WHERE tenant_id = $1 AND source = $2 AND external_order_id = $3`, [tenantId, source, externalOrderId]);
-    return rows[0] ? toOrder(rows[0]) : null;
+    const rows = await this.q.query<OrderRow>(`SELECT * FROM orders WHERE tenant_id = $1 AND source = $2 AND external_order_id = $3`, [tenantId, source, externalOrderId]);
+    return rows[0] ? rowToOrder(rows[0]) : null;
   }
 
   /** The order, locked for update when inside a transaction. */
   async byId(id: string, lock = false): Promise<OrderRecord | null> {
-    const rows = await this.q.query<Row>(`SELECT * FROM orders WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
-    return rows[0] ? toOrder(rows[0]) : null;
+    const rows = await this.q.query<OrderRow>(`SELECT * FROM orders WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
+    return rows[0] ? rowToOrder(rows[0]) : null;
   }
 
   /** Claimed orders of a route whose lease ran out, locked (skipping rows another instance holds). POS claim. */
   async expiredClaims(organizationId: string, terminalGroupId: string, now: Date): Promise<OrderRecord[]> {
-    const rows = await this.q.query<Row>(
+    const rows = await this.q.query<OrderRow>(
       `SELECT * FROM orders WHERE organization_id = $1 AND terminal_group_id = $2 AND state = 'claimed' AND claim_expires_at < $3 FOR UPDATE SKIP LOCKED`,
       [organizationId, terminalGroupId, now.toISOString()],
     );
-    return rows.map(toOrder);
+    return rows.map(rowToOrder);
   }
 
   /** Queued orders of a route without a pending cancellation, oldest first, locked with SKIP LOCKED. POS claim. */
   async claimable(organizationId: string, terminalGroupId: string, limit: number): Promise<OrderRecord[]> {
-    const rows = await this.q.query<Row>(
+    const rows = await this.q.query<OrderRow>(
       `SELECT * FROM orders WHERE organization_id = $1 AND terminal_group_id = $2 AND state = 'queued' AND cancel_state <> 'requested'
         ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED`,
       [organizationId, terminalGroupId, limit],
     );
-    return rows.map(toOrder);
+    return rows.map(rowToOrder);
   }
 
   /**
@@ -132,7 +152,7 @@ export class OrdersRepo {
    * verified order never (it is withdrawn). One statement, SKIP LOCKED, so instances never hand one out twice.
    */
   async dispatchCancellations(organizationId: string, terminalGroupId: string, now: Date, retryBefore: Date, states: string[]): Promise<OrderRecord[]> {
-    const rows = await this.q.query<Row>(
+    const rows = await this.q.query<OrderRow>(
       `UPDATE orders SET cancel_dispatched_at = $3 WHERE id IN (
          SELECT id FROM orders WHERE organization_id = $1 AND terminal_group_id = $2 AND cancel_state = 'requested'
            AND state = ANY($5::text[]) AND (cancel_dispatched_at IS NULL OR cancel_dispatched_at < $4)
@@ -141,7 +161,7 @@ export class OrdersRepo {
        RETURNING *`,
       [organizationId, terminalGroupId, now.toISOString(), retryBefore.toISOString(), states],
     );
-    return rows.map(toOrder);
+    return rows.map(rowToOrder);
   }
 
   /**
@@ -149,13 +169,13 @@ export class OrdersRepo {
    * first, so orders that keep failing move behind new ones (sweeper; spec: States, accrual row).
    */
   async dueAccruals(now: Date, limit: number): Promise<OrderRecord[]> {
-    const rows = await this.q.query<Row>(
+    const rows = await this.q.query<OrderRow>(
       `SELECT o.* FROM orders o JOIN tenants t ON t.id = o.tenant_id
         WHERE o.accrual_state = 'pending' AND t.loyalty_enabled AND COALESCE(o.accrual_next_at, o.updated_at) <= $1
         ORDER BY COALESCE(o.accrual_next_at, o.updated_at) LIMIT $2`,
       [now.toISOString(), limit],
     );
-    return rows.map(toOrder);
+    return rows.map(rowToOrder);
   }
 
   /** Pending accruals of tenants whose loyalty is off leave the queue as `skipped`; returns how many. */
@@ -180,7 +200,7 @@ export class OrdersRepo {
       const v = fields[k];
       return v instanceof Date ? v.toISOString() : v;
     });
-    const rows = await this.q.query<Row>(`UPDATE orders SET ${[...sets, 'updated_at = $2'].join(', ')} WHERE id = $1 RETURNING *`, [id, at.toISOString(), ...values]);
-    return toOrder(rows[0]);
+    const rows = await this.q.query<OrderRow>(`UPDATE orders SET ${[...sets, 'updated_at = $2'].join(', ')} WHERE id = $1 RETURNING *`, [id, at.toISOString(), ...values]);
+    return rowToOrder(rows[0]);
   }
 }

@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { signWebhook, systemClock, type Clock, type Db } from '@app/shared';
+import { Poller, randomIds, signWebhook, systemClock, type Clock, type Db, type IdSource, type PollerTimers } from '@app/shared';
 import type { SecretBox } from '../auth/secret-box.js';
-import { claimDueDeliveries, finishAttempt, type AttemptRecord, type ClaimedDelivery, type NextState } from './deliveries.repo.js';
+import { DeliveriesRepo, type AttemptRecord, type ClaimedDelivery, type NextState } from './deliveries.repo.js';
 import { afterFailure, isSuccessStatus } from './retry-schedule.js';
 import { createHttpWebhookSender } from './webhook-sender.http.js';
 import { DEFAULT_WEBHOOK_TIMEOUT_MS, type WebhookSender } from './webhook-sender.port.js';
@@ -39,13 +38,17 @@ export interface WebhookDispatcherOptions {
   timeoutMs?: number;
   /** Attempts by outcome and outbox lag at /metrics; default none. */
   metrics?: WebhookMetrics;
+  /** Claim tokens; default randomIds. */
+  ids?: IdSource;
+  /** Timers of the polling loop (tests); default Node's. */
+  timers?: PollerTimers;
 }
 
 /** A running dispatcher. */
 export interface WebhookDispatcher {
   /** Claims due deliveries once and attempts each; resolves with the number attempted. */
   runOnce(): Promise<number>;
-  /** Polls every `intervalMs`; a full batch is followed at once by another run. */
+  /** Runs at once, then polls every `intervalMs`; a full batch is followed at once by another run (shared Poller). */
   start(intervalMs: number): void;
   /** Stops polling and waits for the run in progress. */
   stop(): Promise<void>;
@@ -60,13 +63,13 @@ export interface WebhookDispatcher {
  * (SKIP LOCKED claim + lease); the schedule lives in the database, so a restart neither loses nor resets it.
  */
 export function createWebhookDispatcher(opts: WebhookDispatcherOptions): WebhookDispatcher {
-  const o = { ...opts, clock: opts.clock ?? systemClock, log: toLog(opts.log) };
+  const o = { ...opts, clock: opts.clock ?? systemClock, ids: opts.ids ?? randomIds, log: toLog(opts.log) };
   const http = o.http ?? createHttpWebhookSender();
   const batchSize = o.batchSize ?? 20;
   const leaseSeconds = o.leaseSeconds ?? 60;
   const timeoutMs = o.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<number> | undefined;
+  const deliveries = new DeliveriesRepo(o.db);
+  let poller: Poller | undefined;
 
   async function attempt(d: ClaimedDelivery, token: string): Promise<void> {
     const startedAt = o.clock.now();
@@ -95,7 +98,7 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
       const f = afterFailure(d.scheduleStep, endedAt);
       next = f.kind === 'dead' ? { status: 'dead' } : { status: 'pending', nextAt: f.at };
     }
-    const kept = await finishAttempt(o.db, d, token, a, next, endedAt);
+    const kept = await deliveries.finishAttempt(d, token, a, next, endedAt);
     o.metrics?.attempt(next.status === 'pending' ? 'retry' : next.status);
     const ctx = { deliveryId: d.id, eventId: d.eventId, source: d.source, httpStatus: status, error: a.error, next: next.status };
     if (!kept) o.log.warn(ctx, 'webhook lease lost before the attempt was recorded');
@@ -104,40 +107,31 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
   }
 
   async function runOnce(): Promise<number> {
-    const token = randomUUID();
+    const token = o.ids.uuid();
     const now = o.clock.now();
-    const claimed = await claimDueDeliveries(o.db, now, batchSize, leaseSeconds, token);
+    const claimed = await deliveries.claimDue(now, batchSize, leaseSeconds, token);
     for (const d of claimed) o.metrics?.lag((now.getTime() - d.dueAt.getTime()) / 1000);
     await Promise.all(claimed.map((d) => attempt(d, token)));
     return claimed.length;
-  }
-
-  function tick(intervalMs: number): void {
-    if (running) return;
-    running = runOnce()
-      .catch((err: Error) => {
-        o.log.error({ err: err.message }, 'webhook dispatcher run failed');
-        return 0;
-      })
-      .finally(() => (running = undefined));
-    void running.then((n) => {
-      // A full batch means more are probably due: drain without waiting for the next interval.
-      if (n >= batchSize && timer) setImmediate(() => tick(intervalMs));
-    });
   }
 
   return {
     runOnce,
     timeoutMs,
     start(intervalMs) {
-      if (timer) return;
-      timer = setInterval(() => tick(intervalMs), intervalMs);
-      tick(intervalMs);
+      if (poller) return;
+      // A full batch means more are probably due: the poller drains without waiting for the next interval.
+      poller = new Poller(async () => (await runOnce()) >= batchSize, {
+        intervalMs,
+        timers: o.timers,
+        onError: (err) => o.log.error({ err: (err as Error).message }, 'webhook dispatcher run failed'),
+      });
+      poller.start();
     },
     async stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      await running;
+      const p = poller;
+      poller = undefined;
+      await p?.stop();
     },
   };
 }

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import type { IdSource, Queryable } from '@app/shared';
+import { randomIds, type IdSource, type Queryable } from '@app/shared';
 import type { OrderEvents, OrderEventType } from '../orders/order-events.js';
 import type { OrderView } from '../orders/order-view.js';
 import { serialiseWebhookBody, toWebhookOrder } from './webhook-body.js';
@@ -33,9 +32,10 @@ export interface OrderEventInput {
  * change it reports is committed. Looks up the endpoint of (tenantId, source); when none is configured or the
  * endpoint is not subscribed to `e.type`, nothing is written (decision: such events are not kept, because a URL
  * set later must not receive a backlog of stale events; see docs/webhooks.md). Otherwise writes the event with
- * its serialised body and one `pending` delivery due at `occurredAt`.
+ * its serialised body and one `pending` delivery due at `occurredAt`. `ids` makes the internal delivery id
+ * (default random; kept apart from the event ids' source so event ids stay the caller's sequence).
  */
-export async function enqueueOrderEvent(q: Queryable, e: OrderEventInput): Promise<void> {
+export async function enqueueOrderEvent(q: Queryable, e: OrderEventInput, ids: IdSource = randomIds): Promise<void> {
   const occurredAt = e.occurredAt.toISOString();
   const body = serialiseWebhookBody({ eventId: e.eventId, type: e.type, occurredAt, order: toWebhookOrder(e.order) });
   // One statement (no extra round trips inside the caller's transaction): the endpoint lookup gates both inserts.
@@ -51,7 +51,7 @@ export async function enqueueOrderEvent(q: Queryable, e: OrderEventInput): Promi
      )
      INSERT INTO webhook_deliveries (id, event_id, tenant_id, source, status, next_attempt_at, created_at, updated_at)
      SELECT $8, event_id, $2, $3, 'pending', $6, $6, $6 FROM ev`,
-    [e.eventId, e.tenantId, e.source, e.order.id, e.type, occurredAt, body, randomUUID()],
+    [e.eventId, e.tenantId, e.source, e.order.id, e.type, occurredAt, body, ids.uuid()],
   );
 }
 

@@ -1,7 +1,12 @@
 import { isIP } from 'node:net';
 import { systemClock, type Clock, type Db } from '@app/shared';
 import type { SecretBox } from '../auth/secret-box.js';
+import { CredentialsRepo } from '../auth/credentials.repo.js';
+import { TenantsRepo } from '../tenants/tenants.repo.js';
+import { WebhookEndpointsRepo, type WebhookEndpointInfo } from './endpoints.repo.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './outbox.js';
+
+export type { WebhookEndpointInfo };
 
 /** Minimum webhook secret length in characters. Spec: Events, Configuration. */
 export const MIN_WEBHOOK_SECRET_LENGTH = 32;
@@ -81,41 +86,19 @@ export async function setWebhookConfig(db: Db, box: SecretBox, input: WebhookCon
   }
   const events = checkEvents(input.events);
   await db.tx(async (q) => {
-    const src = await q.query('SELECT 1 FROM sources WHERE tenant_id = $1 AND source = $2', [input.tenantId, input.source]);
-    if (src.length === 0) throw new WebhookConfigError('unknown_source', `source ${input.source} of tenant ${input.tenantId} does not exist`);
-    const creds = await q.query<{ api_key: string; secret_enc: string }>(
-      `SELECT api_key, secret_enc FROM credentials WHERE kind = 'partner' AND tenant_id = $1 AND source = $2 AND revoked_at IS NULL`,
-      [input.tenantId, input.source],
-    );
-    const clash = creds.find((c) => box.open(c.secret_enc) === input.secret);
-    if (clash) {
-      throw new WebhookConfigError('secret_equals_api_secret', `webhook secret must differ from the API HMAC secret of key ${clash.api_key}; generate a separate secret`);
+    if (!(await new TenantsRepo(q).sourceExists(input.tenantId, input.source))) {
+      throw new WebhookConfigError('unknown_source', `source ${input.source} of tenant ${input.tenantId} does not exist`);
     }
-    await q.query(
-      `INSERT INTO webhook_endpoints (tenant_id, source, url, secret_enc, events, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $6)
-       ON CONFLICT (tenant_id, source) DO UPDATE SET url = EXCLUDED.url, secret_enc = EXCLUDED.secret_enc,
-         events = EXCLUDED.events, updated_at = EXCLUDED.updated_at`,
-      [input.tenantId, input.source, url.href, box.seal(input.secret), events === null ? null : JSON.stringify(events), now.toISOString()],
-    );
+    const creds = await new CredentialsRepo(q, box, 0).partnerSecretsOf(input.tenantId, input.source);
+    const clash = creds.find((c) => c.secret === input.secret);
+    if (clash) {
+      throw new WebhookConfigError('secret_equals_api_secret', `webhook secret must differ from the API HMAC secret of key ${clash.apiKey}; generate a separate secret`);
+    }
+    await new WebhookEndpointsRepo(q).upsert({ tenantId: input.tenantId, source: input.source, url: url.href, secretEnc: box.seal(input.secret), events }, now);
   });
-}
-
-/** A configured endpoint as shown to the operator (never the secret). */
-export interface WebhookEndpointInfo {
-  tenantId: string;
-  source: string;
-  url: string;
-  /** null = all types. */
-  events: string[] | null;
-  updatedAt: Date;
 }
 
 /** Lists endpoints, optionally of one tenant. */
 export async function listWebhookConfigs(db: Db, tenantId?: string): Promise<WebhookEndpointInfo[]> {
-  const rows = await db.query<{ tenant_id: string; source: string; url: string; events: string[] | null; updated_at: Date }>(
-    `SELECT tenant_id, source, url, events, updated_at FROM webhook_endpoints WHERE $1::text IS NULL OR tenant_id = $1 ORDER BY tenant_id, source`,
-    [tenantId ?? null],
-  );
-  return rows.map((r) => ({ tenantId: r.tenant_id, source: r.source, url: r.url, events: r.events, updatedAt: new Date(r.updated_at) }));
+  return new WebhookEndpointsRepo(db).list(tenantId);
 }

@@ -11,7 +11,7 @@ import { HttpLoyalty } from '../../src/loyalty/loyalty.http.js';
 import { OperatorService } from '../../src/operator/operator.service.js';
 import { RecordingOrderEvents } from '../../src/orders/order-events.js';
 import { openDeliveryDb } from '../../src/server.js';
-import { updateTenantSettings } from '../../src/tenants/tenant-settings.js';
+import { TenantsRepo } from '../../src/tenants/tenants.repo.js';
 import { MARGHERITA, ORG, TG, sampleMenu } from '../harness.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..', '..');
@@ -92,7 +92,7 @@ export async function makeCrashWorld(baseUrl: string): Promise<CrashWorld> {
   await ops.setRoute({ tenantId: 't1', source: 'website', pointId: '1', organizationId: ORG, terminalGroupId: TG(1), orderTypeId: 'ot', operatorUserId: 'op', originName: 'website', active: true });
   const pos = await ops.issuePosCredential({ tenantId: 't1', organizationId: ORG, terminalGroupId: TG(1) });
   const partner = await ops.issuePartnerCredential({ tenantId: 't1', source: 'website', pointIds: ['1'] });
-  await updateTenantSettings(db, 't1', { bonusPaymentTypeCode: 'BONUS', deliveryFeeProductId: 'fee', zonePricing: true });
+  await new TenantsRepo(db).updateSettings('t1', { bonusPaymentTypeCode: 'BONUS', deliveryFeeProductId: 'fee', zonePricing: true });
 
   const clock = new ManualClock(new Date());
   const loyalty = new HttpLoyalty({ baseUrl: sim.url, apiLogin: 'crash-login', timeoutMs: 2000 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock, signWebhook, type Db } from '@app/shared';
 import type { SecretBox } from '../../src/auth/secret-box.js';
-import { claimDueDeliveries } from '../../src/webhooks/deliveries.repo.js';
+import { DeliveriesRepo } from '../../src/webhooks/deliveries.repo.js';
 import { createWebhookDispatcher } from '../../src/webhooks/dispatcher.js';
 import { enqueueOrderEvent } from '../../src/webhooks/outbox.js';
 import { RETRY_DELAYS_SECONDS } from '../../src/webhooks/retry-schedule.js';
@@ -154,7 +154,7 @@ describe('webhook dispatcher', () => {
     await enqueue(EID);
     const clock = newClock();
     // The "killed" instance: claimed with a 60 s lease and never finished.
-    const claimed = await claimDueDeliveries(db, clock.now(), 10, 60, '99999999-9999-4999-8999-999999999999');
+    const claimed = await new DeliveriesRepo(db).claimDue(clock.now(), 10, 60, '99999999-9999-4999-8999-999999999999');
     expect(claimed.map((c) => c.eventId)).toEqual([EID]);
     const restarted = createWebhookDispatcher({ db, box, clock, log: memoryLog(), leaseSeconds: 60 });
     clock.advance(59_000);

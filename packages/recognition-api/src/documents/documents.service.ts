@@ -13,7 +13,7 @@ import { documentView } from './document-view.js';
 import type { DocumentsRepo, ListFilter } from './documents.repo.js';
 import type { DocumentRecord } from './documents.types.js';
 import { recognizeHigh, type HighLaneDeps } from './high-lane.js';
-import type { CheckedImage } from './image-check.js';
+import type { CheckedImage } from '../engine/image-check.js';
 import { checkUploadedImages, DeadlineBeforeStore, type ImageChecker } from './intake.js';
 import type { RawUpload } from './multipart-upload.js';
 import { parseRecognizeFields, type RecognizeRequest } from './recognize-request.js';

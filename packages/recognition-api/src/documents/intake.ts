@@ -1,6 +1,6 @@
 import { invalid } from '../errors.js';
 import { RecognitionFailedError } from '../engine/engine.port.js';
-import { ImageRejected, type CheckedImage } from './image-check.js';
+import { ImageRejected, type CheckedImage } from '../engine/image-check.js';
 import type { RawUpload } from './multipart-upload.js';
 
 /**

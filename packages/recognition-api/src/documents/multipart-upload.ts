@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { invalid } from '../errors.js';
-import { MAX_IMAGE_BYTES } from './image-check.js';
+import { MAX_IMAGE_BYTES } from '../engine/image-check.js';
 
 /** At most 5 images per recognition (Spec: Limits). */
 export const MAX_IMAGES = 5;

@@ -6,7 +6,7 @@ import { startEdoSimulator } from '@app/edo-simulator';
 import { startEdoDemo } from '../../../../scripts/demo/edo-demo.js';
 import { runEdoCli } from '../../src/edo/edo-cli.js';
 import { masterKeyFile } from '../../src/edo/master-key.js';
-import { startRecognitionService } from '../../src/index.js';
+import { startRecognitionService } from '../../src/server.js';
 import { runKeysCli } from '../../src/keys/keys-cli.js';
 import { FakeEngine } from '../fixtures.js';
 import { gatewayRoutes } from './edo-harness.js';

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { MAX_IMAGE_PIXELS } from '../../documents/image-check.js';
+import { MAX_IMAGE_PIXELS } from '../image-check.js';
 
 /** A page as sent to the vision model: re-encoded JPEG with its size (for the token estimate in the logs). */
 export interface AiImage {

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { checkBmp, checkDimensions, ImageRejected, isBmp, MAX_IMAGE_PIXELS } from '../../documents/image-check.js';
+import { checkBmp, checkDimensions, ImageRejected, isBmp, MAX_IMAGE_PIXELS } from '../image-check.js';
 import { RecognitionFailedError, type ImageQuality } from '../engine.port.js';
 import type { VerticalRule } from '../extract/words.js';
 import { removeRules } from './rules.js';

@@ -7,7 +7,7 @@
  */
 import { threadId, type MessagePort } from 'node:worker_threads';
 import sharp from 'sharp';
-import { checkImage, ImageRejected, type CheckedImage } from '../../documents/image-check.js';
+import { checkImage, ImageRejected, type CheckedImage } from '../image-check.js';
 import { RecognitionFailedError, type RecognitionInput, type RecognitionOutput } from '../engine.port.js';
 import { createLocalOcrEngine, type LocalOcrEngine } from '../ocr/index.js';
 import { shrinkForAi, type AiImage } from '../ai/ai-images.js';
@@ -35,7 +35,7 @@ function listen(port: MessagePort | undefined, ac: AbortController): () => void 
   return () => port.close();
 }
 
-/** Upload check of one file (documents/image-check.ts). `reason` `rejected` carries the caller-safe message. */
+/** Upload check of one file (engine/image-check.ts). `reason` `rejected` carries the caller-safe message. */
 export async function checkImageTask(t: { bytes: Uint8Array }): Promise<TaskResult<CheckedImage>> {
   try {
     return { ok: true, value: await checkImage(Buffer.from(t.bytes.buffer, t.bytes.byteOffset, t.bytes.byteLength)), threadId };

@@ -1,7 +1,7 @@
 import { cpus } from 'node:os';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { ImageRejected, type CheckedImage } from '../../documents/image-check.js';
+import { ImageRejected, type CheckedImage } from '../image-check.js';
 import type { AiImage } from '../ai/ai-images.js';
 import { RecognitionFailedError, type RecognitionInput, type RecognitionOutput } from '../engine.port.js';
 import type { TaskResult } from './pool-tasks.js';
