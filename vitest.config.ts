@@ -1,6 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
+// Workspace packages export their TypeScript source under the `source` condition and their compiled dist/ by
+// default (package.json "exports"). Tests run the source: Vite resolves with the condition, and the processes and
+// worker threads the tests start (tsx children, the recognition pool) inherit it through NODE_OPTIONS.
+if (!process.env.NODE_OPTIONS?.includes('--conditions=source')) {
+  process.env.NODE_OPTIONS = [process.env.NODE_OPTIONS, '--conditions=source'].filter(Boolean).join(' ');
+}
+
 export default defineConfig({
+  resolve: { conditions: ['source'] },
+  ssr: { resolve: { conditions: ['source'] } },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
     // the child-process crash harness needs PostgreSQL: vitest.crash.config.ts, run by .ci/run

@@ -23,5 +23,5 @@ if (!existsSync(file)) {
   console.error(`${file} is missing`);
   process.exit(2);
 }
-const r = spawnSync(process.execPath, ['--import', 'tsx', file, ...process.argv.slice(3)], { stdio: 'inherit' });
+const r = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', file, ...process.argv.slice(3)], { stdio: 'inherit' });
 process.exit(r.status ?? 1);
