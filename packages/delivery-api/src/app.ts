@@ -22,6 +22,7 @@ import { pointsRoutes } from './points/points.routes.js';
 import { PosCatalogService } from './pos/pos-catalog.service.js';
 import { posCatalogRoutes } from './pos/pos-catalog.routes.js';
 import { ZonesRepo } from './zones/zones.repo.js';
+import { ZoneIndexCache } from './zones/zone-index-cache.js';
 import { ZonesService } from './zones/zones.service.js';
 import { zonesRoutes } from './zones/zones.routes.js';
 import { CalculationTokens } from './checkout/calculation-token.js';
@@ -79,7 +80,9 @@ export function createServices(deps: AppDeps) {
   const points = new PointsService({ points: pointsRepo, clock: deps.clock, heartbeatWindowSeconds: deps.heartbeatWindowSeconds });
   const snapshots = new CatalogSnapshots(terminalGroups);
   const catalog = new CatalogService({ points, pointsRepo, terminalGroups, snapshots, clock: deps.clock });
-  const zones = new ZonesService({ zones: new ZonesRepo(deps.db), points: pointsRepo, pointsService: points, terminalGroups });
+  const zonesRepo = new ZonesRepo(deps.db);
+  const zoneIndex = new ZoneIndexCache(zonesRepo);
+  const zones = new ZonesService({ zones: zonesRepo, zoneIndex, points: pointsRepo, pointsService: points, terminalGroups });
   const posCatalog = new PosCatalogService({ terminalGroups, clock: deps.clock, heartbeatWindowSeconds: deps.heartbeatWindowSeconds });
   const requestIds = new RequestIdsRepo(deps.db);
   const authenticator = new Authenticator({
@@ -89,10 +92,9 @@ export function createServices(deps: AppDeps) {
     requestIdTtlSeconds: deps.requestIdTtlSeconds,
   });
   const events = deps.events;
-  const zonesRepo = new ZonesRepo(deps.db);
   const tokens = new CalculationTokens(deps.masterKey);
   const calculator = new CheckoutCalculator({
-    points, snapshots, zones: zonesRepo, loyalty: deps.loyalty, rateLimit: new PhoneRateLimit(deps.loyaltyRequestsPerMinute), clock: deps.clock, db: deps.db,
+    points, snapshots, zones: zoneIndex, loyalty: deps.loyalty, rateLimit: new PhoneRateLimit(deps.loyaltyRequestsPerMinute), clock: deps.clock, db: deps.db,
   });
   const checkout = new CheckoutService({ calculator, tokens, clock: deps.clock, db: deps.db });
   const log = createLogger(deps.logger, deps.logDestination);
