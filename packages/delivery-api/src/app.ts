@@ -31,6 +31,9 @@ import { CatalogSnapshots } from './catalog/catalog-snapshots.js';
 import { CheckoutService } from './checkout/checkout.service.js';
 import { checkoutRoutes } from './checkout/checkout.routes.js';
 import { PhoneRateLimit } from './checkout/phone-rate-limit.js';
+import type { RedisDeps } from './redis/redis-client.js';
+import type { RequestIdStore } from './auth/request-id-store.port.js';
+import { RedisRequestIds } from './auth/request-ids.redis.js';
 import type { LoyaltyPort } from './loyalty/loyalty.port.js';
 import { CancelService } from './orders/cancel.service.js';
 import { noCrashPoints, type CrashPoints } from './orders/crash-points.js';
@@ -69,6 +72,11 @@ export interface AppDeps {
   logDestination?: DestinationStream;
   /** Fault-injection harness only (orders/crash-points.ts); production: none. */
   crash?: CrashPoints;
+  /**
+   * Redis (REDIS_URL): single-use request ids and the per-phone loyalty limit shared by all instances; absent =
+   * request ids in the database and the phone limit in memory per instance.
+   */
+  redis?: RedisDeps | null;
   /** prom-client registry served at /metrics; default a new one per app. */
   metricsRegistry?: Registry;
 }
@@ -84,7 +92,7 @@ export function createServices(deps: AppDeps) {
   const zoneIndex = new ZoneIndexCache(zonesRepo);
   const zones = new ZonesService({ zones: zonesRepo, zoneIndex, points: pointsRepo, pointsService: points, terminalGroups });
   const posCatalog = new PosCatalogService({ terminalGroups, clock: deps.clock, heartbeatWindowSeconds: deps.heartbeatWindowSeconds });
-  const requestIds = new RequestIdsRepo(deps.db);
+  const requestIds: RequestIdStore = deps.redis ? new RedisRequestIds(deps.redis.client, deps.redis.keyPrefix) : new RequestIdsRepo(deps.db);
   const authenticator = new Authenticator({
     credentials: new CredentialsRepo(deps.db, deps.box, deps.credentialCacheMs ?? 5000, () => deps.clock.now().getTime()),
     requestIds,
@@ -94,7 +102,7 @@ export function createServices(deps: AppDeps) {
   const events = deps.events;
   const tokens = new CalculationTokens(deps.masterKey);
   const calculator = new CheckoutCalculator({
-    points, snapshots, zones: zoneIndex, loyalty: deps.loyalty, rateLimit: new PhoneRateLimit(deps.loyaltyRequestsPerMinute), clock: deps.clock, db: deps.db,
+    points, snapshots, zones: zoneIndex, loyalty: deps.loyalty, rateLimit: new PhoneRateLimit(deps.loyaltyRequestsPerMinute, deps.redis), clock: deps.clock, db: deps.db,
   });
   const checkout = new CheckoutService({ calculator, tokens, clock: deps.clock, db: deps.db });
   const log = createLogger(deps.logger, deps.logDestination);

@@ -11,6 +11,7 @@ import { killAt } from './orders/crash-points.js';
 import type { OrderEvents } from './orders/order-events.js';
 import { createWebhookDispatcher, type WebhookDispatcher } from './webhooks/dispatcher.js';
 import { createOutboxOrderEvents } from './webhooks/outbox.js';
+import { openRedis } from './redis/redis-client.js';
 
 export const MIGRATIONS_DIR = join(import.meta.dirname, '..', 'migrations');
 
@@ -33,7 +34,8 @@ export async function openDeliveryDb(config: Pick<DeliveryConfig, 'databaseUrl' 
 }
 
 /**
- * Starts the delivery API: database, migrations, HTTP listener and background jobs (expired request-id purge).
+ * Starts the delivery API: database, migrations, Redis when configured (not awaited: until it answers, signed
+ * requests get 503 authentication_unavailable), HTTP listener and background jobs (expired request-id purge).
  * `close()` stops the jobs, the listener and the database, in that order.
  */
 export async function startDeliveryServer(opts: {
@@ -51,6 +53,7 @@ export async function startDeliveryServer(opts: {
   const { config } = opts;
   const clock = opts.clock ?? systemClock;
   const db = await openDeliveryDb(config);
+  const redis = config.redis ? openRedis(config.redis) : null;
   const box = new SecretBox(config.masterKey);
   const deps = {
     db,
@@ -64,6 +67,7 @@ export async function startDeliveryServer(opts: {
     events: opts.events ?? createOutboxOrderEvents(opts.ids ?? randomIds),
     logger: opts.logger ?? { level: config.logLevel },
     crash: config.crashAt ? killAt(config.crashAt) : undefined,
+    redis,
   };
   const services = createServices(deps);
   const app = await buildApp(deps, services);
@@ -98,6 +102,7 @@ export async function startDeliveryServer(opts: {
       clearInterval(sweep);
       await dispatcher?.stop();
       await app.close();
+      redis?.client.disconnect();
       await db.close();
     },
   };
