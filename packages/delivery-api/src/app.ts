@@ -39,6 +39,8 @@ import { CancelService } from './orders/cancel.service.js';
 import { noCrashPoints, type CrashPoints } from './orders/crash-points.js';
 import { HoldSweeper } from './orders/hold-sweeper.js';
 import { createLegMetrics } from './orders/leg-metrics.js';
+import { createRetentionMetrics } from './retention/retention-metrics.js';
+import { DEFAULT_WEBHOOK_RETENTION_DAYS, Retention } from './retention/retention.js';
 import { LegsRepo } from './orders/legs.repo.js';
 import { createLogger } from './http/logger.js';
 import { LoyaltyHolds } from './orders/loyalty-holds.js';
@@ -77,6 +79,8 @@ export interface AppDeps {
    * request ids in the database and the phone limit in memory per instance.
    */
   redis?: RedisDeps | null;
+  /** Days after which delivered webhooks are purged (default 30). */
+  webhookRetentionDays?: number;
   /** prom-client registry served at /metrics; default a new one per app. */
   metricsRegistry?: Registry;
 }
@@ -113,10 +117,14 @@ export function createServices(deps: AppDeps) {
   const orders = new OrdersService({ db: deps.db, clock: deps.clock, ids: deps.ids, calculator, tokens, holds, events, points: pointsRepo, zones, terminalGroups, crash });
   const cancel = new CancelService({ db: deps.db, clock: deps.clock, events, holds, crash });
   const posOrders = new PosOrdersService({ db: deps.db, clock: deps.clock, ids: deps.ids, events, holds, crash });
+  const retention = new Retention({
+    db: deps.db, clock: deps.clock, log, metrics: createRetentionMetrics(metricsRegistry),
+    webhookRetentionDays: deps.webhookRetentionDays ?? DEFAULT_WEBHOOK_RETENTION_DAYS, requestIdsInDatabase: !deps.redis,
+  });
   const sweeper = new HoldSweeper({ db: deps.db, clock: deps.clock, loyalty: deps.loyalty, holds, events, log, metrics });
   return {
     terminalGroups, pointsRepo, points, catalog, zones, posCatalog, requestIds, authenticator, events, checkout, orders, cancel, posOrders, holds, sweeper,
-    log, metricsRegistry,
+    retention, log, metricsRegistry,
   };
 }
 

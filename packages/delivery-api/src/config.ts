@@ -26,6 +26,8 @@ export interface DeliveryConfig {
    * (REDIS_KEY_PREFIX, default `delivery:`).
    */
   redis?: RedisSettings;
+  /** Days after which delivered webhook deliveries and their attempt log are deleted (WEBHOOK_RETENTION_DAYS, default 30). */
+  webhookRetentionDays: number;
   /** A terminal is alive while its last heartbeat is younger than this (POS_HEARTBEAT_WINDOW_SECONDS, default 90). */
   heartbeatWindowSeconds: number;
   /** pino level (LOG_LEVEL, default info). */
@@ -78,6 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DeliveryConfig
     redis: env.REDIS_URL
       ? { url: env.REDIS_URL, commandTimeoutMs: envInt(env, 'REDIS_COMMAND_TIMEOUT_MS', 500, 10, 10000), keyPrefix: env.REDIS_KEY_PREFIX ?? 'delivery:' }
       : undefined,
+    webhookRetentionDays: envInt(env, 'WEBHOOK_RETENTION_DAYS', 30, 1, 3650),
     heartbeatWindowSeconds: envInt(env, 'POS_HEARTBEAT_WINDOW_SECONDS', 90, 5, 3600),
     logLevel: env.LOG_LEVEL || 'info',
     loyaltyUrl: env.LOYALTY_URL || undefined,

@@ -35,7 +35,8 @@ export async function openDeliveryDb(config: Pick<DeliveryConfig, 'databaseUrl' 
 
 /**
  * Starts the delivery API: database, migrations, Redis when configured (not awaited: until it answers, signed
- * requests get 503 authentication_unavailable), HTTP listener and background jobs (expired request-id purge).
+ * requests get 503 authentication_unavailable), HTTP listener and background jobs (retention purges every
+ * minute, hold sweeper, webhook dispatcher).
  * `close()` stops the jobs, the listener and the database, in that order.
  */
 export async function startDeliveryServer(opts: {
@@ -68,11 +69,18 @@ export async function startDeliveryServer(opts: {
     logger: opts.logger ?? { level: config.logLevel },
     crash: config.crashAt ? killAt(config.crashAt) : undefined,
     redis,
+    webhookRetentionDays: config.webhookRetentionDays,
   };
   const services = createServices(deps);
   const app = await buildApp(deps, services);
+  let purging = false;
   const purge = setInterval(() => {
-    services.requestIds.purgeExpired(clock.now()).catch((err) => app.log.warn({ err }, 'request-id purge failed'));
+    if (purging) return;
+    purging = true;
+    services.retention
+      .runOnce()
+      .catch((err) => app.log.warn({ err }, 'retention purge failed'))
+      .finally(() => (purging = false));
   }, 60_000);
   purge.unref();
   let sweeping = false;

@@ -12,8 +12,6 @@ export interface RequestIdStore {
    * @throws when the store cannot be reached or does not answer in time; the id is then not recorded.
    */
   consume(apiKey: string, requestId: string, now: Date, expiresAt: Date): Promise<boolean>;
-  /** Deletes expired ids; returns how many (0 for stores that expire keys themselves). */
-  purgeExpired(now: Date): Promise<number>;
 }
 
 /** The stored form of an X-Request-ID: lower case, so `ABC…` and `abc…` are the same UUID (RFC 9562 §4). */

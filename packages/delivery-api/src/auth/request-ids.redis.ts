@@ -4,7 +4,7 @@ import { normalizeRequestId, type RequestIdStore } from './request-id-store.port
 /**
  * Single-use X-Request-ID store in Redis, shared by every instance using the same Redis: one `SET key 1 NX PX ttl`
  * per request, atomic, so of two instances racing on one id exactly one sees it fresh. Keys are
- * `<prefix>rid:<apiKey>:<lower-case id>` and expire by themselves (no purge). Redis keeps its own clock for the
+ * `<prefix>rid:<apiKey>:<lower-case id>` and expire by themselves (no retention purge). Redis keeps its own clock for the
  * expiry: `expiresAt - now` is the time to live, at least 1 ms.
  * @throws (from consume) when Redis refuses the connection or does not answer within the client's command timeout.
  */
@@ -16,9 +16,5 @@ export class RedisRequestIds implements RequestIdStore {
     const key = `${this.keyPrefix}rid:${apiKey}:${normalizeRequestId(requestId)}`;
     const r = await this.redis.set(key, '1', 'PX', ttlMs, 'NX');
     return r === 'OK';
-  }
-
-  async purgeExpired(): Promise<number> {
-    return 0;
   }
 }

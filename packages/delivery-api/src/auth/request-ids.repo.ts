@@ -2,7 +2,8 @@ import type { Queryable } from '@app/shared';
 import { normalizeRequestId, type RequestIdStore } from './request-id-store.port.js';
 
 /**
- * Single-use store of X-Request-ID per key, in the shared database so every instance sees it (the default store).
+ * Single-use store of X-Request-ID per key, in the shared database so every instance sees it (the default store;
+ * expired ids are deleted in batches by retention/retention.ts).
  * Spec: Authentication — "a reused value for the same key gives 401"; kept at least twice the skew window.
  */
 export class RequestIdsRepo implements RequestIdStore {
@@ -22,11 +23,5 @@ export class RequestIdsRepo implements RequestIdStore {
       [apiKey, normalizeRequestId(requestId), expiresAt.toISOString(), now.toISOString()],
     );
     return rows.length === 1;
-  }
-
-  /** Deletes expired ids; returns how many. Run periodically. */
-  async purgeExpired(now: Date): Promise<number> {
-    const rows = await this.db.query(`DELETE FROM request_ids WHERE expires_at < $1 RETURNING 1`, [now.toISOString()]);
-    return rows.length;
   }
 }
