@@ -15,6 +15,8 @@ import { MULTIPART_LIMITS } from './documents/multipart-upload.js';
 import type { RecognitionEngine } from './engine/engine.port.js';
 import { checkHealth, SERVICE_VERSION } from './health/health.service.js';
 import { healthRoutes } from './health/health.routes.js';
+import { DEFAULT_IMAGE_RETENTION_DAYS, ImageRetention } from './documents/image-retention.js';
+import { Registry } from 'prom-client';
 import { installErrorHandling } from './http/error-handler.js';
 import { frameworkErrorOptions } from './http/framework-errors.js';
 import { DocumentProcessor } from './jobs/document-processor.js';
@@ -67,6 +69,10 @@ export interface RecognitionAppDeps {
   log?: (msg: string, extra: object) => void;
   /** E-document gateway: master key and operator options; default a random in-memory key (tests). */
   edo?: EdoDeps;
+  /** Page images of finished documents are deleted after this many days (default 30). */
+  imageRetentionDays?: number;
+  /** prom-client registry served at /metrics; default a new one per app. */
+  metricsRegistry?: Registry;
   /** Administration panel at /admin: session key, cookie and session limits, sign-in rate limit (defaults for tests). */
   admin?: AdminPanelOptions;
 }
@@ -91,7 +97,11 @@ export function createRecognitionServices(deps: RecognitionAppDeps) {
   const edo = createEdoServices(deps.db, deps.clock, deps.ids, deps.edo);
   const adminConfig = adminSettings(deps.admin);
   const admin = createAdminServices({ db: deps.db, clock: deps.clock, ids: deps.ids, files: deps.files, keys, edo, settings: adminConfig });
-  return { keys, docs, callbacks, queue, processor, documents, health, edo, highLane, scheduler, admin, adminConfig };
+  const metricsRegistry = deps.metricsRegistry ?? new Registry();
+  const imageRetention = new ImageRetention({
+    db: deps.db, files: deps.files, clock: deps.clock, registry: metricsRegistry, days: deps.imageRetentionDays ?? DEFAULT_IMAGE_RETENTION_DAYS, log: deps.log,
+  });
+  return { keys, docs, callbacks, queue, processor, documents, health, edo, highLane, scheduler, admin, adminConfig, imageRetention, metricsRegistry };
 }
 
 /** The services of one app instance (keys, documents, queue, callbacks, health). */
@@ -125,6 +135,8 @@ export async function buildRecognitionApp(
   });
   installAuth(app, services.keys);
   healthRoutes(app, services.health);
+  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) =>
+    reply.header('content-type', services.metricsRegistry.contentType).send(await services.metricsRegistry.metrics()));
   documentsRoutes(app, services.documents);
   await edoRoutes(app, services.edo.gateway);
   await app.register(adminPanel, { prefix: '/admin', services: services.admin, settings: services.adminConfig, clock: deps.clock });

@@ -12,5 +12,6 @@ export function serviceOptionsFromConfig(config: RecognitionConfig, log?: (msg: 
     dataDir: config.dataDir, port: config.port, host: config.host, databaseUrl: config.databaseUrl, ai: config.ai,
     workers: config.workers, highSlots: config.highSlots, taskMemoryMb: config.taskMemoryMb,
     allowLoopbackCallbacks: config.allowLoopbackCallbacks, logger: { level: config.logLevel }, log, edo: config.edo, admin: config.admin,
+    imageRetentionDays: config.imageRetentionDays,
   };
 }

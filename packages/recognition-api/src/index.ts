@@ -62,6 +62,8 @@ export interface StartRecognitionOptions {
   pollMs?: number;
   /** E-document gateway configuration (EDO_*, DIADOC_*); default: generated master key, no seed. */
   edo?: Partial<EdoConfig>;
+  /** Page images of finished documents are deleted after this many days (RECOGNITION_IMAGE_RETENTION_DAYS, 30). */
+  imageRetentionDays?: number;
   /** Administration panel (ADMIN_*, DEMO_ADMIN_PASSWORD); default: account `admin` with a generated password. */
   admin?: Partial<AdminConfig>;
 }
@@ -117,7 +119,7 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
   const deps: RecognitionAppDeps = {
     db, files: new LocalFileStore(join(opts.dataDir, 'recognition', 'files')), localEngine, aiEngine, clock, ids: randomIds,
     allowLoopbackCallbacks: allowLoopback, onQueued: wakeAll, log: opts.log, logger: opts.logger,
-    checkImage, highEngine: aiEngine ?? highLocal, highSlots,
+    checkImage, highEngine: aiEngine ?? highLocal, highSlots, imageRetentionDays: opts.imageRetentionDays,
     edo: { masterKey: loadMasterKey(opts.edo?.masterKey, opts.dataDir), timeoutMs: opts.edo?.timeoutMs },
     admin: {
       sessionKey: loadSessionKey(opts.admin?.sessionKey, opts.dataDir), cookieSecure: opts.admin?.cookieSecure,
@@ -161,6 +163,13 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
   const sender = new Poller(() => callbackSender.runOnce(), pollMs, onError);
   workers.forEach((w) => w.start());
   sender.start();
+  let purging = false;
+  const purge = setInterval(() => {
+    if (purging) return;
+    purging = true;
+    services.imageRetention.runOnce().catch(onError).finally(() => (purging = false));
+  }, 60_000);
+  purge.unref();
 
   const url = await app.listen({ port: opts.port, host: opts.host });
   return {
@@ -169,6 +178,7 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
     edo: services.edo.connection,
     admin: { url: `${url}/admin`, ...admin },
     async close() {
+      clearInterval(purge);
       await app.close();
       await Promise.all([...workers.map((w) => w.stop()), sender.stop()]);
       await callbackSender.settled();

@@ -14,7 +14,7 @@ declare module 'fastify' {
 /** Query parameter names that would carry a key in the URL (Spec: Authentication, rule 2). */
 export const URL_KEY_PARAMS = ['api_key', 'apikey', 'key', 'x-api-key', 'x_api_key', 'token'];
 
-const PUBLIC_PATHS = new Set(['/api/v1/health', '/openapi.json']);
+const PUBLIC_PATHS = new Set(['/api/v1/health', '/openapi.json', '/metrics']);
 
 /** The administration panel (`admin-web/`): its own sign-in and session; API keys never open it. */
 const isPanel = (route: string | undefined, path: string) => (route ?? path) === '/admin' || (route ?? path).startsWith('/admin/');
