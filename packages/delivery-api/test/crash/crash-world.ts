@@ -44,6 +44,8 @@ export interface Child {
  */
 export interface CrashWorld {
   db: Db;
+  /** Seals secrets under the children's MASTER_KEY (webhook configuration in tests). */
+  box: SecretBox;
   sim: RunningSimulator;
   clock: ManualClock;
   services: Services;
@@ -146,7 +148,7 @@ export async function makeCrashWorld(baseUrl: string): Promise<CrashWorld> {
   }
 
   return {
-    db, sim, clock, services, partner, pos, start,
+    db, box, sim, clock, services, partner, pos, start,
     async sweepAt(ms) {
       clock.set(new Date(Date.now() + ms));
       await services.sweeper.runOnce();

@@ -6,7 +6,9 @@
  */
 import { buildSignedHeaders, randomIds } from '@app/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setWebhookConfig } from '../../src/webhooks/webhook-config.js';
 import { makeCrashWorld, orderFor, type Child, type CrashWorld } from '../crash/crash-world.js';
+import { startReceiver, WEBHOOK_SECRET } from '../webhooks/webhook-world.js';
 
 let w: CrashWorld;
 let a: Child;
@@ -58,5 +60,33 @@ describe('two delivery API processes on one database', () => {
     }
     const states = await w.db.query<Row>(`SELECT state FROM orders WHERE id = ANY($1::uuid[])`, [ids]);
     expect(states.map((s) => s.state)).toEqual(ids.map(() => 'created_verified'));
+  });
+
+  it('the webhook dispatchers of both processes deliver each event exactly once', async () => {
+    const receiver = await startReceiver(() => ({ status: 204 }));
+    try {
+      await setWebhookConfig(w.db, w.box, { tenantId: 't1', source: 'website', url: receiver.url, secret: WEBHOOK_SECRET }, { allowInsecureLoopback: true });
+      for (let n = 6; n < 12; n++) {
+        const r = await (n % 2 ? a : b).call(w.partner, 'POST', '/v1/orders', await orderFor(a, w, n, `INST-${n}`, { coupon: false }));
+        expect(r.status).toBe(201);
+      }
+      const [{ n: events }] = await w.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_deliveries`);
+      expect(events).toBeGreaterThanOrEqual(6);
+      // Real processes poll every second: wait (bounded) until every delivery is delivered.
+      const deadline = Date.now() + 60_000;
+      let pending = events;
+      while (pending > 0 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 200));
+        [{ n: pending }] = await w.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status <> 'delivered'`);
+      }
+      expect(pending).toBe(0);
+      const ids = receiver.requests.map((x) => x.headers['x-service-event-id']);
+      expect(ids).toHaveLength(events);
+      expect(new Set(ids).size).toBe(events); // no event sent twice
+      const attempts = await w.db.query<{ attempt_count: number }>(`SELECT attempt_count FROM webhook_deliveries`);
+      expect(attempts.every((d) => d.attempt_count === 1)).toBe(true);
+    } finally {
+      await receiver.close();
+    }
   });
 });
