@@ -9,6 +9,7 @@ const BENCHES: Record<string, string> = {
   read: 'delivery-read.ts',
   checkout: 'delivery-checkout.ts',
   webhooks: 'webhooks.ts',
+  zones: 'zones.ts',
   recognition: 'recognition/run.ts',
   'recognition-load': 'recognition-load.ts',
 };

@@ -22,6 +22,7 @@ import { pointsRoutes } from './points/points.routes.js';
 import { PosCatalogService } from './pos/pos-catalog.service.js';
 import { posCatalogRoutes } from './pos/pos-catalog.routes.js';
 import { ZonesRepo } from './zones/zones.repo.js';
+import { ZoneIndexCache } from './zones/zone-index-cache.js';
 import { ZonesService } from './zones/zones.service.js';
 import { zonesRoutes } from './zones/zones.routes.js';
 import { CalculationTokens } from './checkout/calculation-token.js';
@@ -30,12 +31,17 @@ import { CatalogSnapshots } from './catalog/catalog-snapshots.js';
 import { CheckoutService } from './checkout/checkout.service.js';
 import { checkoutRoutes } from './checkout/checkout.routes.js';
 import { PhoneRateLimit } from './checkout/phone-rate-limit.js';
+import type { RedisDeps } from './redis/redis-client.js';
+import type { RequestIdStore } from './auth/request-id-store.port.js';
+import { RedisRequestIds } from './auth/request-ids.redis.js';
 import type { LoyaltyPort } from './loyalty/loyalty.port.js';
 import { CancelService } from './orders/cancel.service.js';
 import { noCrashPoints, type CrashPoints } from './orders/crash-points.js';
 import { HoldSweeper } from './orders/hold-sweeper.js';
 import { createLegMetrics } from './orders/leg-metrics.js';
 import { createOrderMetrics } from './orders/order-metrics.js';
+import { createRetentionMetrics } from './retention/retention-metrics.js';
+import { DEFAULT_WEBHOOK_RETENTION_DAYS, Retention } from './retention/retention.js';
 import { LegsRepo } from './orders/legs.repo.js';
 import { createLogger } from './http/logger.js';
 import { LoyaltyHolds } from './orders/loyalty-holds.js';
@@ -69,6 +75,13 @@ export interface AppDeps {
   logDestination?: DestinationStream;
   /** Fault-injection harness only (orders/crash-points.ts); production: none. */
   crash?: CrashPoints;
+  /**
+   * Redis (REDIS_URL): single-use request ids and the per-phone loyalty limit shared by all instances; absent =
+   * request ids in the database and the phone limit in memory per instance.
+   */
+  redis?: RedisDeps | null;
+  /** Days after which delivered webhooks are purged (default 30). */
+  webhookRetentionDays?: number;
   /** prom-client registry served at /metrics; default a new one per app. */
   metricsRegistry?: Registry;
 }
@@ -80,9 +93,11 @@ export function createServices(deps: AppDeps) {
   const points = new PointsService({ points: pointsRepo, clock: deps.clock, heartbeatWindowSeconds: deps.heartbeatWindowSeconds });
   const snapshots = new CatalogSnapshots(terminalGroups);
   const catalog = new CatalogService({ points, pointsRepo, terminalGroups, snapshots, clock: deps.clock });
-  const zones = new ZonesService({ zones: new ZonesRepo(deps.db), points: pointsRepo, pointsService: points, terminalGroups });
+  const zonesRepo = new ZonesRepo(deps.db);
+  const zoneIndex = new ZoneIndexCache(zonesRepo);
+  const zones = new ZonesService({ zones: zonesRepo, zoneIndex, points: pointsRepo, pointsService: points, terminalGroups });
   const posCatalog = new PosCatalogService({ terminalGroups, clock: deps.clock, heartbeatWindowSeconds: deps.heartbeatWindowSeconds });
-  const requestIds = new RequestIdsRepo(deps.db);
+  const requestIds: RequestIdStore = deps.redis ? new RedisRequestIds(deps.redis.client, deps.redis.keyPrefix) : new RequestIdsRepo(deps.db);
   const authenticator = new Authenticator({
     credentials: new CredentialsRepo(deps.db, deps.box, deps.credentialCacheMs ?? 5000, () => deps.clock.now().getTime()),
     requestIds,
@@ -90,10 +105,9 @@ export function createServices(deps: AppDeps) {
     requestIdTtlSeconds: deps.requestIdTtlSeconds,
   });
   const events = deps.events;
-  const zonesRepo = new ZonesRepo(deps.db);
   const tokens = new CalculationTokens(deps.masterKey);
   const calculator = new CheckoutCalculator({
-    points, snapshots, zones: zonesRepo, loyalty: deps.loyalty, rateLimit: new PhoneRateLimit(deps.loyaltyRequestsPerMinute), clock: deps.clock, db: deps.db,
+    points, snapshots, zones: zoneIndex, loyalty: deps.loyalty, rateLimit: new PhoneRateLimit(deps.loyaltyRequestsPerMinute, deps.redis), clock: deps.clock, db: deps.db,
   });
   const checkout = new CheckoutService({ calculator, tokens, clock: deps.clock, db: deps.db });
   const log = createLogger(deps.logger, deps.logDestination);
@@ -107,10 +121,14 @@ export function createServices(deps: AppDeps) {
   });
   const cancel = new CancelService({ db: deps.db, clock: deps.clock, events, holds, crash });
   const posOrders = new PosOrdersService({ db: deps.db, clock: deps.clock, ids: deps.ids, events, holds, crash });
+  const retention = new Retention({
+    db: deps.db, clock: deps.clock, log, metrics: createRetentionMetrics(metricsRegistry),
+    webhookRetentionDays: deps.webhookRetentionDays ?? DEFAULT_WEBHOOK_RETENTION_DAYS, requestIdsInDatabase: !deps.redis,
+  });
   const sweeper = new HoldSweeper({ db: deps.db, clock: deps.clock, loyalty: deps.loyalty, holds, events, log, metrics });
   return {
     terminalGroups, pointsRepo, points, catalog, zones, posCatalog, requestIds, authenticator, events, checkout, orders, cancel, posOrders, holds, sweeper,
-    log, metricsRegistry,
+    retention, log, metricsRegistry,
   };
 }
 

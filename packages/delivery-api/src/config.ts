@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { ConfigError, envFlag, envInt } from '@app/shared';
+import type { RedisSettings } from './redis/redis-client.js';
 
 export { ConfigError };
 
@@ -19,6 +20,14 @@ export interface DeliveryConfig {
   masterKey: Buffer;
   /** Seconds a used X-Request-ID is remembered (REQUEST_ID_TTL_SECONDS, default 600, at least 120 = 2 × skew). */
   requestIdTtlSeconds: number;
+  /**
+   * Redis for single-use request ids and the shared per-phone loyalty limit (REDIS_URL; absent → the database and
+   * per-instance memory), with a command timeout (REDIS_COMMAND_TIMEOUT_MS, default 500) and key prefix
+   * (REDIS_KEY_PREFIX, default `delivery:`).
+   */
+  redis?: RedisSettings;
+  /** Days after which delivered webhook deliveries and their attempt log are deleted (WEBHOOK_RETENTION_DAYS, default 30). */
+  webhookRetentionDays: number;
   /** A terminal is alive while its last heartbeat is younger than this (POS_HEARTBEAT_WINDOW_SECONDS, default 90). */
   heartbeatWindowSeconds: number;
   /** pino level (LOG_LEVEL, default info). */
@@ -68,6 +77,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DeliveryConfig
     dataDir,
     masterKey,
     requestIdTtlSeconds: envInt(env, 'REQUEST_ID_TTL_SECONDS', 600, 120, 86400),
+    redis: env.REDIS_URL
+      ? { url: env.REDIS_URL, commandTimeoutMs: envInt(env, 'REDIS_COMMAND_TIMEOUT_MS', 500, 10, 10000), keyPrefix: env.REDIS_KEY_PREFIX ?? 'delivery:' }
+      : undefined,
+    webhookRetentionDays: envInt(env, 'WEBHOOK_RETENTION_DAYS', 30, 1, 3650),
     heartbeatWindowSeconds: envInt(env, 'POS_HEARTBEAT_WINDOW_SECONDS', 90, 5, 3600),
     logLevel: env.LOG_LEVEL || 'info',
     loyaltyUrl: env.LOYALTY_URL || undefined,

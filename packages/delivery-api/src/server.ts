@@ -12,6 +12,7 @@ import { killAt } from './orders/crash-points.js';
 import type { OrderEvents } from './orders/order-events.js';
 import { createWebhookDispatcher, type WebhookDispatcher } from './webhooks/dispatcher.js';
 import { createOutboxOrderEvents } from './webhooks/outbox.js';
+import { openRedis } from './redis/redis-client.js';
 
 export const MIGRATIONS_DIR = join(import.meta.dirname, '..', 'migrations');
 
@@ -34,7 +35,9 @@ export async function openDeliveryDb(config: Pick<DeliveryConfig, 'databaseUrl' 
 }
 
 /**
- * Starts the delivery API: database, migrations, HTTP listener and background jobs (expired request-id purge).
+ * Starts the delivery API: database, migrations, Redis when configured (not awaited: until it answers, signed
+ * requests get 503 authentication_unavailable), HTTP listener and background jobs (retention purges every
+ * minute, hold sweeper, webhook dispatcher).
  * `close()` stops the jobs, the listener and the database, in that order.
  */
 export async function startDeliveryServer(opts: {
@@ -54,6 +57,7 @@ export async function startDeliveryServer(opts: {
   const { config } = opts;
   const clock = opts.clock ?? systemClock;
   const db = await openDeliveryDb(config);
+  const redis = config.redis ? openRedis(config.redis) : null;
   const box = new SecretBox(config.masterKey);
   const deps = {
     db,
@@ -68,16 +72,19 @@ export async function startDeliveryServer(opts: {
     logger: opts.logger ?? { level: config.logLevel },
     logDestination: opts.logDestination,
     crash: config.crashAt ? killAt(config.crashAt) : undefined,
+    redis,
+    webhookRetentionDays: config.webhookRetentionDays,
   };
   const services = createServices(deps);
   const app = await buildApp(deps, services);
   // Housekeeping loops: a first run one interval after start (as setInterval did), never overlapping, errors
   // logged; unref'd so they alone do not keep the process alive.
-  const purge = new Poller(() => services.requestIds.purgeExpired(clock.now()).then(() => false), {
+  // Retention (used request ids, delivered webhooks) in small batches every minute (retention/retention.ts).
+  const purge = new Poller(() => services.retention.runOnce().then(() => false), {
     intervalMs: 60_000,
     runAtStart: false,
     unref: true,
-    onError: (err) => app.log.warn({ err }, 'request-id purge failed'),
+    onError: (err) => app.log.warn({ err }, 'retention purge failed'),
   });
   const sweep = new Poller(() => services.sweeper.runOnce().then(() => false), {
     intervalMs: 15_000,
@@ -103,6 +110,7 @@ export async function startDeliveryServer(opts: {
       await Promise.all([purge.stop(), sweep.stop()]);
       await dispatcher?.stop();
       await app.close();
+      redis?.client.disconnect();
       await db.close();
     },
   };

@@ -124,6 +124,17 @@ describe('Authentication (spec: Authentication)', () => {
     expect((await w.call(k, 'GET', '/v1/points')).statusCode).toBe(401);
   });
 
+  it('a used id re-sent in another letter case and re-signed is 401 (one UUID, one id)', async () => {
+    const ts = String(Math.floor(w.clock.now().getTime() / 1000));
+    const rid = randomIds.uuid();
+    const send = (id: string) =>
+      get({ 'X-API-Key': w.partner.apiKey, 'X-Timestamp': ts, 'X-Request-ID': id, 'X-Signature': signRequest(w.partner.apiSecret, { timestamp: ts, requestId: id, method: 'GET', path: '/v1/points', body: '' }) });
+    expect((await send(rid)).statusCode).toBe(200);
+    const upper = await send(rid.toUpperCase());
+    expect(upper.statusCode).toBe(401);
+    expect(upper.json()).toEqual({ error: 'unauthorized' });
+  });
+
   it('503 authentication_unavailable when the single-use store fails, and the id is not consumed', async () => {
     const h = headersFor();
     const repo = w.services.requestIds;

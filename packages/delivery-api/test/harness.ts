@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildSignedHeaders, ManualClock, randomIds, type Db } from '@app/shared';
 import { openTestDb } from '@app/shared/testing';
+import type { RedisDeps } from '../src/redis/redis-client.js';
 import { buildApp, createServices, type Services } from '../src/app.js';
 import { SecretBox } from '../src/auth/secret-box.js';
 import { OperatorService } from '../src/operator/operator.service.js';
@@ -43,7 +44,7 @@ export interface World {
  * Builds the world: tenant `t1`, source `website`, points 1 (route active), 2 (route active), 3 (route disabled),
  * 4 (no route); partner key for points 1, 2, 3, 4; POS keys for the terminal groups of points 1 and 2.
  */
-export async function makeWorld(opts: { loyaltyRequestsPerMinute?: number; crash?: CrashPoints } = {}): Promise<World> {
+export async function makeWorld(opts: { loyaltyRequestsPerMinute?: number; crash?: CrashPoints; redis?: RedisDeps } = {}): Promise<World> {
   const db = await openTestDb(MIGRATIONS);
   const clock = new ManualClock(T0);
   const box = new SecretBox(randomBytes(32));
@@ -51,7 +52,7 @@ export async function makeWorld(opts: { loyaltyRequestsPerMinute?: number; crash
   const programs = base.programs.map((p) => (p.id === 'gift' ? { ...p, gift: { productId: GIFT, quantityMilli: 1000 } } : p));
   const loyalty = new FakeLoyalty({ config: makeLoyaltyConfig({ organizations: [ORG], programs }), clock });
   const events = new RecordingOrderEvents();
-  const deps = { db, box, clock, ids: randomIds, requestIdTtlSeconds: 600, heartbeatWindowSeconds: 90, masterKey: randomBytes(32), loyalty, events, loyaltyRequestsPerMinute: opts.loyaltyRequestsPerMinute, crash: opts.crash };
+  const deps = { db, box, clock, ids: randomIds, requestIdTtlSeconds: 600, heartbeatWindowSeconds: 90, masterKey: randomBytes(32), loyalty, events, loyaltyRequestsPerMinute: opts.loyaltyRequestsPerMinute, crash: opts.crash, redis: opts.redis };
   const services = createServices(deps);
   const app = await buildApp(deps, services);
   const operator = new OperatorService({ db, box });

@@ -129,3 +129,18 @@ describe('Zones import (operator)', () => {
     expect((await w.call(w.partner, 'GET', '/v1/points/1/delivery-zones')).json().zones).toHaveLength(3);
   });
 });
+
+describe('Zone index cache (issue 13)', () => {
+  const at = { lat: 55.5, lon: 37.5 };
+  it('a zone import is seen by the next resolve (the index is rebuilt on a new zone revision)', async () => {
+    expect(await resolve({ deliveryType: 'courier', location: at })).toEqual({ serviceable: false, reason: 'outside_zones' });
+    await w.operator.loadZones('t1', { type: 'FeatureCollection', features: [squareZone('z-new', '1', 55.5, 37.5, 0.02)] });
+    expect(await resolve({ deliveryType: 'courier', location: at })).toMatchObject({ serviceable: true, zoneId: 'z-new' });
+  });
+  it('any write to delivery_zones, even hand-written SQL from another process, bumps the revision', async () => {
+    const before = (await w.db.query<{ revision: string }>('SELECT revision::text FROM zone_revision'))[0].revision;
+    await w.db.query(`UPDATE delivery_zones SET active = false WHERE zone_id = 'z-new'`);
+    expect((await w.db.query<{ revision: string }>('SELECT revision::text FROM zone_revision'))[0].revision).not.toBe(before);
+    expect(await resolve({ deliveryType: 'courier', location: at })).toEqual({ serviceable: false, reason: 'outside_zones' });
+  });
+});

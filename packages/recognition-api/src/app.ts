@@ -16,6 +16,7 @@ import { MULTIPART_LIMITS } from './documents/multipart-upload.js';
 import type { RecognitionEngine } from './engine/engine.port.js';
 import { checkHealth, SERVICE_VERSION } from './health/health.service.js';
 import { healthRoutes } from './health/health.routes.js';
+import { DEFAULT_IMAGE_RETENTION_DAYS, ImageRetention } from './documents/image-retention.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { createRecognitionMetrics, installMetrics } from './http/metrics.js';
 import type { Registry } from 'prom-client';
@@ -73,6 +74,8 @@ export interface RecognitionAppDeps {
   metricsRegistry?: Registry;
   /** E-document gateway: master key and operator options; default a random in-memory key (tests). */
   edo?: EdoDeps;
+  /** Page images of finished documents are deleted after this many days (default 30). */
+  imageRetentionDays?: number;
   /** Administration panel at /admin: session key, cookie and session limits, sign-in rate limit (defaults for tests). */
   admin?: AdminPanelOptions;
 }
@@ -98,7 +101,10 @@ export function createRecognitionServices(deps: RecognitionAppDeps) {
   const edo = createEdoServices(deps.db, deps.clock, deps.ids, deps.edo);
   const adminConfig = adminSettings(deps.admin);
   const admin = createAdminServices({ db: deps.db, clock: deps.clock, ids: deps.ids, files: deps.files, keys, edo, settings: adminConfig });
-  return { keys, docs, callbacks, queue, processor, documents, health, edo, highLane, scheduler, admin, adminConfig, metrics };
+  const imageRetention = new ImageRetention({
+    db: deps.db, files: deps.files, clock: deps.clock, registry: metrics.registry, days: deps.imageRetentionDays ?? DEFAULT_IMAGE_RETENTION_DAYS, log: deps.log,
+  });
+  return { keys, docs, callbacks, queue, processor, documents, health, edo, highLane, scheduler, admin, adminConfig, metrics, imageRetention };
 }
 
 /** The services of one app instance (keys, documents, queue, callbacks, health). */

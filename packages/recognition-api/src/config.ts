@@ -100,6 +100,8 @@ export interface RecognitionConfig {
   taskMemoryMb: number;
   /** LOG_LEVEL, default info. */
   logLevel: string;
+  /** RECOGNITION_IMAGE_RETENTION_DAYS, default 30: page images of finished documents are deleted after this age. */
+  imageRetentionDays: number;
   edo: EdoConfig;
   admin: AdminConfig;
 }
@@ -149,6 +151,7 @@ export function loadRecognitionConfig(env: NodeJS.ProcessEnv = process.env): Rec
   }
   return {
     port: envInt(env, 'RECOGNITION_PORT', 3100, 0, 65535),
+    imageRetentionDays: envInt(env, 'RECOGNITION_IMAGE_RETENTION_DAYS', 30, 1, 3650),
     host: env.RECOGNITION_HOST || '127.0.0.1',
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: resolve(env.DATA_DIR || 'data'),

@@ -14,5 +14,6 @@ export function serviceOptionsFromConfig(config: RecognitionConfig, logger: Logg
     dataDir: config.dataDir, port: config.port, host: config.host, databaseUrl: config.databaseUrl, ai: config.ai,
     workers: config.workers, highSlots: config.highSlots, taskMemoryMb: config.taskMemoryMb,
     allowLoopbackCallbacks: config.allowLoopbackCallbacks, logger, log: backgroundLog(logger), edo: config.edo, admin: config.admin,
+    imageRetentionDays: config.imageRetentionDays,
   };
 }

@@ -54,6 +54,8 @@ export interface StartRecognitionOptions {
   pollMs?: number;
   /** E-document gateway configuration (EDO_*, DIADOC_*); default: generated master key, no seed. */
   edo?: Partial<EdoConfig>;
+  /** Page images of finished documents are deleted after this many days (RECOGNITION_IMAGE_RETENTION_DAYS, 30). */
+  imageRetentionDays?: number;
   /** Administration panel (ADMIN_*, DEMO_ADMIN_PASSWORD); default: account `admin` with a generated password. */
   admin?: Partial<AdminConfig>;
 }
@@ -110,7 +112,7 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
   const deps: RecognitionAppDeps = {
     db, files: new LocalFileStore(join(opts.dataDir, 'recognition', 'files')), localEngine, aiEngine, clock, ids: randomIds,
     allowLoopbackCallbacks: allowLoopback, onQueued: wakeAll, log, logger: opts.logger,
-    checkImage, highEngine: aiEngine ?? highLocal, highSlots,
+    checkImage, highEngine: aiEngine ?? highLocal, highSlots, imageRetentionDays: opts.imageRetentionDays,
     edo: { masterKey: loadMasterKey(opts.edo?.masterKey, opts.dataDir), timeoutMs: opts.edo?.timeoutMs },
     admin: {
       sessionKey: loadSessionKey(opts.admin?.sessionKey, opts.dataDir), cookieSecure: opts.admin?.cookieSecure,
@@ -155,6 +157,10 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
   workers.forEach((w) => w.start());
   sender.start();
 
+  // Image retention (documents/image-retention.ts) every minute, never overlapping.
+  const purge = new Poller(() => services.imageRetention.runOnce().then(() => false), { intervalMs: 60_000, runAtStart: false, unref: true, onError });
+  purge.start();
+
   const url = await app.listen({ port: opts.port, host: opts.host });
   return {
     url,
@@ -163,7 +169,7 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
     admin: { url: `${url}/admin`, ...admin },
     async close() {
       await app.close();
-      await Promise.all([...workers.map((w) => w.stop()), sender.stop()]);
+      await Promise.all([...workers.map((w) => w.stop()), sender.stop(), purge.stop()]);
       await callbackSender.settled();
       await http.close();
       await Promise.all([pools.high.close(), pools.background.close()]);

@@ -1,7 +1,7 @@
 import { canonicalRequestString, hmacHex, safeEqualHex, isUuid, type Clock } from '@app/shared';
 import { ApiError } from '../errors.js';
 import type { Credential, CredentialsRepo } from './credentials.repo.js';
-import type { RequestIdsRepo } from './request-ids.repo.js';
+import type { RequestIdStore } from './request-id-store.port.js';
 
 /** Allowed difference between X-Timestamp and server time, both directions. Spec: Authentication, Limits. */
 export const SKEW_SECONDS = 60;
@@ -26,7 +26,9 @@ function header(h: SignedRequest['headers'], name: string): string | null {
 /**
  * Verifies the HMAC signature of a request and consumes its X-Request-ID.
  * Order (ARCHITECTURE, request authentication): headers → timestamp ±60 s → key → constant-time signature →
- * single-use id. The id is consumed only after the signature is valid, so a forged request cannot burn ids.
+ * single-use id. The id is consumed only after the signature is valid, so a forged request cannot burn ids. The
+ * signature covers the X-Request-ID exactly as sent; the single-use check treats it case-insensitively (a UUID in
+ * upper and lower case is one id), so re-sending a used id in another case, even re-signed, is 401.
  * @throws ApiError `unauthorized` (401) for every authentication failure; `authentication_unavailable` (503) when
  *   the key or single-use store cannot be read — the id is then not consumed and the request may be repeated.
  */
@@ -34,7 +36,7 @@ export class Authenticator {
   constructor(
     private readonly deps: {
       credentials: CredentialsRepo;
-      requestIds: RequestIdsRepo;
+      requestIds: RequestIdStore;
       clock: Clock;
       /** How long a used id is remembered (≥ 2 × skew). */
       requestIdTtlSeconds: number;

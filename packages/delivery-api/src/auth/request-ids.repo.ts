@@ -1,15 +1,18 @@
 import type { Queryable } from '@app/shared';
+import { normalizeRequestId, type RequestIdStore } from './request-id-store.port.js';
 
 /**
- * Single-use store of X-Request-ID per key, in the shared database so every instance sees it.
+ * Single-use store of X-Request-ID per key, in the shared database so every instance sees it (the default store;
+ * expired ids are deleted in batches by retention/retention.ts).
  * Spec: Authentication — "a reused value for the same key gives 401"; kept at least twice the skew window.
  */
-export class RequestIdsRepo {
+export class RequestIdsRepo implements RequestIdStore {
   constructor(private readonly db: Queryable) {}
 
   /**
    * Records the id as used until `expiresAt`. Returns false when it was already used and has not expired.
-   * One statement, so two instances racing on the same id cannot both win. Throws on database failure.
+   * One statement, so two instances racing on the same id cannot both win. The id is stored in lower case
+   * (`normalizeRequestId`). Throws on database failure.
    */
   async consume(apiKey: string, requestId: string, now: Date, expiresAt: Date): Promise<boolean> {
     const rows = await this.db.query(
@@ -17,14 +20,8 @@ export class RequestIdsRepo {
        ON CONFLICT (api_key, request_id) DO UPDATE SET expires_at = EXCLUDED.expires_at
          WHERE request_ids.expires_at < $4
        RETURNING 1 AS ok`,
-      [apiKey, requestId, expiresAt.toISOString(), now.toISOString()],
+      [apiKey, normalizeRequestId(requestId), expiresAt.toISOString(), now.toISOString()],
     );
     return rows.length === 1;
-  }
-
-  /** Deletes expired ids; returns how many. Run periodically. */
-  async purgeExpired(now: Date): Promise<number> {
-    const rows = await this.db.query(`DELETE FROM request_ids WHERE expires_at < $1 RETURNING 1`, [now.toISOString()]);
-    return rows.length;
   }
 }

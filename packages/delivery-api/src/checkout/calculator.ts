@@ -8,8 +8,9 @@ import { isLoyaltyError, type CalculateResult, type LoyaltyPort } from '../loyal
 import type { PointWithRoute } from '../points/points.repo.js';
 import type { PointsService } from '../points/points.service.js';
 import { TenantsRepo, type TenantSettings } from '../tenants/tenants.repo.js';
-import { chooseZone, type LatLon } from '../zones/zone-choice.js';
-import type { ZoneRecord, ZonesRepo } from '../zones/zones.repo.js';
+import type { LatLon } from '../zones/zone-choice.js';
+import type { ZoneIndexCache } from '../zones/zone-index-cache.js';
+import type { ZoneRecord } from '../zones/zones.repo.js';
 import { lineTotalMinor, MAX_AMOUNT_MINOR, parseQuantityMilli, rub, formatQuantity, type Money } from './money.js';
 import { NO_OWN_HOLDS, withOwnHolds, type OwnHolds } from './own-holds.js';
 import type { PhoneRateLimit } from './phone-rate-limit.js';
@@ -80,7 +81,7 @@ export class CheckoutCalculator {
     private readonly deps: {
       points: PointsService;
       snapshots: CatalogSnapshots;
-      zones: ZonesRepo;
+      zones: ZoneIndexCache;
       loyalty: LoyaltyPort | null;
       rateLimit: PhoneRateLimit;
       clock: Clock;
@@ -182,8 +183,8 @@ export class CheckoutCalculator {
       warnings.push('courier delivery needs location to price the delivery');
       return { zone: null, serviceable: false };
     }
-    const zones = await this.deps.zones.listForPoints(point.tenantId, [point.pointId]);
-    const zone = chooseZone(zones, at, () => (point.lat != null && point.lon != null ? { lat: point.lat, lon: point.lon } : null));
+    const index = await this.deps.zones.forTenant(point.tenantId);
+    const zone = index.choose(at, (id) => id === point.pointId, () => (point.lat != null && point.lon != null ? { lat: point.lat, lon: point.lon } : null));
     if (!zone) warnings.push('the location is outside the delivery zones of the point');
     return { zone, serviceable: zone !== null };
   }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { isUuid, systemClock, type Clock, type Db } from '@app/shared';
 import type { SecretBox } from '../auth/secret-box.js';
+import { purgeDeadWebhooksBatch } from '../retention/retention.repo.js';
 import { setWebhookConfig, WebhookConfigError } from './webhook-config.js';
 import { deliveriesOfOrder, deliveriesOfSource, replayDead, replayDelivery, showWebhooks, WebhookOperatorError } from './webhook-operator.js';
 
@@ -13,9 +14,11 @@ export const WEBHOOK_USAGE = `delivery-operator webhook <command>
   webhook dead        --source S [--tenant T]
   webhook replay      --delivery ID
   webhook replay-dead --source S --since ISO-TIME [--tenant T]
+  webhook purge-dead  --source S --before ISO-TIME [--tenant T]
 
 http:// URLs are accepted only to loopback and only with WEBHOOKS_ALLOW_INSECURE_LOOPBACK=1.
-Replays keep the eventId and body; the receiver de-duplicates by eventId.`;
+Replays keep the eventId and body; the receiver de-duplicates by eventId. Delivered deliveries are deleted after
+WEBHOOK_RETENTION_DAYS (30) by the server; dead ones stay until replayed or deleted with purge-dead.`;
 
 /** What the operator CLI passes in. `env` is read only for --secret-env (default process.env). */
 export interface WebhookCliDeps {
@@ -31,7 +34,7 @@ export interface WebhookCliDeps {
 const OPTIONS = {
   tenant: { type: 'string' }, source: { type: 'string' }, url: { type: 'string' }, 'secret-file': { type: 'string' },
   'secret-env': { type: 'string' }, events: { type: 'string' }, order: { type: 'string' }, delivery: { type: 'string' },
-  since: { type: 'string' }, limit: { type: 'string' }, help: { type: 'boolean' },
+  since: { type: 'string' }, before: { type: 'string' }, limit: { type: 'string' }, help: { type: 'boolean' },
 } as const;
 
 type Values = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'string' ? string : boolean };
@@ -100,6 +103,19 @@ export async function runWebhookCommand(argv: string[], deps: WebhookCliDeps): P
         if (Number.isNaN(since.getTime())) throw new WebhookOperatorError('--since takes an ISO 8601 time, e.g. 2026-11-23T00:00:00Z');
         const n = await replayDead(deps.db, { source: need(v, 'source'), tenantId: v.tenant, since }, clock);
         deps.out(`${n} dead deliveries of ${v.source} since ${since.toISOString()} queued again`);
+        return 0;
+      }
+      case 'purge-dead': {
+        const before = new Date(need(v, 'before'));
+        if (Number.isNaN(before.getTime())) throw new WebhookOperatorError('--before takes an ISO 8601 time, e.g. 2026-11-23T00:00:00Z');
+        const f = { source: need(v, 'source'), tenantId: v.tenant, before };
+        let total = 0;
+        for (;;) {
+          const n = (await purgeDeadWebhooksBatch(deps.db, f, 500)).deliveries; // short transactions of 500
+          total += n;
+          if (n < 500) break;
+        }
+        deps.out(`${total} dead deliveries of ${v.source} that died before ${before.toISOString()} deleted with their attempts`);
         return 0;
       }
       default:

@@ -36,6 +36,21 @@ const toZone = (r: Row): ZoneRecord => ({
 export class ZonesRepo {
   constructor(private readonly db: Queryable) {}
 
+  /** All zones of a tenant (active or not), in `priority, zone_id` order: the input of the zone index. */
+  async listForTenant(tenantId: string): Promise<ZoneRecord[]> {
+    const rows = await this.db.query<Row>(`SELECT * FROM delivery_zones WHERE tenant_id = $1 ORDER BY priority, zone_id`, [tenantId]);
+    return rows.map(toZone);
+  }
+
+  /**
+   * The zone revision: a counter that every write to `delivery_zones` bumps (trigger of migration 005), as a
+   * string. Equal revisions mean no zone of any tenant changed in between.
+   */
+  async revision(): Promise<string> {
+    const rows = await this.db.query<{ revision: string | number }>(`SELECT revision FROM zone_revision`);
+    return String(rows[0]?.revision ?? '0');
+  }
+
   async listForPoints(tenantId: string, pointIds: string[]): Promise<ZoneRecord[]> {
     const rows = await this.db.query<Row>(
       `SELECT * FROM delivery_zones WHERE tenant_id = $1 AND point_id = ANY($2::text[]) ORDER BY priority, zone_id`,

@@ -4,7 +4,8 @@ import type { TerminalGroupsRepo } from '../catalog/terminal-groups.repo.js';
 import { ApiError } from '../errors.js';
 import type { PointsRepo, PointWithRoute } from '../points/points.repo.js';
 import type { PointsService } from '../points/points.service.js';
-import { chooseZone, distanceKm, type LatLon } from './zone-choice.js';
+import { distanceKm, type LatLon } from './zone-choice.js';
+import type { ZoneIndexCache } from './zone-index-cache.js';
 import { lookupStreet, type StreetMatch } from './streets.js';
 import type { ZonesRepo, ZoneRecord } from './zones.repo.js';
 
@@ -66,7 +67,7 @@ export function zoneView(z: ZoneRecord, type: 'courier' | 'pickup' = 'courier'):
 /** Delivery zones, point resolution by coordinates and street checks against the POS dictionary. */
 export class ZonesService {
   constructor(
-    private readonly deps: { zones: ZonesRepo; points: PointsRepo; pointsService: PointsService; terminalGroups: TerminalGroupsRepo },
+    private readonly deps: { zones: ZonesRepo; zoneIndex: ZoneIndexCache; points: PointsRepo; pointsService: PointsService; terminalGroups: TerminalGroupsRepo },
   ) {}
 
   /** Spec: GET /v1/points/{pointId}/delivery-zones (point not in key → 404; no active route → 404, as reads do). */
@@ -89,8 +90,8 @@ export class ZonesService {
     if (req.deliveryType === 'courier') {
       if (!req.location) return { serviceable: false, reason: req.address ? 'geocoding_required' : 'no_location' };
       const byId = new Map(points.map((p) => [p.pointId, p]));
-      const zones = (await this.deps.zones.listForPoints(cred.tenantId, [...byId.keys()])).filter((z) => byId.has(z.pointId));
-      const zone = chooseZone(zones, req.location, (id) => locationOf(byId.get(id)));
+      const index = await this.deps.zoneIndex.forTenant(cred.tenantId);
+      const zone = index.choose(req.location, (id) => byId.has(id), (id) => locationOf(byId.get(id)));
       if (!zone) return { serviceable: false, reason: 'outside_zones' };
       choice = { point: byId.get(zone.pointId)!, zone };
       if (!this.deps.pointsService.statusOf(choice.point).acceptsOrders) return { serviceable: false, reason: 'point_not_accepting' };

@@ -44,6 +44,8 @@ export interface Child {
  */
 export interface CrashWorld {
   db: Db;
+  /** Seals secrets under the children's MASTER_KEY (webhook configuration in tests). */
+  box: SecretBox;
   sim: RunningSimulator;
   clock: ManualClock;
   services: Services;
@@ -110,6 +112,8 @@ export async function makeCrashWorld(baseUrl: string): Promise<CrashWorld> {
         PATH: process.env.PATH, PORT: String(port), DATABASE_URL: dbUrl, MASTER_KEY: masterKey.toString('hex'), DATA_DIR: join(ROOT, 'data', 'crash'),
         LOYALTY_URL: sim.url, LOYALTY_API_LOGIN: 'crash-login', LOYALTY_TIMEOUT_MS: '600', LOG_LEVEL: 'error',
         POS_HEARTBEAT_WINDOW_SECONDS: '3600', DELIVERY_TEST_HOOKS: '1', ...(crashAt ? { DELIVERY_CRASH_AT: crashAt } : {}),
+        // With REDIS_URL the processes share the Redis stores too, under this world's own key prefix.
+        ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL, REDIS_KEY_PREFIX: `test:${dbName}:` } : {}),
       },
     });
     let stderr = '';
@@ -144,7 +148,7 @@ export async function makeCrashWorld(baseUrl: string): Promise<CrashWorld> {
   }
 
   return {
-    db, sim, clock, services, partner, pos, start,
+    db, box, sim, clock, services, partner, pos, start,
     async sweepAt(ms) {
       clock.set(new Date(Date.now() + ms));
       await services.sweeper.runOnce();

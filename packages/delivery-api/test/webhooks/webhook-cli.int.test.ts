@@ -111,4 +111,20 @@ describe('webhook CLI', () => {
     expect(receiver.requests.map((x) => x.headers['x-service-event-id'])).toEqual(['7e57a11d-0000-4000-8000-000000000003']);
     expect((await cli(['replay-dead', '--source', 'website', '--since', 'yesterday'])).code).toBe(1);
   });
+
+  it('purge-dead deletes dead deliveries that died before the time, with attempts and event; keeps the rest', async () => {
+    await setHook();
+    await deadDelivery('7e57a11d-0000-4000-8000-000000000004', new Date('2026-11-20T10:00:00Z'));
+    const diedAt = clock.now();
+    await deadDelivery('7e57a11d-0000-4000-8000-000000000005', new Date('2026-11-22T10:00:00Z'));
+    const r = await cli(['purge-dead', '--source', 'website', '--before', new Date(diedAt.getTime() + 1).toISOString()]);
+    expect(r).toMatchObject({ code: 0 });
+    expect(r.out).toContain('1 dead deliveries');
+    const left = await db.query<{ event_id: string }>(`SELECT event_id FROM webhook_deliveries`);
+    expect(left).toEqual([{ event_id: '7e57a11d-0000-4000-8000-000000000005' }]);
+    expect(await db.query(`SELECT event_id FROM webhook_events`)).toEqual([{ event_id: '7e57a11d-0000-4000-8000-000000000005' }]);
+    expect(Number((await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_attempts`))[0].n)).toBe(7);
+    expect((await cli(['purge-dead', '--source', 'website', '--before', 'soon'])).code).toBe(1);
+    expect((await cli(['purge-dead', '--source', 'website'])).code).toBe(1);
+  });
 });

@@ -96,7 +96,13 @@ export class AdminDocumentsService {
     if (!key) throw new AdminError('NOT_FOUND', 'У документа нет такой страницы.');
     const ext = key.split('.').pop()!.toLowerCase();
     const type = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', tif: 'image/tiff', tiff: 'image/tiff', bmp: 'image/bmp' }[ext] ?? 'application/octet-stream';
-    return { bytes: await this.deps.files.get(key), type };
+    try {
+      return { bytes: await this.deps.files.get(key), type };
+    } catch (err) {
+      // Image retention (documents/image-retention.ts) deletes the images of old documents; the data stays.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new AdminError('NOT_FOUND', 'Изображение страницы удалено по сроку хранения; распознанные данные сохранены.');
+      throw err;
+    }
   }
 
   /** The export of a completed document (Spec: GET /documents/{id}/export). @throws AdminError NOT_FOUND / VALIDATION. */

@@ -1,0 +1,90 @@
+import { join } from 'node:path';
+import { Poller, randomIds, systemClock, type Clock } from '@app/shared';
+import { createRecognitionServices, type RecognitionAppDeps } from './app.js';
+import { CallbackSender } from './callbacks/callback-sender.js';
+import { UndiciCallbackHttp } from './callbacks/callback-http.js';
+import type { AiConfig, EdoConfig } from './config.js';
+import { openRecognitionDb } from './db.js';
+import { AiEngine } from './engine/ai/ai-engine.js';
+import type { RecognitionEngine } from './engine/engine.port.js';
+import { cachedProbe, pooledOcrEngine, tesseractProbe } from './engine/pool/pooled-engine.js';
+import { RecognitionPool } from './engine/pool/recognition-pool.js';
+import { loadMasterKey } from './edo/master-key.js';
+import { runWorkerStep } from './jobs/worker.js';
+import { LocalFileStore } from './storage/file-store.js';
+
+/** Options of a worker-only process (the recognition-worker entry, `worker.ts`). */
+export interface StartRecognitionWorkersOptions {
+  /** Root data folder: uploads are read from `<dataDir>/recognition/files` (shared with the API processes). */
+  dataDir: string;
+  /** PostgreSQL URL (schema `recognition`), shared with the API processes. Required in production: PGlite allows one process per folder. */
+  databaseUrl?: string;
+  /** Recognition workers in this process (RECOGNITION_WORKERS, default 2, at least 1). */
+  workers?: number;
+  /** V8 heap cap per pool thread, MB (RECOGNITION_TASK_MEMORY_MB). */
+  taskMemoryMb?: number;
+  /** AI adapter (AI_*); when given, it does the recognition. */
+  ai?: AiConfig;
+  /** Recognition engine (tests); default the local OCR engine on a worker pool. */
+  engine?: RecognitionEngine;
+  allowLoopbackCallbacks?: boolean;
+  /** Page images of finished documents are deleted after this many days (RECOGNITION_IMAGE_RETENTION_DAYS). */
+  imageRetentionDays?: number;
+  /** E-document master key source (EDO_MASTER_KEY or the data folder's key); workers never call the operator. */
+  edo?: Partial<EdoConfig>;
+  log?: (msg: string, extra: object) => void;
+  clock?: Clock;
+  /** Real-time pause of an idle worker or callback poller, ms (default 1000). */
+  pollMs?: number;
+}
+
+/** A running worker-only process. */
+export interface RunningRecognitionWorkers {
+  /** Stops polling, waits for the documents and callbacks in progress, closes the pool and the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts recognition workers without HTTP, so workers scale apart from the API (run the API with
+ * RECOGNITION_WORKERS=0 and as many worker processes as the OCR load needs). Each worker claims queued documents
+ * with `FOR UPDATE SKIP LOCKED` and a lease (jobs/queue.repo.ts), so any number of workers in any number of
+ * processes on one PostgreSQL never process a document twice while its lease holds. Also sends the callbacks and
+ * runs the image retention, as the API processes do (both are safe to run in several processes).
+ */
+export async function startRecognitionWorkers(opts: StartRecognitionWorkersOptions): Promise<RunningRecognitionWorkers> {
+  const clock = opts.clock ?? systemClock;
+  const workerCount = Math.max(1, opts.workers ?? 2);
+  const db = await openRecognitionDb(opts);
+  const pool = opts.engine ? null : new RecognitionPool({ name: 'background', threads: workerCount, niceness: 10, maxHeapMb: opts.taskMemoryMb });
+  const localEngine = opts.engine ?? pooledOcrEngine(pool!, cachedProbe(tesseractProbe(), clock));
+  const aiEngine = opts.ai && pool ? new AiEngine(opts.ai, { shrink: (images, signal) => pool.shrinkForAi(images, signal), log: opts.log }) : undefined;
+  const allowLoopback = opts.allowLoopbackCallbacks ?? false;
+  const deps: RecognitionAppDeps = {
+    db, files: new LocalFileStore(join(opts.dataDir, 'recognition', 'files')), localEngine, aiEngine, clock, ids: randomIds,
+    allowLoopbackCallbacks: allowLoopback, log: opts.log, imageRetentionDays: opts.imageRetentionDays,
+    edo: { masterKey: loadMasterKey(opts.edo?.masterKey, opts.dataDir), timeoutMs: opts.edo?.timeoutMs },
+  };
+  const services = createRecognitionServices(deps);
+  const pollMs = opts.pollMs ?? 1000;
+  const onError = (err: unknown) => opts.log?.('background step failed', { err: (err as Error).message });
+  const workers = Array.from({ length: workerCount }, () =>
+    new Poller(() => runWorkerStep({ queue: services.queue, processor: services.processor, clock, log: opts.log }), { intervalMs: pollMs, onError }));
+  const http = new UndiciCallbackHttp({ allowLoopback });
+  const callbackSender: CallbackSender = new CallbackSender({
+    repo: services.callbacks, http, clock, log: opts.log, metrics: services.metrics, onSlotFree: () => sender.poke(),
+  });
+  const sender = new Poller(() => callbackSender.runOnce(), { intervalMs: pollMs, onError });
+  workers.forEach((w) => w.start());
+  sender.start();
+  const purge = new Poller(() => services.imageRetention.runOnce().then(() => false), { intervalMs: 60_000, runAtStart: false, unref: true, onError });
+  purge.start();
+  return {
+    async close() {
+      await Promise.all([...workers.map((w) => w.stop()), sender.stop(), purge.stop()]);
+      await callbackSender.settled();
+      await http.close();
+      await pool?.close();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import { loadRecognitionConfig } from './config.js';
+import { backgroundLog, createServiceLogger } from './http/logger.js';
+import { startRecognitionWorkers } from './worker-service.js';
+
+/**
+ * Worker-only production entry (recognition-worker), `node packages/recognition-api/dist/worker.js` after `npm run build`: recognition
+ * workers, callbacks and image retention from the environment (config.ts), no HTTP listener. Run the API with
+ * RECOGNITION_WORKERS=0 and any number of these on the same DATABASE_URL and shared DATA_DIR files.
+ */
+const config = loadRecognitionConfig();
+if (!config.databaseUrl) console.error('recognition-worker: without DATABASE_URL it uses the embedded PGlite, which one process at a time can open');
+const log = backgroundLog(createServiceLogger(config.logLevel));
+const workers = await startRecognitionWorkers({
+  dataDir: config.dataDir, databaseUrl: config.databaseUrl, workers: config.workers, taskMemoryMb: config.taskMemoryMb, ai: config.ai,
+  allowLoopbackCallbacks: config.allowLoopbackCallbacks, imageRetentionDays: config.imageRetentionDays, edo: config.edo, log,
+});
+console.log(`recognition-worker running ${Math.max(1, config.workers)} workers`);
+const stop = async () => {
+  await workers.close();
+  process.exit(0);
+};
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);
