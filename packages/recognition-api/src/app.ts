@@ -126,10 +126,30 @@ export async function buildRecognitionApp(
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Document Recognition API', version: SERVICE_VERSION, description: 'Spec: document-recognition-api.md; decisions: docs/recognition.md' },
-      components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
+      info: {
+        title: 'Document Recognition API',
+        version: SERVICE_VERSION,
+        license: { name: 'Proprietary: for the chain and its partners', identifier: 'LicenseRef-Proprietary' },
+        description: 'Spec: document-recognition-api.md; decisions: docs/recognition.md and docs/edo-gateway.md. Every operation except GET /api/v1/health needs X-API-Key.',
+      },
+      servers: [{ url: '/', description: 'this server (npm start: the RECOGNITION_PORT of the service)' }],
+      components: {
+        securitySchemes: {
+          apiKey: {
+            type: 'apiKey', in: 'header', name: 'X-API-Key',
+            description: 'an API key from the administration panel; /api/v1/edo/* needs a key with the `edo` scope, the rest the `recognition` scope (else 403 FORBIDDEN)',
+          },
+        },
+      },
       security: [{ apiKey: [] }],
+      tags: [
+        { name: 'documents', description: 'Recognition of accounting documents, the stored documents and their export (Spec: Endpoints)' },
+        { name: 'edo', description: 'E-document operator gateway under /api/v1/edo (Spec: E-document operator gateway; docs/edo-gateway.md); needs the `edo` scope' },
+        { name: 'health', description: 'Service health (no authentication)' },
+      ],
     },
+    // The administration panel is HTML for people with its own sign-in, not part of the API: kept out of the document.
+    transform: ({ schema, url }) => ({ schema: url === '/admin' || url.startsWith('/admin/') ? { ...schema, hide: true } : schema, url }),
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(multipart, { limits: MULTIPART_LIMITS });

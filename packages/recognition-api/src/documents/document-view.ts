@@ -1,3 +1,4 @@
+import type { DocumentRecordBody } from './documents.schemas.js';
 import type { DocumentRecord } from './documents.types.js';
 
 /** Spec: Validation and confidence, "Below 0.80 a manual check is recommended". */
@@ -14,10 +15,9 @@ export function manualCheck(doc: Pick<DocumentRecord, 'confidence'>): { manual_c
  * confidence, warnings, processing_time_ms` and `manual_check_recommended` (ours); failed adds `completed_at, processing_time_ms` and `error: {code,
  * message}` (ours). Timestamps are ISO 8601 UTC with `Z`.
  */
-export function documentView(doc: DocumentRecord): Record<string, unknown> {
+export function documentView(doc: DocumentRecord): DocumentRecordBody {
   const short = {
     id: doc.id,
-    status: doc.status,
     document_type: doc.documentType,
     created_at: doc.createdAt.toISOString(),
     client_ref: doc.clientRef,
@@ -25,9 +25,10 @@ export function documentView(doc: DocumentRecord): Record<string, unknown> {
   if (doc.status === 'completed') {
     return {
       ...short,
+      status: doc.status,
       completed_at: doc.completedAt!.toISOString(),
-      data: doc.data,
-      confidence: doc.confidence,
+      data: doc.data!,
+      confidence: doc.confidence!,
       warnings: doc.warnings ?? [],
       processing_time_ms: doc.processingTimeMs ?? 0,
       ...manualCheck(doc),
@@ -36,10 +37,11 @@ export function documentView(doc: DocumentRecord): Record<string, unknown> {
   if (doc.status === 'failed') {
     return {
       ...short,
+      status: doc.status,
       completed_at: doc.completedAt!.toISOString(),
       processing_time_ms: doc.processingTimeMs ?? 0,
       error: { code: doc.errorCode ?? 'RECOGNITION_FAILED', message: doc.errorMessage ?? 'recognition failed' },
     };
   }
-  return short;
+  return { ...short, status: doc.status };
 }

@@ -11,6 +11,7 @@ import { deadlineSignal, type Scheduler } from '../time/scheduler.js';
 import type { FileStore } from '../storage/file-store.js';
 import { documentView } from './document-view.js';
 import type { DocumentsRepo, ListFilter } from './documents.repo.js';
+import type { DocumentListBody, DocumentRecordBody, ExportBody } from './documents.schemas.js';
 import type { DocumentRecord } from './documents.types.js';
 import { recognizeHigh, type HighLaneDeps } from './high-lane.js';
 import type { CheckedImage } from '../engine/image-check.js';
@@ -117,7 +118,7 @@ export class DocumentsService {
   }
 
   /** Spec: GET /api/v1/documents/{id}; 404 NOT_FOUND when missing or owned by another key. */
-  async get(apiKeyId: string, id: string): Promise<Record<string, unknown>> {
+  async get(apiKeyId: string, id: string): Promise<DocumentRecordBody> {
     checkDocumentId(id);
     const doc = await this.deps.docs.get(id, apiKeyId);
     if (!doc) throw notFound();
@@ -125,7 +126,7 @@ export class DocumentsService {
   }
 
   /** Spec: GET /api/v1/documents — the key's documents, newest first. */
-  async list(f: ListFilter): Promise<Record<string, unknown>> {
+  async list(f: ListFilter): Promise<DocumentListBody> {
     const { rows, total } = await this.deps.docs.list(f);
     return { data: rows.map(documentView), total, limit: f.limit, offset: f.offset };
   }
@@ -141,11 +142,11 @@ export class DocumentsService {
   }
 
   /** Spec: GET /api/v1/documents/{id}/export — `json`: the `data` object; `accounting`: the export document. */
-  async export(apiKeyId: string, id: string, format: 'json' | 'accounting'): Promise<unknown> {
+  async export(apiKeyId: string, id: string, format: 'json' | 'accounting'): Promise<ExportBody> {
     checkDocumentId(id);
     const doc = await this.deps.docs.get(id, apiKeyId);
     if (!doc) throw notFound();
     if (doc.status !== 'completed') throw new ApiError('DOCUMENT_NOT_READY', `document is ${doc.status}; export needs completed`);
-    return format === 'accounting' ? buildAccountingExport(doc) : doc.data;
+    return format === 'accounting' ? buildAccountingExport(doc) : doc.data!;
   }
 }
