@@ -24,7 +24,8 @@ const { values } = parseArgs({
   },
 });
 
-const log: SimLogger = pino({ base: { service: 'pos-simulator' } });
+// synchronous, so log lines and the final status line reach stdout in the order written
+const log: SimLogger = pino({ base: { service: 'pos-simulator' } }, pino.destination({ dest: 1, sync: true }));
 
 async function main(): Promise<number> {
   if (!values['base-url'] || !values.credentials) {
