@@ -11,13 +11,7 @@ export interface HeaderFields {
   buyer: Party;
 }
 
-const DATE_RE = /(\d{1,2})[.,](\d{1,2})[.,](\d{4})/;
-
-/** "2.3.2026" / "02,03.2026" → "02.03.2026"; null when not a date. */
-export function normalizeDate(text: string): string | null {
-  const m = DATE_RE.exec(text);
-  return m ? `${m[1].padStart(2, '0')}.${m[2].padStart(2, '0')}.${m[3]}` : null;
-}
+export { normalizeDate, parseDate } from './dates.js';
 
 /**
  * Digits of a tax id as OCR reads them (look-alike letters fixed); null unless 5–12 digits remain. A short
