@@ -1,5 +1,5 @@
 import type { DocumentType, EngineWarning, RecognizedData } from '../engine.port.js';
-import { classifyDocument } from './classify.js';
+import { detectDocumentType } from './classify.js';
 import { FORMS, findColumnRow, withRuleSpans, type ColumnRow, type FormColumns } from './columns.js';
 import { extractTorg12Header } from './header-torg12.js';
 import { extractUpdHeader } from './header-upd.js';
@@ -16,19 +16,6 @@ export interface Extraction {
   warnings: EngineWarning[];
   /** Field path (e.g. `seller.inn`, `items[2].price`) → 0..1, see docs/recognition-engine.md. */
   fieldConfidence: FieldConfidence;
-}
-
-function detectType(lines: TextLine[]): DocumentType | null {
-  const byText = classifyDocument(lines.map((l) => l.text).join('\n'));
-  if (byText) return byText;
-  // Fallback: the form whose column-number row aligns best.
-  let best: DocumentType | null = null;
-  let bestN = 0;
-  for (const t of ['upd', 'invoice', 'torg12'] as DocumentType[]) {
-    const row = findColumnRow(lines, FORMS[t]);
-    if (row && row.centers.size > bestN) [best, bestN] = [t, row.centers.size];
-  }
-  return best;
 }
 
 function totalsOf(table: { totals: PageTable['totals'] }, type: DocumentType, form: FormColumns, conf: FieldConfidence): RecognizedData['totals'] {
@@ -60,7 +47,7 @@ export function extractDocument(pages: PageWords[], requested: DocumentType | 'a
   let documentType: DocumentType;
   if (requested !== 'auto') documentType = requested;
   else {
-    const detected = detectType(first);
+    const detected = detectDocumentType(first);
     if (!detected) warnings.push({ field: 'document_type', message: 'type not recognised; read as a UPD' });
     documentType = detected ?? 'upd';
   }
