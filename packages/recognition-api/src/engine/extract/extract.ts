@@ -32,6 +32,24 @@ function totalsOf(table: { totals: PageTable['totals'] }, type: DocumentType, fo
   return out;
 }
 
+/** Where a repeated table header starts: "Страница 2" above it, or its caption words. */
+const TABLE_HEADER_RE = /^страница\s+\d+$|наименование|номер\s+по|единица\s+измерения|№\s*п\/п/i;
+
+/**
+ * Rows printed on a continuation page above its repeated table header: 1C (through LibreOffice) moves the rows
+ * that did not fit, and the sheet's "Итого", to the top of the next page before "Страница N" and the header.
+ * Only numbered rows count there (a header line with text in the amount column must not become a row), and a
+ * leading unnumbered fragment is dropped (page captions such as "Товарная накладная № 5, страница 2").
+ */
+function rowsAboveHeader(lines: TextLine[], found: ColumnRow, numberLabel: string): PageTable | null {
+  if (found.lineIndex <= 0) return null;
+  let end = lines.slice(0, found.lineIndex).findIndex((l) => TABLE_HEADER_RE.test(l.text.trim()));
+  if (end < 0) end = found.lineIndex;
+  const pre = readTable(lines.slice(0, end), { ...found, lineIndex: -1 }, numberLabel);
+  const rows = pre.continuesPrevious ? pre.rows.slice(1) : pre.rows;
+  return rows.length > 0 || pre.totals.length > 0 ? { rows, totals: pre.totals, continuesPrevious: false } : null;
+}
+
 /**
  * Layout-aware extraction (Spec: Recognised data): classifies the type when `auto`, reads the header above the
  * item table on page 1, finds each page's table by its column-number row (a continuation page without one reuses
@@ -64,6 +82,10 @@ export function extractDocument(pages: PageWords[], requested: DocumentType | 'a
     const found = row ? withRuleSpans(row, pages[p].rules) : null;
     if (found && lines === first) headerLines = lines.slice(0, found.lineIndex);
     const use = found ?? (cols ? { ...cols, lineIndex: -1 } : null);
+    if (found && p > 0) {
+      const pre = rowsAboveHeader(lines, found, numberLabel);
+      if (pre) tables.push(pre);
+    }
     if (found) cols = found;
     if (use) tables.push(readTable(lines, use, numberLabel, amountLabel, nameLabel));
     else if (lines.length > 0) warnings.push({ field: `pages[${p}]`, message: 'item table (column-number row) not found' });
