@@ -1,5 +1,5 @@
 import type { Party } from '../engine.port.js';
-import { joinName, noteConf, normalizeDate, parseDate, taxDigits, untilGap, wordsAfter, type HeaderFields } from './header.js';
+import { joinName, nameOf, noteConf, normalizeDate, parseDate, taxDigits, untilGap, wordsAfter, type HeaderFields } from './header.js';
 import type { FieldConfidence } from './items.js';
 import { monthNumber } from './dates.js';
 import { centerX, type TextLine, type Word } from './words.js';
@@ -24,7 +24,7 @@ export function parsePartyWords(ws: Word[], role: string, conf: FieldConfidence)
   noteConf(conf, `${role}.address`, addrWords);
   const kpp = kppWord ? taxDigits(kppWord.text) : null;
   return {
-    name: joinName(nameWords)?.replace(/,$/, '') ?? null,
+    name: nameOf(joinName(nameWords)?.replace(/,$/, '') ?? null),
     inn: innWord ? taxDigits(innWord.text) : null,
     kpp: kpp && kpp.length === 9 ? kpp : null,
     address: address === '' ? null : address,

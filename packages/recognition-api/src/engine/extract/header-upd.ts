@@ -1,5 +1,5 @@
 import type { Party } from '../engine.port.js';
-import { joinName, noteConf, parseDate, stripRef, taxDigits, untilGap, wordsAfter, type HeaderFields } from './header.js';
+import { joinName, nameOf, noteConf, parseDate, stripRef, taxDigits, untilGap, wordsAfter, type HeaderFields } from './header.js';
 import type { FieldConfidence } from './items.js';
 import type { TextLine, Word } from './words.js';
 
@@ -59,7 +59,7 @@ function party(lines: TextLine[], role: 'seller' | 'buyer', conf: FieldConfidenc
   noteConf(conf, `${role}.kpp`, idWords);
   const kpp = kppText ? taxDigits(kppText) : null;
   return {
-    name: joinName(nameWords),
+    name: nameOf(joinName(nameWords)),
     inn: innText ? taxDigits(innText) : null,
     kpp: kpp && kpp.length === 9 ? kpp : null,
     address: joinName(addrWords),

@@ -1,6 +1,7 @@
 import type { LineItem } from '../engine.port.js';
 import type { FormColumns, ItemField } from './columns.js';
 import { isExemptText, parseLineNumber, parseMoney, parseRate, parseRuNumber } from './numbers.js';
+import { resolveLookalikes, toCyrillic } from './script.js';
 import type { Cell, RawRow } from './table.js';
 
 /** Field path → confidence 0..1 (the lowest Tesseract word confidence in the field's cell / 100). */
@@ -27,7 +28,8 @@ function unitCode(text: string): string | null {
 }
 
 function unitName(text: string): string | null {
-  const t = text.replace(/[|│¦]/g, '').trim().toLowerCase();
+  // Unit names are Russian abbreviations; rus+eng sometimes reads their letters as Latin twins ("кг" → "kг").
+  const t = toCyrillic(text.replace(/[|│¦]/g, '').trim().toLowerCase());
   return t === '' || DASH.test(t) ? null : t;
 }
 
@@ -55,7 +57,7 @@ export function rowToItem(row: RawRow, form: FormColumns, i: number, conf: Field
   const numericRate = rate === 'exempt' ? null : rate;
   const item: LineItem = {
     number: parseLineNumber(text('number')) ?? i + 1,
-    name: cleanName(text('name')),
+    name: resolveLookalikes(cleanName(text('name'))),
     product_code: productCode(text('product_code')),
     unit: { code: unitCode(text('unit_code')), name: unitName(text('unit_name')) },
     quantity: parseRuNumber(text('quantity')),

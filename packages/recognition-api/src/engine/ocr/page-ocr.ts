@@ -19,8 +19,14 @@ export interface PageOcr {
   skew: number;
 }
 
-/** Page segmentation mode 4 (one column of text of variable sizes): keeps table rows as lines and reads narrow cells psm 3 drops. */
-const OCR_ARGS = ['-l', 'rus', '--psm', '4', '--dpi', '300', 'tsv'];
+/**
+ * Page segmentation mode 4 (one column of text of variable sizes): keeps table rows as lines and reads narrow cells
+ * psm 3 drops. `rus+eng`: product names and model codes carry Latin letters ("HP CF283A"), which the rus model
+ * alone returns as Cyrillic look-alikes or garbage ("АгаЫса"); the mixed-script tokens this produces are settled
+ * per token by extract/script.ts. `TesseractCall.languages` overrides it (the benchmark compares with `rus`).
+ */
+export const OCR_LANGS = 'rus+eng';
+const ocrArgs = (call: TesseractCall) => ['-l', call.languages ?? OCR_LANGS, '--psm', '4', '--dpi', '300', 'tsv'];
 /** Above this tilt the image is rotated and read again: Tesseract's accuracy drops on tilted rows. */
 export const DESKEW_REREAD_DEGREES = 0.8;
 /** Fewer confident words than this on a page suggests it lies on its side or upside down. */
@@ -29,7 +35,7 @@ const MIN_GOOD_WORDS = 25;
 const goodWords = (ws: Word[]) => ws.filter((w) => w.conf >= 60 && /[а-яё]{3,}/i.test(w.text)).length;
 
 async function read(page: PreparedPage, call: TesseractCall): Promise<Word[]> {
-  return parseTsv(await runTesseract(page.png, OCR_ARGS, call));
+  return parseTsv(await runTesseract(page.png, ocrArgs(call), call));
 }
 
 async function osdRotation(page: PreparedPage, call: TesseractCall): Promise<number> {
