@@ -20,15 +20,18 @@ export const BOMB_MIN_PIXELS = 4_000_000;
 /** Long side of the reduced copy the upload check decodes to (full decode for truncation, bounded memory). */
 const CHECK_LONG_SIDE = 512;
 
-/** A page image accepted for recognition: the bytes to store (BMP re-encoded as PNG) and what was detected. */
+/** A page image (or PDF, documents/pdf-check.ts) accepted for recognition: the bytes to store (BMP re-encoded as PNG) and what was detected. */
 export interface CheckedImage {
   /** Detected from the content, never from the file name. */
-  format: 'jpeg' | 'png' | 'webp' | 'tiff' | 'bmp';
+  format: 'jpeg' | 'png' | 'webp' | 'tiff' | 'bmp' | 'pdf';
+  /** Pixels; for a PDF, its first page at 300 DPI. */
   width: number;
   height: number;
   bytes: Buffer;
   /** File extension of `bytes` for storage. */
-  ext: 'jpg' | 'png' | 'webp' | 'tiff';
+  ext: 'jpg' | 'png' | 'webp' | 'tiff' | 'pdf';
+  /** Pages of a PDF (each counts as one image against the limit of 5); absent for an image (one page). */
+  pages?: number;
 }
 
 /** Why an image was refused; the caller turns it into 422 VALIDATION_ERROR naming the file. */
