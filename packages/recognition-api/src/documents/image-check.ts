@@ -103,10 +103,10 @@ export async function checkImage(buf: Buffer): Promise<CheckedImage> {
     // Header only, so no pixel limit here: the declared size is checked below with a clear message.
     meta = await sharp(buf, { limitInputPixels: false }).metadata();
   } catch {
-    throw new ImageRejected('not a JPEG, PNG, WebP, TIFF or BMP image');
+    throw new ImageRejected('not a JPEG, PNG, WebP, TIFF or BMP image, nor a PDF');
   }
   const format = meta.format as keyof typeof SHARP_FORMATS;
-  if (!(format in SHARP_FORMATS)) throw new ImageRejected(`image format "${meta.format}" is not accepted (JPEG, PNG, WebP, TIFF, BMP)`);
+  if (!(format in SHARP_FORMATS)) throw new ImageRejected(`image format "${meta.format}" is not accepted (JPEG, PNG, WebP, TIFF, BMP, PDF)`);
   const width = meta.width ?? 0;
   const height = meta.height ?? 0;
   if (width === 0 || height === 0) throw new ImageRejected('image declares an empty size');

@@ -60,6 +60,10 @@ describe('classification by the column-number row (word fixtures)', () => {
     expect(detectDocumentType(page('Статус: 1 Счёт-фактура № 5 от 01.02.2025', FORMS.upd.labels))).toBe('upd');
   });
 
+  it('a UPD row whose "А" is misread still has 16 cells and stays a UPD', () => {
+    expect(classifyByColumns(page('Документ № 5', ['Д', ...FORMS.upd.labels.slice(1)]))).toBe('upd');
+  });
+
   it('a TORG-12 row (1 … 15) is a TORG-12', () => {
     expect(classifyByColumns(page('Накладная', FORMS.torg12.labels))).toBe('torg12');
   });

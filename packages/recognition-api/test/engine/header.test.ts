@@ -52,3 +52,14 @@ describe('document dates printed in words', () => {
     expect(h.date).toBe('03.04.2026');
   });
 });
+
+describe('document number prefixes read by rus+eng', () => {
+  it('look-alike Latin capitals before "-digits" are the Cyrillic 1C prefix; a Latin-only prefix stays', async () => {
+    const { fixNumberPrefix } = await import('../../src/engine/extract/header-torg12.js');
+    expect(fixNumberPrefix('PH-00412')).toBe('РН-00412');
+    expect(fixNumberPrefix('YT,03828')).toBe('УТ-03828');
+    expect(fixNumberPrefix('ЦБ-00017')).toBe('ЦБ-00017');
+    expect(fixNumberPrefix('INV-7')).toBe('INV-7');
+    expect(fixNumberPrefix('5881')).toBe('5881');
+  });
+});

@@ -31,3 +31,14 @@ describe('Latin/Cyrillic look-alike resolution per token', () => {
     expect(resolveLookalikes('')).toBe('');
   });
 });
+
+describe('rus+eng spellings of fixed vocabularies', () => {
+  it('column labels: "la", "Ia" → "1а", "1b" → "1б"; unit names: "wt" → "шт", "kr" → "кг", a lone "n" → "л"', async () => {
+    const { normalizeLabel } = await import('../../src/engine/extract/columns.js');
+    expect(['la', 'Ia', '1b', '10a', 'A', '16'].map(normalizeLabel)).toEqual(['1а', '1а', '1б', '10а', 'А', '1б']);
+    const { rowToItem } = await import('../../src/engine/extract/items.js');
+    const { FORMS } = await import('../../src/engine/extract/columns.js');
+    const unit = (name: string) => rowToItem(new Map([['2а', { words: [], text: name }]]), FORMS.upd, 0, {}).unit.name;
+    expect(['wt', 'kr', 'n', 'ynak', 'шт'].map(unit)).toEqual(['шт', 'кг', 'л', 'упак', 'шт']);
+  });
+});

@@ -32,7 +32,7 @@ export function classifyDocument(text: string): DocumentType | null {
 
 /**
  * When the text names no type: the form whose labels explain the column-number row best, matched labels ÷
- * max(the form's label count, the row's label-like tokens). A UPD's row is the invoice's row plus "А", so an
+ * max(the form's label count, the row's tokens), plus half a label when the counts agree. A UPD's row is the invoice's row plus "А", so an
  * invoice row matches 15 of the UPD's 16 labels: counting matched labels alone (with the UPD tried first) made
  * every such invoice a UPD. Ties go to the invoice.
  */
@@ -42,7 +42,10 @@ export function classifyByColumns(lines: TextLine[]): DocumentType | null {
   for (const t of ['invoice', 'upd', 'torg12'] as DocumentType[]) {
     const row = findColumnRow(lines, FORMS[t]);
     if (!row) continue;
-    const share = (row.matched ?? row.centers.size) / Math.max(FORMS[t].labels.length, row.tokens ?? 0);
+    // Half a label more when the row has exactly as many tokens as the form has columns: a UPD row whose "А" is
+    // misread still has 16 cells, which the invoice's 15 columns cannot explain.
+    const n = FORMS[t].labels.length;
+    const share = ((row.matched ?? row.centers.size) + (row.tokens === n ? 0.5 : 0)) / Math.max(n, row.tokens ?? 0);
     if (share > bestShare) [best, bestShare] = [t, share];
   }
   return best;

@@ -35,7 +35,9 @@ export const FORMS: Record<DocumentType, FormColumns> = {
 /** OCR spellings of column labels: Latin look-alikes, "б" read as "6", "а" as "a". */
 export function normalizeLabel(text: string): string {
   const t = text.replace(/[|.,:;()]/g, '').trim();
-  const fixed = t.replace(/^[AА]$/, 'А').replace(/a$/, 'а').replace(/^(\d)6$/, '$1б').replace(/^(\d{1,2})[aа]$/, '$1а');
+  // rus+eng spellings too: "la"/"Ia" for "1а", "1b" for "1б".
+  const t1 = t.replace(/^[lI|](?=\d?[aаб6b]?$)/, '1').replace(/^(\d)b$/, '$1б');
+  const fixed = t1.replace(/^[AА]$/, 'А').replace(/a$/, 'а').replace(/^(\d)6$/, '$1б').replace(/^(\d{1,2})[aа]$/, '$1а');
   return fixed;
 }
 
@@ -48,7 +50,7 @@ export interface ColumnRow {
   spans?: Map<string, [number, number]>;
   lineIndex: number;
   y: number;
-  /** Labels read on the row as spelled (not by position, not interpolated), and its label-like tokens: how well the form fits. */
+  /** Labels read on the row as spelled (not by position, not interpolated), and the row's tokens: how well the form fits. */
   matched?: number;
   tokens?: number;
 }
@@ -85,7 +87,7 @@ function align(line: TextLine, labels: string[]): { centers: Map<string, number>
       centers.set(labels[k], x0 + ((found.get(b)! - x0) * (k - idx[a])) / (b - idx[a]));
     }
   }
-  return { centers, matched: found.size, exact, tokens: tokens.length };
+  return { centers, matched: found.size, exact, tokens: all.length };
 }
 
 /** Finds the column-number row of `form` among the page's lines: the line that aligns with most labels (≥ 60 %). */

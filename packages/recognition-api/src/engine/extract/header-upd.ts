@@ -1,5 +1,6 @@
 import type { Party } from '../engine.port.js';
 import { joinName, nameOf, noteConf, parseDate, stripRef, taxDigits, untilGap, wordsAfter, type HeaderFields } from './header.js';
+import { fixNumberPrefix } from './header-torg12.js';
 import type { FieldConfidence } from './items.js';
 import type { TextLine, Word } from './words.js';
 
@@ -77,7 +78,7 @@ export function extractUpdHeader(lines: TextLine[], conf: FieldConfidence): Head
   noteConf(conf, 'document.date', date);
   const num = number.map((w) => w.text).join('').trim();
   return {
-    number: num === '' ? null : num,
+    number: num === '' ? null : fixNumberPrefix(num),
     date: date.length ? parseDate(date.map((w) => w.text).join(' ')) : null,
     seller: party(lines, 'seller', conf),
     buyer: party(lines, 'buyer', conf),

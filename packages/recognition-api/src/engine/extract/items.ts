@@ -27,9 +27,13 @@ function unitCode(text: string): string | null {
   return d.padStart(3, '0');
 }
 
+const UNIT_TWINS: Record<string, string> = { w: 'ш', t: 'т', n: 'п', r: 'г', u: 'и' };
+
 function unitName(text: string): string | null {
-  // Unit names are Russian abbreviations; rus+eng sometimes reads their letters as Latin twins ("кг" → "kг").
-  const t = toCyrillic(text.replace(/[|│¦]/g, '').trim().toLowerCase());
+  // Unit names are Russian abbreviations (OKEI short names); rus+eng reads some letters as Latin ("шт" → "wt",
+  // "кг" → "kr"): folded back, and a lone "п" is the litre "л" (no OKEI unit is "п").
+  const t = toCyrillic(text.replace(/[|│¦]/g, '').trim().toLowerCase().replace(/[wtnru]/g, (ch) => UNIT_TWINS[ch]!));
+  if (t === 'п') return 'л';
   return t === '' || DASH.test(t) ? null : t;
 }
 

@@ -17,7 +17,7 @@ export interface LocalOcrOptions {
   tesseractPath?: string;
   /** Niceness of the Tesseract processes (0 default; the background lane uses 10). */
   niceness?: number;
-  /** Tesseract languages of the page read; default `rus+eng`. The benchmark's `--langs rus` measures the rus model alone. */
+  /** Tesseract languages of every page read; default by image quality (page-ocr.ts `OCR_LANGS`). The benchmark's `--langs` sets it. */
   languages?: string;
 }
 
@@ -76,7 +76,7 @@ export function createLocalOcrEngine(opts: LocalOcrOptions = {}): LocalOcrEngine
     },
     async health(): Promise<EngineHealth> {
       const langs = await listLanguages(opts.tesseractPath);
-      const needed = (opts.languages ?? OCR_LANGS).split('+');
+      const needed = (opts.languages ?? Object.values(OCR_LANGS).join('+')).split('+');
       return langs && needed.every((l) => langs.includes(l)) ? 'ok' : 'unavailable';
     },
   };

@@ -21,12 +21,15 @@ export interface PageOcr {
 
 /**
  * Page segmentation mode 4 (one column of text of variable sizes): keeps table rows as lines and reads narrow cells
- * psm 3 drops. `rus+eng`: product names and model codes carry Latin letters ("HP CF283A"), which the rus model
- * alone returns as Cyrillic look-alikes or garbage ("АгаЫса"); the mixed-script tokens this produces are settled
- * per token by extract/script.ts. `TesseractCall.languages` overrides it (the benchmark compares with `rus`).
+ * psm 3 drops. Languages by image quality (issue 12, measured in docs/recognition-engine.md "Latin letters"):
+ * scans and screenshots are read with `rus+eng`, because product names and model codes carry Latin letters
+ * ("HP CF283A"), which the rus model alone returns as Cyrillic look-alikes or garbage ("АгаЫса"); the
+ * mixed-script tokens this produces are settled per token by extract/script.ts. Photos stay `rus`: on blurred,
+ * tilted pages the eng model took over the column-number row and unit names ("шт" → "wt") and whole tables were
+ * lost. `TesseractCall.languages` overrides both (the benchmark's `--langs`).
  */
-export const OCR_LANGS = 'rus+eng';
-const ocrArgs = (call: TesseractCall) => ['-l', call.languages ?? OCR_LANGS, '--psm', '4', '--dpi', '300', 'tsv'];
+export const OCR_LANGS: Record<ImageQuality, string> = { scan: 'rus+eng', screenshot: 'rus+eng', photo: 'rus' };
+const ocrArgs = (call: TesseractCall, quality: ImageQuality) => ['-l', call.languages ?? OCR_LANGS[quality], '--psm', '4', '--dpi', '300', 'tsv'];
 /** Above this tilt the image is rotated and read again: Tesseract's accuracy drops on tilted rows. */
 export const DESKEW_REREAD_DEGREES = 0.8;
 /** Fewer confident words than this on a page suggests it lies on its side or upside down. */
@@ -34,8 +37,8 @@ const MIN_GOOD_WORDS = 25;
 
 const goodWords = (ws: Word[]) => ws.filter((w) => w.conf >= 60 && /[а-яё]{3,}/i.test(w.text)).length;
 
-async function read(page: PreparedPage, call: TesseractCall): Promise<Word[]> {
-  return parseTsv(await runTesseract(page.png, ocrArgs(call), call));
+async function read(page: PreparedPage, call: TesseractCall, quality: ImageQuality): Promise<Word[]> {
+  return parseTsv(await runTesseract(page.png, ocrArgs(call, quality), call));
 }
 
 async function osdRotation(page: PreparedPage, call: TesseractCall): Promise<number> {
@@ -55,19 +58,19 @@ async function osdRotation(page: PreparedPage, call: TesseractCall): Promise<num
  */
 export async function ocrPage(image: Buffer, quality: ImageQuality, call: TesseractCall): Promise<PageOcr> {
   let page = await preparePage(image, quality);
-  let words = await read(page, call);
+  let words = await read(page, call, quality);
   let rotated = 0;
   if (goodWords(words) < MIN_GOOD_WORDS) {
     rotated = await osdRotation(page, call);
     if (rotated !== 0) {
       page = await rotatePage(page, rotated);
-      words = await read(page, call);
+      words = await read(page, call, quality);
     }
   }
   let skew = estimateSkew(words);
   if (Math.abs(skew) > DESKEW_REREAD_DEGREES) {
     page = await deskewPage(page, -skew);
-    words = await read(page, call);
+    words = await read(page, call, quality);
     const rest = estimateSkew(words);
     skew = rest;
   }
