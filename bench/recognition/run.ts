@@ -1,7 +1,7 @@
 /**
  * Accuracy benchmark of the local OCR engine: `npx tsx bench/recognition/run.ts [--per-tier 60] [--tiers scan,photo,screenshot]
  * [--cases latin,word-dates,multipage,pdf-text,pdf-scan] [--langs rus] [--no-real]` (`--tiers none` runs only the
- * cases; `--langs` sets Tesseract's languages, default the engine's `rus+eng`). Generates a fixed set (seeds 10000 + i per tier, types cycling UPD / TORG-12 / invoice, 1–25 lines,
+ * cases; `--langs rus+eng` sets Tesseract's languages, default the engine's `rus`). Generates a fixed set (seeds 10000 + i per tier, types cycling UPD / TORG-12 / invoice, 1–25 lines,
  * long ones over two sheets) with docgen, recognises each with `createLocalOcrEngine()` (concurrency = cores) and
  * prints per tier: header key-field accuracy, line-cell accuracy, fully-correct documents, seconds per page
  * p50/p95, and the error rate among fields with confidence ≥ 0.9. Then runs the real 1C TORG-12 PDFs from

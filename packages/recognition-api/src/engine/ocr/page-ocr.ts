@@ -21,14 +21,13 @@ export interface PageOcr {
 
 /**
  * Page segmentation mode 4 (one column of text of variable sizes): keeps table rows as lines and reads narrow cells
- * psm 3 drops. Languages by image quality (issue 12, measured in docs/recognition-engine.md "Latin letters"):
- * scans and screenshots are read with `rus+eng`, because product names and model codes carry Latin letters
- * ("HP CF283A"), which the rus model alone returns as Cyrillic look-alikes or garbage ("АгаЫса"); the
- * mixed-script tokens this produces are settled per token by extract/script.ts. Photos stay `rus`: on blurred,
- * tilted pages the eng model took over the column-number row and unit names ("шт" → "wt") and whole tables were
- * lost. `TesseractCall.languages` overrides both (the benchmark's `--langs`).
+ * psm 3 drops. Languages by image quality (issue 12, measured in docs/recognition-engine.md "Latin letters"): `rus`
+ * by default. `rus+eng` reads Latin brand names and model codes ("HP CF283A", which rus returns as "НР СЕ283А" or
+ * garbage), settled per token by extract/script.ts, but on the benchmark it also took Cyrillic names ("Масло" →
+ * "Macno"): scans fully correct fell from 6/6 to 3/6 on the same seeds, and on photos it lost whole tables. So it is
+ * an opt-in (`LocalOcrOptions.languages: 'rus+eng'`) for catalogues with many Latin names, not the default.
  */
-export const OCR_LANGS: Record<ImageQuality, string> = { scan: 'rus+eng', screenshot: 'rus+eng', photo: 'rus' };
+export const OCR_LANGS: Record<ImageQuality, string> = { scan: 'rus', screenshot: 'rus', photo: 'rus' };
 const ocrArgs = (call: TesseractCall, quality: ImageQuality) => ['-l', call.languages ?? OCR_LANGS[quality], '--psm', '4', '--dpi', '300', 'tsv'];
 /** Above this tilt the image is rotated and read again: Tesseract's accuracy drops on tilted rows. */
 export const DESKEW_REREAD_DEGREES = 0.8;
