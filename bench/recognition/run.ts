@@ -1,6 +1,7 @@
 /**
- * Accuracy benchmark of the local OCR engine: `npx tsx bench/recognition/run.ts [--per-tier 60] [--tiers scan,photo,screenshot]
- * [--no-real]`. Generates a fixed set (seeds 10000 + i per tier, types cycling UPD / TORG-12 / invoice, 1–25 lines,
+ * Accuracy benchmark of the local OCR engine: `npx tsx bench/recognition/run.ts [--per-tier 60]
+ * [--tiers scan,photo,screenshot,photo-table] [--no-real]`. Generates a fixed set (seeds 10000 + i for scan,
+ * 11000 + i photo, 12000 + i screenshot, 13000 + i photo-table, whatever the order given; types cycling UPD / TORG-12 / invoice, 1–25 lines,
  * long ones over two sheets) with docgen, recognises each with `createLocalOcrEngine()` (concurrency = cores) and
  * prints per tier: header key-field accuracy, line-cell accuracy, fully-correct documents, seconds per page
  * p50/p95, and the error rate among fields with confidence ≥ 0.9. Then runs the real 1C TORG-12 PDFs from
@@ -8,6 +9,7 @@
  */
 import { parseArgs } from 'node:util';
 import { closeRenderer, generateDocument, type DocType, type Tier } from '@app/docgen';
+import type { ImageQuality } from '../../packages/recognition-api/src/engine/engine.port.js';
 import { createLocalOcrEngine } from '../../packages/recognition-api/src/engine/ocr/index.js';
 import { runRealSamples } from './real-samples.js';
 import { percentile, scoreDocument, type FieldScore } from './score.js';
@@ -19,21 +21,25 @@ const perTier = Number(values['per-tier']);
 const tiers = values.tiers!.split(',') as Tier[];
 const types: DocType[] = ['upd', 'torg12', 'invoice'];
 const engine = createLocalOcrEngine();
+/** Fixed seed base per tier, so a tier's documents do not depend on which other tiers run with it. */
+const SEED_BASE: Record<Tier, number> = { scan: 10000, photo: 11000, screenshot: 12000, 'photo-table': 13000 };
+/** The API's image_quality for each tier: a sheet photographed on a table is sent as `photo`. */
+const QUALITY: Record<Tier, ImageQuality> = { scan: 'scan', photo: 'photo', screenshot: 'screenshot', 'photo-table': 'photo' };
 const pct = (n: number, d: number) => (d === 0 ? 'n/a' : `${((100 * n) / d).toFixed(1)} %`);
 
 const rows: string[] = [];
 try {
-  for (const [t, tier] of tiers.entries()) {
+  for (const tier of tiers) {
     const scores: FieldScore[] = [];
     const perPage: number[] = [];
     let full = 0;
     let typeOk = 0;
     for (let i = 0; i < perTier; i++) {
-      const seed = 10000 + 1000 * t + i;
+      const seed = SEED_BASE[tier] + i;
       const type = types[i % 3];
       const doc = await generateDocument({ seed, type, tier });
       const t0 = performance.now();
-      const out = await engine.recognizeDetailed({ images: doc.images, documentType: 'auto', imageQuality: tier });
+      const out = await engine.recognizeDetailed({ images: doc.images, documentType: 'auto', imageQuality: QUALITY[tier] });
       perPage.push((performance.now() - t0) / 1000 / doc.images.length);
       const s = scoreDocument(out.data, doc.truth, out.fieldConfidence);
       scores.push(...s);

@@ -1,7 +1,7 @@
 #!/usr/bin/env -S npx tsx
 /**
  * Writes a generated set to a folder: `npx tsx packages/docgen/src/cli.ts --out DIR [--count 10] [--seed 1]
- * [--type upd|torg12|invoice|mixed] [--tier scan|photo|screenshot] [--lines N]`. Each document becomes
+ * [--type upd|torg12|invoice|mixed] [--tier scan|photo|photo-table|screenshot] [--lines N]`. Each document becomes
  * `<name>-p<page>.(png|jpg)` plus `<name>.json` with `{documentType, tier, seed, truth}`.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -16,7 +16,7 @@ const { values } = parseArgs({
   },
 });
 if (!values.out) {
-  console.error('usage: docgen --out DIR [--count N] [--seed S] [--type upd|torg12|invoice|mixed] [--tier scan|photo|screenshot] [--lines N]');
+  console.error('usage: docgen --out DIR [--count N] [--seed S] [--type upd|torg12|invoice|mixed] [--tier scan|photo|photo-table|screenshot] [--lines N]');
   process.exit(2);
 }
 const types: DocType[] = ['upd', 'torg12', 'invoice'];
@@ -28,7 +28,7 @@ try {
     const tier = values.tier as Tier;
     const doc = await generateDocument({ seed, type, tier, lines: values.lines ? Number(values.lines) : undefined });
     const name = `${type}-${tier}-${seed}`;
-    doc.images.forEach((img, p) => writeFileSync(join(values.out!, `${name}-p${p + 1}.${tier === 'photo' ? 'jpg' : 'png'}`), img));
+    doc.images.forEach((img, p) => writeFileSync(join(values.out!, `${name}-p${p + 1}.${tier.startsWith('photo') ? 'jpg' : 'png'}`), img));
     writeFileSync(join(values.out!, `${name}.json`), JSON.stringify({ documentType: type, tier, seed, truth: doc.truth }, null, 2));
     console.log(`${name}: ${doc.images.length} page(s), ${doc.truth.items.length} line(s)`);
   }
