@@ -1,6 +1,6 @@
 /**
  * Accuracy benchmark of the local OCR engine: `npx tsx bench/recognition/run.ts [--per-tier 60]
- * [--tiers scan,photo,screenshot,photo-table] [--no-real]`. Generates a fixed set (seeds 10000 + i for scan,
+ * [--tiers scan,photo,screenshot,photo-table] [--from 0] [--no-real]`. Generates a fixed set (seeds 10000 + i for scan,
  * 11000 + i photo, 12000 + i screenshot, 13000 + i photo-table, whatever the order given; types cycling UPD / TORG-12 / invoice, 1–25 lines,
  * long ones over two sheets) with docgen, recognises each with `createLocalOcrEngine()` (concurrency = cores) and
  * prints per tier: header key-field accuracy, line-cell accuracy, fully-correct documents, seconds per page
@@ -15,9 +15,11 @@ import { runRealSamples } from './real-samples.js';
 import { percentile, scoreDocument, type FieldScore } from './score.js';
 
 const { values } = parseArgs({ options: {
-  'per-tier': { type: 'string', default: '60' }, tiers: { type: 'string', default: 'scan,photo,screenshot' }, 'no-real': { type: 'boolean', default: false },
+  'per-tier': { type: 'string', default: '60' }, from: { type: 'string', default: '0' }, tiers: { type: 'string', default: 'scan,photo,screenshot' }, 'no-real': { type: 'boolean', default: false },
 } });
 const perTier = Number(values['per-tier']);
+/** `--from N` starts at the N-th document of each tier's fixed set (a further sample without repeating the first). */
+const from = Number(values.from);
 const tiers = values.tiers!.split(',') as Tier[];
 const types: DocType[] = ['upd', 'torg12', 'invoice'];
 const engine = createLocalOcrEngine();
@@ -35,8 +37,8 @@ try {
     let full = 0;
     let typeOk = 0;
     for (let i = 0; i < perTier; i++) {
-      const seed = SEED_BASE[tier] + i;
-      const type = types[i % 3];
+      const seed = SEED_BASE[tier] + from + i;
+      const type = types[(from + i) % 3];
       const doc = await generateDocument({ seed, type, tier });
       const t0 = performance.now();
       const out = await engine.recognizeDetailed({ images: doc.images, documentType: 'auto', imageQuality: QUALITY[tier] });
