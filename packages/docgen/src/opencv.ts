@@ -4,7 +4,6 @@ import { createRequire } from 'node:module';
  * The OpenCV.js module (`@techstark/opencv-js`, OpenCV 4.5 compiled to WebAssembly). Typed as `any` on purpose:
  * the package's bundled types (mirada) describe a browser global, not the Emscripten module object Node gets.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type OpenCv = any;
 
 let loading: Promise<{ cv: OpenCv }> | null = null;
