@@ -1,7 +1,9 @@
 /**
- * Accuracy benchmark of the local OCR engine: `npx tsx bench/recognition/run.ts [--per-tier 60] [--tiers scan,photo,screenshot]
- * [--cases latin,word-dates,multipage,pdf-text,pdf-scan] [--langs rus] [--no-real]` (`--tiers none` runs only the
- * cases; `--langs rus+eng` sets Tesseract's languages, default the engine's `rus`). Generates a fixed set (seeds 10000 + i per tier, types cycling UPD / TORG-12 / invoice, 1–25 lines,
+ * Accuracy benchmark of the local OCR engine: `npx tsx bench/recognition/run.ts [--per-tier 60]
+ * [--tiers scan,photo,screenshot,photo-table] [--from 0] [--cases latin,word-dates,multipage,pdf-text,pdf-scan]
+ * [--langs rus] [--no-real]` (`--tiers none` runs only the cases; `--langs rus+eng` sets Tesseract's languages,
+ * default the engine's `rus`; `--from N` starts at the N-th document of each set). Generates a fixed set (seeds
+ * 10000 + i for scan, 11000 + i photo, 12000 + i screenshot, 13000 + i photo-table, whatever the order given; types cycling UPD / TORG-12 / invoice, 1–25 lines,
  * long ones over two sheets) with docgen, recognises each with `createLocalOcrEngine()` (concurrency = cores) and
  * prints per tier: header key-field accuracy, line-cell accuracy, fully-correct documents, seconds per page
  * p50/p95, and the error rate among fields with confidence ≥ 0.9. Then runs the real 1C TORG-12 PDFs from
@@ -10,16 +12,21 @@
 import { parseArgs } from 'node:util';
 import { closeRenderer, generateDocument, type DocType, type Tier } from '@app/docgen';
 import { CASES, tierSet, type BenchSet } from './cases.js';
-import { createLocalOcrEngine } from '@app/recognition-api';
+import { createLocalOcrEngine, type ImageQuality } from '@app/recognition-api';
 import { runRealSamples } from './real-samples.js';
 import { percentile, scoreDocument, type FieldScore } from './score.js';
 
 const { values } = parseArgs({ options: {
-  'per-tier': { type: 'string', default: '60' }, tiers: { type: 'string', default: 'scan,photo,screenshot' }, 'no-real': { type: 'boolean', default: false },
+  'per-tier': { type: 'string', default: '60' }, from: { type: 'string', default: '0' }, tiers: { type: 'string', default: 'scan,photo,screenshot' }, 'no-real': { type: 'boolean', default: false },
   cases: { type: 'string', default: '' }, langs: { type: 'string' },
 } });
 const perTier = Number(values['per-tier']);
-const ALL_TIERS: Tier[] = ['scan', 'photo', 'screenshot'];
+/** `--from N` starts at the N-th document of each set (a further sample without repeating the first). */
+const from = Number(values.from);
+/** Fixed seed base per tier (10000 + 1000 × index), so a tier's documents do not depend on which other tiers run. */
+const ALL_TIERS: Tier[] = ['scan', 'photo', 'screenshot', 'photo-table'];
+/** The API's image_quality for each tier: a sheet photographed on a table is sent as `photo`. */
+const QUALITY: Record<Tier, ImageQuality> = { scan: 'scan', photo: 'photo', screenshot: 'screenshot', 'photo-table': 'photo' };
 const tiers = values.tiers === 'none' ? [] : (values.tiers!.split(',') as Tier[]);
 const sets: BenchSet[] = [
   ...tiers.map((t) => tierSet(t, ALL_TIERS.indexOf(t))),
@@ -41,11 +48,11 @@ try {
     let full = 0;
     let typeOk = 0;
     for (let i = 0; i < perTier; i++) {
-      const seed = set.seedBase + i;
-      const type = types[i % 3];
-      const doc = await generateDocument({ seed, type, tier, ...set.options(i) });
+      const seed = set.seedBase + from + i;
+      const type = types[(from + i) % 3];
+      const doc = await generateDocument({ seed, type, tier, ...set.options(from + i) });
       const t0 = performance.now();
-      const out = await engine.recognizeDetailed({ images: doc.images, documentType: 'auto', imageQuality: tier })
+      const out = await engine.recognizeDetailed({ images: doc.images, documentType: 'auto', imageQuality: QUALITY[tier] })
         .catch((err: Error) => ({ failed: err.message }));
       if ('failed' in out) {
         // A set the engine cannot read at all (e.g. PDFs before PDF support) scores every field wrong.

@@ -1,7 +1,7 @@
 #!/usr/bin/env -S npx tsx
 /**
  * Writes a generated set to a folder: `npx tsx packages/docgen/src/cli.ts --out DIR [--count 10] [--seed 1]
- * [--type upd|torg12|invoice|mixed] [--tier scan|photo|screenshot] [--lines N] [--date-style numeric|words|guillemets|quotes|nominative]
+ * [--type upd|torg12|invoice|mixed] [--tier scan|photo|photo-table|screenshot] [--lines N] [--date-style numeric|words|guillemets|quotes|nominative]
  * [--latin] [--continuation repeat-header|no-header] [--output images|pdf-text|pdf-scan]`. Each document becomes
  * `<name>-p<page>.(png|jpg)` (or `<name>.pdf`) plus `<name>.json` with `{documentType, tier, seed, truth}`.
  */
@@ -18,7 +18,7 @@ const { values } = parseArgs({
   },
 });
 if (!values.out) {
-  console.error('usage: docgen --out DIR [--count N] [--seed S] [--type upd|torg12|invoice|mixed] [--tier scan|photo|screenshot] [--lines N]');
+  console.error('usage: docgen --out DIR [--count N] [--seed S] [--type upd|torg12|invoice|mixed] [--tier scan|photo|photo-table|screenshot] [--lines N]');
   process.exit(2);
 }
 const types: DocType[] = ['upd', 'torg12', 'invoice'];
@@ -35,7 +35,7 @@ try {
     });
     const name = `${type}-${tier}-${seed}`;
     if (output === 'pdf-text' || output === 'pdf-scan') writeFileSync(join(values.out!, `${name}.pdf`), doc.images[0]!);
-    else doc.images.forEach((img, p) => writeFileSync(join(values.out!, `${name}-p${p + 1}.${tier === 'photo' ? 'jpg' : 'png'}`), img));
+    else doc.images.forEach((img, p) => writeFileSync(join(values.out!, `${name}-p${p + 1}.${tier.startsWith('photo') ? 'jpg' : 'png'}`), img));
     writeFileSync(join(values.out!, `${name}.json`), JSON.stringify({ documentType: type, tier, seed, truth: doc.truth }, null, 2));
     console.log(`${name}: ${doc.pages} page(s), ${doc.truth.items.length} line(s)`);
   }

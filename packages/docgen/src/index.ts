@@ -16,6 +16,8 @@ export { imagesToPdf } from './pdf.js';
 export { legalInn, personInn } from './companies.js';
 export { UPD_ROWS } from './html/upd.js';
 export { TORG12_ROWS } from './html/torg12.js';
+export { photoOnTable, type PhotoGeometry, type Quad } from './photo-table.js';
+export { Rng } from './random.js';
 
 /** Input of {@link generateDocument}. */
 export interface GenerateOptions {
