@@ -85,7 +85,7 @@ try {
 
   if (!values['skip-speed']) {
     // B. 5 clients, mixed priorities, tiers in turn.
-    const perPage: Record<Tier, number[]> = { scan: [], photo: [], screenshot: [] };
+    const perPage: Record<Tier, number[]> = { scan: [], photo: [], 'photo-table': [], screenshot: [] };
     const high: { ms: number; status: number }[] = [];
     const t1 = performance.now();
     await Promise.all(Array.from({ length: 5 }, async (_c, c) => {

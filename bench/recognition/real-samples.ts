@@ -8,7 +8,8 @@ const PDF_DIR = join(import.meta.dirname, '../../../shared/data/torg12-1c-sample
 const ALT_PDF_DIR = '/work/shared/data/torg12-1c-samples/pdf';
 
 /**
- * Runs the engine on the real 1C TORG-12 samples (rendered with `pdftoppm -r 300`) and prints what it read:
+ * Runs the engine on the real 1C TORG-12 samples, rendered with `pdftoppm -r 300` (OCR) and as the PDF itself
+ * (text layer, engine/pdf), and prints what it read:
  * there is no ground truth file, so the output is for reading next to the PDF (docs/recognition-engine.md).
  */
 export async function runRealSamples(engine: LocalOcrEngine): Promise<void> {
@@ -21,16 +22,24 @@ export async function runRealSamples(engine: LocalOcrEngine): Promise<void> {
     const tmp = mkdtempSync(join(tmpdir(), 'torg12-'));
     try {
       spawnSync('pdftoppm', ['-r', '300', '-png', join(dir, pdf), join(tmp, 'p')]);
-      const images = readdirSync(tmp).sort().map((f) => readFileSync(join(tmp, f)));
-      const t0 = performance.now();
-      const out = await engine.recognizeDetailed({ images, documentType: 'auto', imageQuality: 'scan' });
-      const secs = ((performance.now() - t0) / 1000).toFixed(1);
-      console.log(`\n### ${pdf}: ${images.length} page(s), ${secs} s, type ${out.documentType}, ${out.data.items.length} lines`);
-      console.log(JSON.stringify({ document: out.data.document, seller: out.data.seller, buyer: out.data.buyer, totals: out.data.totals }));
-      for (const it of out.data.items.slice(0, 50)) console.log(JSON.stringify(it));
-      console.log(`warnings: ${JSON.stringify(out.warnings)}`);
+      const rendered = readdirSync(tmp).sort().map((f) => readFileSync(join(tmp, f)));
+      // Twice: the pages rendered to PNG (the OCR path, as a scan of the print), and the PDF itself (text layer).
+      for (const [how, images] of [['rendered pages, OCR', rendered], ['PDF upload, text layer', [readFileSync(join(dir, pdf))]]] as const) {
+        const t0 = performance.now();
+        const out = await engine.recognizeDetailed({ images: [...images], documentType: 'auto', imageQuality: 'scan' });
+        const secs = ((performance.now() - t0) / 1000).toFixed(1);
+        const gaps = out.warnings.filter((w) => /out of sequence/.test(w.message)).length;
+        console.log(`\n### ${pdf} (${how}): ${out.pages} page(s), ${secs} s, type ${out.documentType}, ${out.data.items.length} lines, ${gaps} out-of-sequence warnings`);
+        print(out);
+      }
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }
   }
+}
+
+function print(out: Awaited<ReturnType<LocalOcrEngine['recognizeDetailed']>>): void {
+  console.log(JSON.stringify({ document: out.data.document, seller: out.data.seller, buyer: out.data.buyer, totals: out.data.totals }));
+  for (const it of out.data.items.slice(0, 80)) console.log(JSON.stringify(it));
+  console.log(`warnings: ${JSON.stringify(out.warnings)}`);
 }

@@ -22,11 +22,34 @@ export function esc(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
+const GENITIVE = ['января', 'февраля', 'марта', 'апреля', 'мая', 'июня', 'июля', 'августа', 'сентября', 'октября', 'ноября', 'декабря'];
+const NOMINATIVE = ['январь', 'февраль', 'март', 'апрель', 'май', 'июнь', 'июль', 'август', 'сентябрь', 'октябрь', 'ноябрь', 'декабрь'];
+
 /** Date "DD.MM.YYYY" → "«12» марта 2026 г." as forms print it under signatures. */
 export function longDate(date: string): string {
-  const months = ['января', 'февраля', 'марта', 'апреля', 'мая', 'июня', 'июля', 'августа', 'сентября', 'октября', 'ноября', 'декабря'];
+  return printDate(date, 'guillemets');
+}
+
+/**
+ * How a document prints its date: `numeric` "12.03.2026" (1C's default), in words `words` "12 марта 2026 г.",
+ * `guillemets` "«12» марта 2026 г." (forms filled by hand or by templates), `quotes` "\"12\" марта 2026",
+ * `nominative` "12 март 2026" (templates that forget the genitive).
+ */
+export type DateStyle = 'numeric' | 'words' | 'guillemets' | 'quotes' | 'nominative';
+export const DATE_STYLES: readonly DateStyle[] = ['numeric', 'words', 'guillemets', 'quotes', 'nominative'];
+
+/** Prints a "DD.MM.YYYY" date in one of the {@link DateStyle}s. */
+export function printDate(date: string, style: DateStyle): string {
   const [d, m, y] = date.split('.');
-  return `«${d}» ${months[Number(m) - 1]} ${y} г.`;
+  const month = Number(m) - 1;
+  const day = String(Number(d));
+  switch (style) {
+    case 'numeric': return date;
+    case 'words': return `${day} ${GENITIVE[month]} ${y} г.`;
+    case 'guillemets': return `«${d}» ${GENITIVE[month]} ${y} г.`;
+    case 'quotes': return `"${d}" ${GENITIVE[month]} ${y}`;
+    case 'nominative': return `${day} ${NOMINATIVE[month]} ${y}`;
+  }
 }
 
 /** Splits items into pages: `first` rows on page 1, `rest` on each following page. */

@@ -2,15 +2,22 @@ import { makeTruth } from './document-data.js';
 import { torg12Html } from './html/torg12.js';
 import { updHtml } from './html/upd.js';
 import { Rng } from './random.js';
-import { renderPages } from './render.js';
+import { printDate, type DateStyle } from './format.js';
+import { imagesToPdf } from './pdf.js';
+import { renderPages, renderPdf } from './render.js';
 import { applyTier, TIER_DPI } from './tiers.js';
 import type { DocType, Tier, TruthData } from './truth.types.js';
 
 export type { DocType, Tier, TruthData, TruthItem, TruthParty } from './truth.types.js';
 export { closeRenderer } from './render.js';
+export { DATE_STYLES, printDate, type DateStyle } from './format.js';
+export { LATIN_PRODUCTS } from './items.js';
+export { imagesToPdf } from './pdf.js';
 export { legalInn, personInn } from './companies.js';
 export { UPD_ROWS } from './html/upd.js';
 export { TORG12_ROWS } from './html/torg12.js';
+export { photoOnTable, type PhotoGeometry, type Quad } from './photo-table.js';
+export { Rng } from './random.js';
 
 /** Input of {@link generateDocument}. */
 export interface GenerateOptions {
@@ -20,12 +27,25 @@ export interface GenerateOptions {
   tier: Tier;
   /** Number of item lines (1–25 sensible); default random 1–25, long tables span several sheets. */
   lines?: number;
+  /** How the document date is printed (default `numeric`); the truth stays DD.MM.YYYY. */
+  dateStyle?: DateStyle;
+  /** Item names from the catalogue with Latin brands and model codes ({@link LATIN_PRODUCTS}). */
+  latinNames?: boolean;
+  /** Continuation sheets of long tables: `repeat-header` (default) or `no-header` (rows only). */
+  continuation?: 'repeat-header' | 'no-header';
+  /**
+   * `images` (default): one image per page. `pdf-text`: a single PDF printed by chromium, with a text layer (the
+   * tier is ignored). `pdf-scan`: the tier's page images placed in a PDF without text (a scanner's PDF).
+   */
+  output?: 'images' | 'pdf-text' | 'pdf-scan';
 }
 
 /** A generated document: page images in order, the exact data printed on them, and its type. */
 export interface GeneratedDocument {
-  /** PNG (scan, screenshot) or JPEG (photo) page images. */
+  /** PNG (scan, screenshot) or JPEG (photo) page images; with `output: 'pdf-*'` a single PDF of all pages. */
   images: Buffer[];
+  /** Number of pages (also for a PDF output). */
+  pages: number;
   truth: TruthData;
   documentType: DocType;
   /** The page HTML, for debugging layouts. */
@@ -35,10 +55,11 @@ export interface GeneratedDocument {
 /** Just the ground truth and HTML, without rendering (fast; no browser). */
 export function generateTruth(opts: GenerateOptions): { truth: TruthData; html: string } {
   const rng = new Rng(opts.seed);
-  const truth = makeTruth(rng, opts.type, opts.lines);
+  const truth = makeTruth(rng, opts.type, opts.lines, opts.latinNames);
   // Invoices have no product-code column (А exists only on the UPD).
   if (opts.type === 'invoice') truth.items.forEach((it) => (it.product_code = null));
-  const html = opts.type === 'torg12' ? torg12Html(truth) : updHtml(truth, opts.type);
+  const o = { date: printDate(truth.document.date!, opts.dateStyle ?? 'numeric'), continuation: opts.continuation ?? 'repeat-header' } as const;
+  const html = opts.type === 'torg12' ? torg12Html(truth, o) : updHtml(truth, opts.type, o);
   return { truth, html };
 }
 
@@ -49,9 +70,14 @@ export function generateTruth(opts: GenerateOptions): { truth: TruthData; html: 
  */
 export async function generateDocument(opts: GenerateOptions): Promise<GeneratedDocument> {
   const { truth, html } = generateTruth(opts);
+  if (opts.output === 'pdf-text') {
+    const pdf = await renderPdf(html);
+    return { images: [pdf], pages: (html.match(/<section class="page">/g) ?? []).length, truth, documentType: opts.type, html };
+  }
   const pages = await renderPages(html, TIER_DPI[opts.tier]);
   const noise = new Rng(opts.seed ^ 0x5bd1e995);
   const images: Buffer[] = [];
   for (const p of pages) images.push(await applyTier(p, opts.tier, noise));
-  return { images, truth, documentType: opts.type, html };
+  if (opts.output === 'pdf-scan') return { images: [await imagesToPdf(images)], pages: images.length, truth, documentType: opts.type, html };
+  return { images, pages: images.length, truth, documentType: opts.type, html };
 }

@@ -32,6 +32,27 @@ const PRODUCTS: Product[] = [
   { name: 'Услуги по доставке груза', code: '796', unit: 'шт', min: 1200, max: 9500 },
 ];
 
+/**
+ * Goods whose names carry Latin brand names and model codes, as real catalogues print them. They exercise the
+ * Latin/Cyrillic look-alikes the rus OCR model confuses ("HP CF283A" → "НР СЕ283А", "Arabica" → "АгаЫса").
+ * Used by `generateDocument({latinNames: true})` (the default catalogue stays as it was, so benchmark sets of
+ * the existing tiers do not change).
+ */
+export const LATIN_PRODUCTS: Product[] = [
+  { name: 'Картридж HP CF283A черный', code: '796', unit: 'шт', min: 1900, max: 4800 },
+  { name: 'Лампа светодиодная LED A60 E27 10 Вт', code: '796', unit: 'шт', min: 60, max: 190 },
+  { name: 'Шина летняя R16 94T', code: '796', unit: 'шт', min: 4200, max: 9800 },
+  { name: 'Кофе в зернах Arabica 1 кг', code: '778', unit: 'упак', food: true, min: 900, max: 2400 },
+  { name: 'Бумага Svetocopy A4 80 г/м2', code: '778', unit: 'упак', min: 280, max: 520 },
+  { name: 'Мышь беспроводная Logitech M185', code: '796', unit: 'шт', min: 700, max: 1500 },
+  { name: 'Клавиатура Defender Element HB-520', code: '796', unit: 'шт', min: 500, max: 1300 },
+  { name: 'Кабель USB Type-C 1 м', code: '796', unit: 'шт', min: 150, max: 600 },
+  { name: 'Чай Greenfield Earl Grey 100 пак.', code: '778', unit: 'упак', food: true, min: 250, max: 520 },
+  { name: 'Масло моторное Shell Helix HX7 5W-40', code: '112', unit: 'л', min: 450, max: 1100 },
+  { name: 'Аккумулятор Varta Blue Dynamic 60Ah', code: '796', unit: 'шт', min: 6500, max: 11900 },
+  { name: 'Фильтр масляный MANN W 712/75', code: '796', unit: 'шт', min: 400, max: 1100 },
+];
+
 /** Roubles rounded to kopecks without binary drift. */
 export const rub = (x: number): number => Math.round(x * 100) / 100;
 
@@ -40,10 +61,11 @@ export type RateRule = { standard: 20 | 22 };
 /**
  * One item line with exact arithmetic: amount = round(quantity × price), VAT = round(amount × rate / 100),
  * amount with VAT = amount + VAT. Food goes at 10 %, other goods at the standard rate (20 % for 2025 dates,
- * 22 % from 2026); about 5 % of lines are "без НДС" (VAT amount null).
+ * 22 % from 2026); about 5 % of lines are "без НДС" (VAT amount null). `latinNames` draws from
+ * {@link LATIN_PRODUCTS} (two in three) and the first six ordinary goods.
  */
-export function makeItem(rng: Rng, number: number, rule: RateRule, exemptDoc: boolean): TruthItem {
-  const p = rng.pick(PRODUCTS);
+export function makeItem(rng: Rng, number: number, rule: RateRule, exemptDoc: boolean, latinNames = false): TruthItem {
+  const p = rng.pick(latinNames ? [...LATIN_PRODUCTS, ...PRODUCTS.slice(0, 6)] : PRODUCTS);
   const quantity = p.weight ? rub(rng.int(500, 250000) / 1000) : rng.chance(0.7) ? rng.int(1, 40) : rng.int(41, 1200);
   const price = rub(rng.int(p.min * 100, p.max * 100) / 100);
   const amount = rub(Math.round(quantity * price * 100) / 100);

@@ -36,6 +36,24 @@ export async function renderPages(html: string, dpi: number): Promise<Buffer[]> 
   }
 }
 
+/**
+ * Prints `html` to a PDF with chromium's print-to-PDF: one A4 landscape page per `<section class="page">`, text kept
+ * as text (a text layer with the fonts embedded), as office software and 1C produce PDFs.
+ */
+export async function renderPdf(html: string): Promise<Buffer> {
+  const b = await getBrowser();
+  const context = await b.newContext({ viewport: { width: 1123, height: 794 } });
+  try {
+    const page = await context.newPage();
+    // Each section is exactly one sheet (1123×794 CSS px = 297×210 mm): no margins, a break after each.
+    const print = '<style>@page { size: 297mm 210mm; margin: 0 } section.page { break-after: page; }</style>';
+    await page.setContent(html.replace('</head>', `${print}</head>`), { waitUntil: 'load' });
+    return await page.pdf({ width: '297mm', height: '210mm', printBackground: true, margin: { top: '0', right: '0', bottom: '0', left: '0' } });
+  } finally {
+    await context.close();
+  }
+}
+
 /** Closes the shared browser (call once when a test file or CLI run is done). */
 export async function closeRenderer(): Promise<void> {
   const b = browser;

@@ -1,9 +1,10 @@
 import sharp from 'sharp';
+import { photoOnTable } from './photo-table.js';
 import type { Rng } from './random.js';
 import type { Tier } from './truth.types.js';
 
 /** Render resolution per tier: scans and photos start from 300 DPI, screenshots are a viewer at ~150 %. */
-export const TIER_DPI: Record<Tier, number> = { scan: 300, photo: 300, screenshot: 144 };
+export const TIER_DPI: Record<Tier, number> = { scan: 300, photo: 300, 'photo-table': 300, screenshot: 144 };
 
 /**
  * Phone-photo look from a clean 300 DPI render: resampled to a 12 MP-like width, tilted ±2.5°, slight shear
@@ -34,9 +35,13 @@ async function photo(png: Buffer, rng: Rng): Promise<Buffer> {
     .toBuffer();
 }
 
-/** Applies the tier's degradation to one rendered page; `scan` and `screenshot` stay lossless PNG. */
+/**
+ * Applies the tier's degradation to one rendered page; `scan` and `screenshot` stay lossless PNG, `photo` and
+ * `photo-table` (the sheet on a desk, see photo-table.ts) are JPEG.
+ */
 export async function applyTier(png: Buffer, tier: Tier, rng: Rng): Promise<Buffer> {
   if (tier === 'photo') return photo(png, rng);
+  if (tier === 'photo-table') return (await photoOnTable(png, rng)).jpeg;
   if (tier === 'scan') return sharp(png).grayscale().png({ compressionLevel: 6 }).withMetadata({ density: 300 }).toBuffer();
   return png;
 }

@@ -4,8 +4,12 @@
  * (the recognition tests depend on docgen). Amounts are roubles with kopecks as decimals, as printed.
  */
 export type DocType = 'upd' | 'torg12' | 'invoice';
-/** `scan`: clean 300 DPI; `photo`: phone-like (tilt, shear, blur, uneven light, JPEG); `screenshot`: ~120 DPI PNG. */
-export type Tier = 'scan' | 'photo' | 'screenshot';
+/**
+ * `scan`: clean 300 DPI; `photo`: phone-like (tilt, shear, blur, uneven light, JPEG), the sheet fills the frame;
+ * `photo-table`: the sheet lying on a desk, 55–85 % of a ~2000 px frame, rotated, keystoned, shadowed, JPEG;
+ * `screenshot`: ~144 DPI PNG.
+ */
+export type Tier = 'scan' | 'photo' | 'photo-table' | 'screenshot';
 
 export interface TruthParty {
   name: string | null;

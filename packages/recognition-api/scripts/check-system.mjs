@@ -1,19 +1,29 @@
 #!/usr/bin/env node
 // System prerequisites of the recognition service and its tests, run by scripts/bootstrap.mjs before
-// `npm start` / `npm test`: Tesseract 5 with Russian data (the local OCR engine), Debian chromium (docgen renders
-// synthetic documents with it) and a sans-serif font family for those pages. Plain Node with no dependencies,
-// because it runs before anything else; a present system answers in a few milliseconds (no subprocess but one
-// `tesseract --list-langs`).
+// `npm start` / `npm test`: Tesseract 5 with Russian and English data (the local OCR engine reads `rus+eng`),
+// poppler-utils (PDF uploads: pdfinfo, pdftotext, pdftoppm), qpdf (the tests encrypt PDFs with it), Debian
+// chromium (docgen renders synthetic documents with it) and a sans-serif font family for those pages. Plain Node with no dependencies,
+// because it runs before anything else; a present system answers in a few tens of milliseconds (`tesseract
+// --list-langs` and the `-v`/`--version` of the poppler tools and qpdf).
 import { existsSync, readdirSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 
 const log = (msg) => process.stderr.write(`[check-system recognition-api] ${msg}\n`);
 
-function tesseractHasRus() {
+function tesseractLangs() {
   const r = spawnSync('tesseract', ['--list-langs'], { encoding: 'utf8' });
-  if (r.error || r.status !== 0) return false;
-  return /^rus$/m.test(`${r.stdout}\n${r.stderr}`);
+  return r.error || r.status !== 0 ? '' : `${r.stdout}\n${r.stderr}`;
 }
+const tesseractHasRus = () => /^rus$/m.test(tesseractLangs());
+const tesseractHasEng = () => /^eng$/m.test(tesseractLangs());
+
+// `-v` prints the version and exits 0 (poppler ≥ 0.86); a missing binary gives an ENOENT error.
+const runs = (cmd, args) => {
+  const r = spawnSync(cmd, args, { stdio: 'ignore' });
+  return !r.error && r.status === 0;
+};
+const popplerPresent = () => runs('pdftoppm', ['-v']) && runs('pdfinfo', ['-v']) && runs('pdftotext', ['-v']);
+const qpdfPresent = () => runs('qpdf', ['--version']);
 
 const chromiumPresent = () => existsSync('/usr/bin/chromium');
 
@@ -27,6 +37,9 @@ function fontsPresent() {
 
 const needs = [
   { what: 'tesseract with Russian data', ok: tesseractHasRus, packages: ['tesseract-ocr', 'tesseract-ocr-rus'] },
+  { what: 'tesseract English data (rus+eng)', ok: tesseractHasEng, packages: ['tesseract-ocr-eng'] },
+  { what: 'poppler-utils (PDF uploads)', ok: popplerPresent, packages: ['poppler-utils'] },
+  { what: 'qpdf (PDF tests)', ok: qpdfPresent, packages: ['qpdf'] },
   { what: 'chromium (docgen)', ok: chromiumPresent, packages: ['chromium'] },
   { what: 'sans-serif fonts (docgen)', ok: fontsPresent, packages: ['fonts-liberation', 'fonts-dejavu-core'] },
 ];

@@ -26,7 +26,7 @@ import { QueueRepo } from './jobs/queue.repo.js';
 import { installAuth } from './keys/auth.plugin.js';
 import { KeysRepo } from './keys/keys.repo.js';
 import type { FileStore } from './storage/file-store.js';
-import { checkImage } from './engine/image-check.js';
+import { checkUpload } from './engine/upload-check.js';
 import type { ImageChecker } from './documents/intake.js';
 import { Lane } from './jobs/lane.js';
 import { realScheduler, type Scheduler } from './time/scheduler.js';
@@ -39,7 +39,7 @@ declare module 'fastify' {
 }
 
 /** In-process upload check: for tests and tools only; the service passes the worker pool's (see index.ts). */
-const inProcessCheck: ImageChecker = (bytes) => checkImage(bytes);
+const inProcessCheck: ImageChecker = (bytes) => checkUpload(bytes);
 
 /** Everything the recognition app needs, passed in (tests: in-memory PGlite, ManualClock, fake engine). */
 export interface RecognitionAppDeps {

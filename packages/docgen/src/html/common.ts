@@ -26,6 +26,13 @@ table { border-collapse: collapse; }
 .pageno { position: absolute; right: 34px; bottom: 12px; font-size: 9px; }
 `;
 
+/** Printing choices of one document: the date as printed (numeric or in words) and how long tables continue. */
+export interface HtmlOptions {
+  date: string;
+  /** `repeat-header`: each continuation sheet repeats the caption and table header; `no-header`: rows only. */
+  continuation: 'repeat-header' | 'no-header';
+}
+
 /** Wraps page bodies into one HTML document; each `<section class="page">` becomes one image. */
 export function htmlDocument(pages: string[]): string {
   const body = pages.map((p) => `<section class="page">${p}</section>`).join('\n');

@@ -1,4 +1,5 @@
 import { esc, longDate, money, paginate, quantity } from '../format.js';
+import type { HtmlOptions } from './common.js';
 import type { TruthData, TruthItem, TruthParty } from '../truth.types.js';
 import { htmlDocument, kvRow } from './common.js';
 
@@ -33,7 +34,7 @@ function sumRow(label: string, items: TruthItem[]): string {
 
 const party = (p: TruthParty) => esc(`${p.name}, ИНН ${p.inn}${p.kpp ? `, КПП ${p.kpp}` : ''}, ${p.address}`);
 
-function headerBlock(t: TruthData): string {
+function headerBlock(t: TruthData, o: HtmlOptions): string {
   const codes = `<table class="grid" style="width:170px;float:right"><tr><td></td><td class="c">Коды</td></tr>` +
     `<tr><td class="small">Форма по ОКУД</td><td class="c">0330212</td></tr><tr><td class="small">по ОКПО</td><td></td></tr>` +
     `<tr><td class="small">Вид деятельности по ОКДП</td><td></td></tr></table>`;
@@ -41,7 +42,7 @@ function headerBlock(t: TruthData): string {
     `${kvRow('Поставщик', party(t.seller))}${kvRow('Плательщик', party(t.buyer))}${kvRow('Основание', 'Основной договор')}</table>`;
   const title = `<table style="margin:8px 0 0 260px"><tr><td class="title" style="padding-right:20px">ТОВАРНАЯ НАКЛАДНАЯ</td>` +
     `<td><table class="grid" style="width:230px"><tr><th>Номер документа</th><th>Дата составления</th></tr>` +
-    `<tr><td class="c">${esc(t.document.number!)}</td><td class="c">${t.document.date}</td></tr></table></td></tr></table>`;
+    `<tr><td class="c">${esc(t.document.number!)}</td><td class="c" style="white-space:nowrap">${esc(o.date)}</td></tr></table></td></tr></table>`;
   return `<div class="small" style="text-align:right">Унифицированная форма № ТОРГ-12<br>Утверждена постановлением Госкомстата России от 25.12.98 № 132</div>${codes}${kv}${title}`;
 }
 
@@ -55,13 +56,16 @@ function footer(t: TruthData): string {
  * number/date box, the 15-column item table with its column-number row, "Итого" per sheet and "Всего по
  * накладной" on the last sheet.
  */
-export function torg12Html(t: TruthData): string {
+export function torg12Html(t: TruthData, o: HtmlOptions = { date: t.document.date!, continuation: 'repeat-header' }): string {
   const chunks = paginate(t.items, TORG12_ROWS.first, TORG12_ROWS.rest);
   const pages = chunks.map((rows, i) => {
     const last = i === chunks.length - 1;
     const sums = `${sumRow('Итого', rows)}${last && chunks.length > 1 ? sumRow('Всего по накладной', t.items) : ''}`;
-    const table = `<table class="grid" style="margin-top:8px">${HEAD}${rows.map(itemRow).join('')}${sums}</table>`;
-    const head = i === 0 ? headerBlock(t) : `<div class="small">Товарная накладная № ${esc(t.document.number!)} от ${t.document.date}, страница ${i + 1}</div>`;
+    const bare = i > 0 && o.continuation === 'no-header';
+    // A continuation sheet without a header keeps the column widths (colgroup) and drops the header rows.
+    const thead = bare ? HEAD.replace(/<\/colgroup>.*$/s, '</colgroup>') : HEAD;
+    const table = `<table class="grid" style="margin-top:8px">${thead}${rows.map(itemRow).join('')}${sums}</table>`;
+    const head = i === 0 ? headerBlock(t, o) : bare ? '' : `<div class="small">Товарная накладная № ${esc(t.document.number!)} от ${esc(o.date)}, страница ${i + 1}</div>`;
     return `${head}${table}${last ? footer(t) : ''}<div class="pageno">Страница ${i + 1}</div>`;
   });
   return htmlDocument(pages);

@@ -1,4 +1,5 @@
 import { esc, longDate, money, paginate, quantity } from '../format.js';
+import type { HtmlOptions } from './common.js';
 import type { TruthData, TruthItem } from '../truth.types.js';
 import { htmlDocument, kvRow } from './common.js';
 
@@ -43,17 +44,17 @@ function totalRow(t: TruthData, withCode: boolean): string {
     `<td class="c">X</td><td class="c">X</td><td class="r">${vat}</td><td class="r">${money(t.totals.amount_with_nds!)}</td><td colspan="3"></td></tr>`;
 }
 
-function headerBlock(t: TruthData, kind: 'upd' | 'invoice'): string {
+function headerBlock(t: TruthData, kind: 'upd' | 'invoice', o: HtmlOptions): string {
   const { seller: s, buyer: b, document: d } = t;
   const innKpp = (p: typeof s) => `${p.inn}${p.kpp ? `/${p.kpp}` : ''}`;
   const rows = [
-    kvRow(`<b>Счёт-фактура № ${esc(d.number!)} от ${d.date}</b>`, '', '(1)'),
+    kvRow(`<b>Счёт-фактура № ${esc(d.number!)} от ${esc(o.date)}</b>`, '', '(1)'),
     kvRow('Исправление № -- от --', '', '(1а)'),
     kvRow('<b>Продавец:</b>', esc(s.name!), '(2)'), kvRow('Адрес:', esc(s.address!), '(2а)'),
     kvRow('ИНН/КПП продавца:', innKpp(s), '(2б)'), kvRow('Грузоотправитель и его адрес:', 'он же', '(3)'),
     kvRow('Грузополучатель и его адрес:', esc(`${b.name}, ${b.address}`), '(4)'),
     kvRow('К платёжно-расчётному документу №', '-- от --', '(5)'),
-    kvRow('Документ об отгрузке', `№ п/п 1-${t.items.length} № ${esc(d.number!)} от ${d.date}`, '(5а)'),
+    kvRow('Документ об отгрузке', `№ п/п 1-${t.items.length} № ${esc(d.number!)} от ${esc(o.date)}`, '(5а)'),
     kvRow('<b>Покупатель:</b>', esc(b.name!), '(6)'), kvRow('Адрес:', esc(b.address!), '(6а)'),
     kvRow('ИНН/КПП покупателя:', innKpp(b), '(6б)'), kvRow('Валюта: наименование, код', 'Российский рубль, 643', '(7)'),
   ];
@@ -76,13 +77,15 @@ function footer(t: TruthData): string {
  * table with its column-number row (UPD: А, 1, 1а … 11; invoice: 1, 1а … 11), "Всего к оплате" on the last sheet.
  * Long tables continue on further sheets that repeat the table header, as printed forms do.
  */
-export function updHtml(t: TruthData, kind: 'upd' | 'invoice'): string {
+export function updHtml(t: TruthData, kind: 'upd' | 'invoice', o: HtmlOptions = { date: t.document.date!, continuation: 'repeat-header' }): string {
   const withCode = kind === 'upd';
   const chunks = paginate(t.items, UPD_ROWS.first, UPD_ROWS.rest);
   const pages = chunks.map((rows, i) => {
     const last = i === chunks.length - 1;
-    const table = `<table class="grid" style="margin-top:8px">${headerRows(withCode)}${rows.map((r) => itemRow(r, withCode)).join('')}${last ? totalRow(t, withCode) : ''}</table>`;
-    const head = i === 0 ? headerBlock(t, kind) : `<div class="small">Счёт-фактура № ${esc(t.document.number!)} от ${t.document.date}, лист ${i + 1}</div>`;
+    const bare = i > 0 && o.continuation === 'no-header';
+    const thead = bare ? headerRows(withCode).replace(/<tr>.*$/s, '') : headerRows(withCode);
+    const table = `<table class="grid" style="margin-top:8px">${thead}${rows.map((r) => itemRow(r, withCode)).join('')}${last ? totalRow(t, withCode) : ''}</table>`;
+    const head = i === 0 ? headerBlock(t, kind, o) : bare ? '' : `<div class="small">Счёт-фактура № ${esc(t.document.number!)} от ${esc(o.date)}, лист ${i + 1}</div>`;
     return `${head}${table}${last ? footer(t) : ''}<div class="pageno">Лист ${i + 1} из ${chunks.length}</div>`;
   });
   return htmlDocument(pages);

@@ -95,7 +95,7 @@ export class AdminDocumentsService {
     const key = Number.isInteger(n) && n >= 1 ? doc.files[n - 1] : undefined;
     if (!key) throw new AdminError('NOT_FOUND', 'У документа нет такой страницы.');
     const ext = key.split('.').pop()!.toLowerCase();
-    const type = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', tif: 'image/tiff', tiff: 'image/tiff', bmp: 'image/bmp' }[ext] ?? 'application/octet-stream';
+    const type = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', tif: 'image/tiff', tiff: 'image/tiff', bmp: 'image/bmp', pdf: 'application/pdf' }[ext] ?? 'application/octet-stream';
     try {
       return { bytes: await this.deps.files.get(key), type };
     } catch (err) {

@@ -1,7 +1,7 @@
 import { invalid } from '../errors.js';
 import { RecognitionFailedError } from '../engine/engine.port.js';
 import { ImageRejected, type CheckedImage } from '../engine/image-check.js';
-import type { RawUpload } from './multipart-upload.js';
+import { MAX_IMAGES, type RawUpload } from './multipart-upload.js';
 
 /**
  * The upload check of one file, run by the worker pool in production (engine/pool) so no decode happens on the
@@ -16,13 +16,18 @@ export class DeadlineBeforeStore extends Error {}
 
 /**
  * Checks every uploaded file, in order, through `check`. Throws 422 VALIDATION_ERROR `images[i]: "name": why`
- * for the first bad file; {@link DeadlineBeforeStore} when the deadline passes meanwhile.
+ * for the first bad file, and `images[]: …` when the pages of all files (a PDF counts its pages, an image one)
+ * exceed the spec's 5 images per recognition; {@link DeadlineBeforeStore} when the deadline passes meanwhile.
  */
 export async function checkUploadedImages(files: RawUpload['files'], check: ImageChecker, lane: 'high' | 'background', signal?: AbortSignal): Promise<CheckedImage[]> {
   const checked: CheckedImage[] = [];
+  let pages = 0;
   for (const [i, f] of files.entries()) {
     try {
-      checked.push(await check(f.bytes, lane, signal));
+      const c = await check(f.bytes, lane, signal);
+      pages += c.pages ?? 1;
+      if (pages > MAX_IMAGES) throw invalid('images[]', `at most ${MAX_IMAGES} pages per request (a PDF counts each page); "${f.name}" brings the total to ${pages}`);
+      checked.push(c);
     } catch (err) {
       if (err instanceof ImageRejected) throw invalid(`images[${i}]`, `"${f.name}": ${err.message}`);
       if (signal?.aborted || (err instanceof RecognitionFailedError && err.reason === 'timeout')) throw new DeadlineBeforeStore('deadline passed during the upload check');

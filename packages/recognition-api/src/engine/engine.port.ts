@@ -54,7 +54,7 @@ export interface EngineWarning {
 }
 
 export interface RecognitionInput {
-  /** Original uploaded file bytes, one per page, in upload order (JPEG/PNG/WebP/TIFF/BMP). */
+  /** Original uploaded file bytes in upload order: one page each (JPEG/PNG/WebP/TIFF/BMP), or a PDF of 1–5 pages. */
   images: Buffer[];
   documentType: DocumentType | 'auto';
   imageQuality: ImageQuality;

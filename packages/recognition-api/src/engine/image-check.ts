@@ -20,15 +20,18 @@ export const BOMB_MIN_PIXELS = 4_000_000;
 /** Long side of the reduced copy the upload check decodes to (full decode for truncation, bounded memory). */
 const CHECK_LONG_SIDE = 512;
 
-/** A page image accepted for recognition: the bytes to store (BMP re-encoded as PNG) and what was detected. */
+/** A page image (or PDF, documents/pdf-check.ts) accepted for recognition: the bytes to store (BMP re-encoded as PNG) and what was detected. */
 export interface CheckedImage {
   /** Detected from the content, never from the file name. */
-  format: 'jpeg' | 'png' | 'webp' | 'tiff' | 'bmp';
+  format: 'jpeg' | 'png' | 'webp' | 'tiff' | 'bmp' | 'pdf';
+  /** Pixels; for a PDF, its first page at 300 DPI. */
   width: number;
   height: number;
   bytes: Buffer;
   /** File extension of `bytes` for storage. */
-  ext: 'jpg' | 'png' | 'webp' | 'tiff';
+  ext: 'jpg' | 'png' | 'webp' | 'tiff' | 'pdf';
+  /** Pages of a PDF (each counts as one image against the limit of 5); absent for an image (one page). */
+  pages?: number;
 }
 
 /** Why an image was refused; the caller turns it into 422 VALIDATION_ERROR naming the file. */
@@ -100,10 +103,10 @@ export async function checkImage(buf: Buffer): Promise<CheckedImage> {
     // Header only, so no pixel limit here: the declared size is checked below with a clear message.
     meta = await sharp(buf, { limitInputPixels: false }).metadata();
   } catch {
-    throw new ImageRejected('not a JPEG, PNG, WebP, TIFF or BMP image');
+    throw new ImageRejected('not a JPEG, PNG, WebP, TIFF or BMP image, nor a PDF');
   }
   const format = meta.format as keyof typeof SHARP_FORMATS;
-  if (!(format in SHARP_FORMATS)) throw new ImageRejected(`image format "${meta.format}" is not accepted (JPEG, PNG, WebP, TIFF, BMP)`);
+  if (!(format in SHARP_FORMATS)) throw new ImageRejected(`image format "${meta.format}" is not accepted (JPEG, PNG, WebP, TIFF, BMP, PDF)`);
   const width = meta.width ?? 0;
   const height = meta.height ?? 0;
   if (width === 0 || height === 0) throw new ImageRejected('image declares an empty size');

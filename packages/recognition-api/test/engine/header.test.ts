@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parsePartyWords, partyLine } from '../../src/engine/extract/header-torg12.js';
+import { extractTorg12Header, parsePartyWords, partyLine } from '../../src/engine/extract/header-torg12.js';
+import { extractUpdHeader } from '../../src/engine/extract/header-upd.js';
 import { groupLines } from '../../src/engine/extract/words.js';
 import { row } from './fixtures.js';
 
@@ -18,5 +19,47 @@ describe('TORG-12 party lines', () => {
     const party = parsePartyWords(partyLine(lines, [/^Поставщик:?$/i]), 'seller', {});
     // A 7-digit INN is returned as printed; validation reports its length.
     expect(party).toEqual({ name: 'ООО "Золотая антилопа"', inn: '1111111', kpp: null, address: '117587, Москва г' });
+  });
+});
+
+describe('document dates printed in words', () => {
+  const updHeader = (dateText: string) => groupLines([
+    ...row(200, [[100, 'Счёт-фактура № 512 от'], [560, dateText], [1500, '(1)']]),
+    ...row(260, [[100, 'Продавец:'], [400, 'ООО «Север»'], [1500, '(2)']]),
+  ]);
+
+  it.each([
+    ['«12» марта 2026 г.', '12.03.2026'],
+    ['"7" мая 2025', '07.05.2025'],
+    ['12 март 2026', '12.03.2026'],
+    ['«12 » марта 2026 г.', '12.03.2026'],
+    ['05.02.2026', '05.02.2026'],
+  ])('UPD/invoice line (1) "от %s" → %s, number kept', (dateText, want) => {
+    const conf: Record<string, number> = {};
+    const h = extractUpdHeader(updHeader(dateText), conf);
+    expect(h.number).toBe('512');
+    expect(h.date).toBe(want);
+    expect(conf['document.date']).toBeGreaterThan(0.9);
+  });
+
+  it('TORG-12 number box with the date in words under "Дата составления"', () => {
+    const lines = groupLines([
+      ...row(200, [[1800, 'Номер документа'], [2300, 'Дата составления']]),
+      ...row(250, [[900, 'ТОВАРНАЯ НАКЛАДНАЯ'], [1850, 'УТ-00412'], [2250, '«3» апреля 2026 г.']]),
+    ]);
+    const h = extractTorg12Header(lines, {});
+    expect(h.number).toBe('УТ-00412');
+    expect(h.date).toBe('03.04.2026');
+  });
+});
+
+describe('document number prefixes read by rus+eng', () => {
+  it('look-alike Latin capitals before "-digits" are the Cyrillic 1C prefix; a Latin-only prefix stays', async () => {
+    const { fixNumberPrefix } = await import('../../src/engine/extract/header-torg12.js');
+    expect(fixNumberPrefix('PH-00412')).toBe('РН-00412');
+    expect(fixNumberPrefix('YT,03828')).toBe('УТ-03828');
+    expect(fixNumberPrefix('ЦБ-00017')).toBe('ЦБ-00017');
+    expect(fixNumberPrefix('INV-7')).toBe('INV-7');
+    expect(fixNumberPrefix('5881')).toBe('5881');
   });
 });

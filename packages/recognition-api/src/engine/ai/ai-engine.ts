@@ -2,6 +2,7 @@ import { request } from 'undici';
 import { Value } from 'typebox/value';
 import type { AiConfig } from '../../config.js';
 import { RecognitionFailedError, type EngineHealth, type RecognitionEngine, type RecognitionInput, type RecognitionOutput } from '../engine.port.js';
+import { expandPdfImages } from '../pdf/pdf-pages.js';
 import { estimateImageTokens, shrinkForAi, type AiImage } from './ai-images.js';
 import { parseRetryAfter, realSleep, retryDelay, type Sleep } from './ai-retry.js';
 import { AI_PROMPT, AiAnswer, type AiAnswerT } from './ai-schema.js';
@@ -48,14 +49,15 @@ export class AiEngine implements RecognitionEngine {
 
   async recognize(input: RecognitionInput): Promise<RecognitionOutput> {
     const signal = input.signal ? AbortSignal.any([input.signal, AbortSignal.timeout(this.config.timeoutMs)]) : AbortSignal.timeout(this.config.timeoutMs);
-    const images = this.deps.shrink ? await this.deps.shrink(input.images, signal) : await Promise.all(input.images.map(shrinkForAi))
-      .catch((err: Error) => { throw new RecognitionFailedError('undecodable_image', err.message); });
+    const images = this.deps.shrink ? await this.deps.shrink(input.images, signal)
+      : await expandPdfImages(input.images, { signal }).then((pages) => Promise.all(pages.map(shrinkForAi)))
+        .catch((err: Error) => { throw err instanceof RecognitionFailedError ? err : new RecognitionFailedError('undecodable_image', err.message); });
     const body = JSON.stringify(buildChatRequest(this.config.model, input, images));
     const text = await this.post(body, signal);
     const { answer, usage } = parseAnswer(text);
     this.logUsage(images, usage);
     const { document_type, ...data } = answer;
-    return { documentType: input.documentType === 'auto' ? document_type : input.documentType, data, warnings: [], pages: input.images.length };
+    return { documentType: input.documentType === 'auto' ? document_type : input.documentType, data, warnings: [], pages: images.length };
   }
 
   /** POSTs with the retry rule; resolves the 2xx body text. */

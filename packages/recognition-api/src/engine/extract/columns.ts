@@ -35,7 +35,9 @@ export const FORMS: Record<DocumentType, FormColumns> = {
 /** OCR spellings of column labels: Latin look-alikes, "б" read as "6", "а" as "a". */
 export function normalizeLabel(text: string): string {
   const t = text.replace(/[|.,:;()]/g, '').trim();
-  const fixed = t.replace(/^[AА]$/, 'А').replace(/a$/, 'а').replace(/^(\d)6$/, '$1б').replace(/^(\d{1,2})[aа]$/, '$1а');
+  // rus+eng spellings too: "la"/"Ia" for "1а", "1b" for "1б".
+  const t1 = t.replace(/^[lI|](?=\d?[aаб6b]?$)/, '1').replace(/^(\d)b$/, '$1б');
+  const fixed = t1.replace(/^[AА]$/, 'А').replace(/a$/, 'а').replace(/^(\d)6$/, '$1б').replace(/^(\d{1,2})[aа]$/, '$1а');
   return fixed;
 }
 
@@ -48,13 +50,16 @@ export interface ColumnRow {
   spans?: Map<string, [number, number]>;
   lineIndex: number;
   y: number;
+  /** Labels read on the row as spelled (not by position, not interpolated), and the row's tokens: how well the form fits. */
+  matched?: number;
+  tokens?: number;
 }
 
 /**
  * Aligns a line's tokens with the form's labels in order (tolerating one or two misread or missing tokens) and
  * interpolates the centres of labels that were not read between two that were. Returns how many matched.
  */
-function align(line: TextLine, labels: string[]): { centers: Map<string, number>; matched: number } {
+function align(line: TextLine, labels: string[]): { centers: Map<string, number>; matched: number; exact: number; tokens: number } {
   const all = line.words.filter((w) => !/^[|│¦_—–-]+$/.test(w.text)).map((w) => ({ label: normalizeLabel(w.text), x: centerX(w) }));
   const tokens = all.filter((t) => LABEL_RE.test(t.label));
   const found = new Map<number, number>();
@@ -68,6 +73,7 @@ function align(line: TextLine, labels: string[]): { centers: Map<string, number>
       }
     }
   }
+  const exact = found.size;
   // When the counts agree and most tokens matched, position decides (robust to misreads like "3"→"з", "1б"→"16").
   if (all.length === labels.length && found.size >= labels.length * 0.6) all.forEach((t, k) => found.set(k, t.x));
   const centers = new Map<string, number>();
@@ -81,7 +87,7 @@ function align(line: TextLine, labels: string[]): { centers: Map<string, number>
       centers.set(labels[k], x0 + ((found.get(b)! - x0) * (k - idx[a])) / (b - idx[a]));
     }
   }
-  return { centers, matched: found.size };
+  return { centers, matched: found.size, exact, tokens: all.length };
 }
 
 /** Finds the column-number row of `form` among the page's lines: the line that aligns with most labels (≥ 60 %). */
@@ -90,10 +96,10 @@ export function findColumnRow(lines: TextLine[], form: FormColumns): ColumnRow |
   let bestScore = 0;
   lines.forEach((line, i) => {
     if (line.words.length < form.labels.length * 0.5) return;
-    const { centers, matched } = align(line, form.labels);
+    const { centers, matched, exact, tokens } = align(line, form.labels);
     if (matched >= form.labels.length * 0.6 && matched > bestScore) {
       bestScore = matched;
-      best = { centers, lineIndex: i, y: line.cy };
+      best = { centers, lineIndex: i, y: line.cy, matched: exact, tokens };
     }
   });
   return best;

@@ -1,5 +1,5 @@
 import type { DocumentType, EngineWarning, RecognizedData } from '../engine.port.js';
-import { classifyDocument } from './classify.js';
+import { detectDocumentType } from './classify.js';
 import { FORMS, findColumnRow, withRuleSpans, type ColumnRow, type FormColumns } from './columns.js';
 import { extractTorg12Header } from './header-torg12.js';
 import { extractUpdHeader } from './header-upd.js';
@@ -18,19 +18,6 @@ export interface Extraction {
   fieldConfidence: FieldConfidence;
 }
 
-function detectType(lines: TextLine[]): DocumentType | null {
-  const byText = classifyDocument(lines.map((l) => l.text).join('\n'));
-  if (byText) return byText;
-  // Fallback: the form whose column-number row aligns best.
-  let best: DocumentType | null = null;
-  let bestN = 0;
-  for (const t of ['upd', 'invoice', 'torg12'] as DocumentType[]) {
-    const row = findColumnRow(lines, FORMS[t]);
-    if (row && row.centers.size > bestN) [best, bestN] = [t, row.centers.size];
-  }
-  return best;
-}
-
 function totalsOf(table: { totals: PageTable['totals'] }, type: DocumentType, form: FormColumns, conf: FieldConfidence): RecognizedData['totals'] {
   const wanted = type === 'torg12' ? ['всего по накладной', 'итого'] : ['всего к оплате'];
   const pick = wanted.map((c) => table.totals.filter((t) => t.caption === c).pop()).find(Boolean);
@@ -43,6 +30,24 @@ function totalsOf(table: { totals: PageTable['totals'] }, type: DocumentType, fo
     conf[`totals.${key}`] = cellConfidence(c);
   }
   return out;
+}
+
+/** Where a repeated table header starts: "Страница 2" above it, or its caption words. */
+const TABLE_HEADER_RE = /^страница\s+\d+$|наименование|номер\s+по|единица\s+измерения|№\s*п\/п/i;
+
+/**
+ * Rows printed on a continuation page above its repeated table header: 1C (through LibreOffice) moves the rows
+ * that did not fit, and the sheet's "Итого", to the top of the next page before "Страница N" and the header.
+ * Only numbered rows count there (a header line with text in the amount column must not become a row), and a
+ * leading unnumbered fragment is dropped (page captions such as "Товарная накладная № 5, страница 2").
+ */
+function rowsAboveHeader(lines: TextLine[], found: ColumnRow, numberLabel: string): PageTable | null {
+  if (found.lineIndex <= 0) return null;
+  let end = lines.slice(0, found.lineIndex).findIndex((l) => TABLE_HEADER_RE.test(l.text.trim()));
+  if (end < 0) end = found.lineIndex;
+  const pre = readTable(lines.slice(0, end), { ...found, lineIndex: -1 }, numberLabel);
+  const rows = pre.continuesPrevious ? pre.rows.slice(1) : pre.rows;
+  return rows.length > 0 || pre.totals.length > 0 ? { rows, totals: pre.totals, continuesPrevious: false } : null;
 }
 
 /**
@@ -60,7 +65,7 @@ export function extractDocument(pages: PageWords[], requested: DocumentType | 'a
   let documentType: DocumentType;
   if (requested !== 'auto') documentType = requested;
   else {
-    const detected = detectType(first);
+    const detected = detectDocumentType(first);
     if (!detected) warnings.push({ field: 'document_type', message: 'type not recognised; read as a UPD' });
     documentType = detected ?? 'upd';
   }
@@ -77,6 +82,10 @@ export function extractDocument(pages: PageWords[], requested: DocumentType | 'a
     const found = row ? withRuleSpans(row, pages[p].rules) : null;
     if (found && lines === first) headerLines = lines.slice(0, found.lineIndex);
     const use = found ?? (cols ? { ...cols, lineIndex: -1 } : null);
+    if (found && p > 0) {
+      const pre = rowsAboveHeader(lines, found, numberLabel);
+      if (pre) tables.push(pre);
+    }
     if (found) cols = found;
     if (use) tables.push(readTable(lines, use, numberLabel, amountLabel, nameLabel));
     else if (lines.length > 0) warnings.push({ field: `pages[${p}]`, message: 'item table (column-number row) not found' });

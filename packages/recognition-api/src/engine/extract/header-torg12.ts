@@ -1,6 +1,8 @@
 import type { Party } from '../engine.port.js';
-import { joinName, noteConf, normalizeDate, taxDigits, untilGap, wordsAfter, type HeaderFields } from './header.js';
+import { joinName, nameOf, noteConf, normalizeDate, parseDate, taxDigits, untilGap, wordsAfter, type HeaderFields } from './header.js';
 import type { FieldConfidence } from './items.js';
+import { monthNumber } from './dates.js';
+import { toCyrillic } from './script.js';
 import { centerX, type TextLine, type Word } from './words.js';
 
 const CUT = /^(р\/с|р\/сч|БИК|тел\.?|к\/с|в$)/i;
@@ -23,7 +25,7 @@ export function parsePartyWords(ws: Word[], role: string, conf: FieldConfidence)
   noteConf(conf, `${role}.address`, addrWords);
   const kpp = kppWord ? taxDigits(kppWord.text) : null;
   return {
-    name: joinName(nameWords)?.replace(/,$/, '') ?? null,
+    name: nameOf(joinName(nameWords)?.replace(/,$/, '') ?? null),
     inn: innWord ? taxDigits(innWord.text) : null,
     kpp: kpp && kpp.length === 9 ? kpp : null,
     address: address === '' ? null : address,
@@ -51,8 +53,30 @@ export function partyLine(lines: TextLine[], labels: RegExp[]): Word[] {
   return [];
 }
 
-/** 1C prefixes ("УТ-03828") whose hyphen OCR reads as a point or comma. */
-export const fixNumberPrefix = (t: string): string => t.replace(/^([А-ЯЁA-Z]{1,4})[.,·]\s*(\d+)$/, '$1-$2');
+/**
+ * 1C prefixes ("УТ-03828") whose hyphen OCR reads as a point or comma, and whose letters rus+eng may read as
+ * Latin twins ("PH-00412" for "РН-00412"): a prefix of look-alike capitals only is taken as Cyrillic, as 1C
+ * prints it; a prefix with a Latin-only letter ("INV-7") stays Latin.
+ */
+export const fixNumberPrefix = (t: string): string => t
+  .replace(/^([А-ЯЁA-Z]{1,4})[.,·]\s*(\d+)$/, '$1-$2')
+  .replace(/^([ABCEHKMOPTXY]{1,4})(?=-\d)/, (prefix) => toCyrillic(prefix));
+
+/**
+ * A date in words inside a line ("«12» марта 2026 г."): the month word with the day before it (in quotes, maybe
+ * split into "«12", "»") and the year after. Returns the words and the index where the date starts.
+ */
+function wordDate(words: Word[]): { words: Word[]; start: number } | null {
+  const mi = words.findIndex((w) => monthNumber(w.text) != null);
+  if (mi < 1) return null;
+  for (let start = mi - 1; start >= Math.max(0, mi - 3); start--) {
+    for (let end = mi + 2; end <= Math.min(words.length, mi + 3); end++) {
+      const part = words.slice(start, end);
+      if (parseDate(part.map((w) => w.text).join(' '))) return { words: part, start };
+    }
+  }
+  return null;
+}
 
 /** Number and date from the "Номер документа | Дата составления" box: the values under the captions. */
 function numberAndDate(lines: TextLine[]): { number: Word | null; date: Word[] } {
@@ -61,7 +85,12 @@ function numberAndDate(lines: TextLine[]): { number: Word | null; date: Word[] }
   const caption = lines[at].words.find((w) => /^номер$/i.test(w.text))!;
   for (const line of lines.slice(at + 1, at + 4)) {
     const di = line.words.findIndex((w) => /^\d{1,2}[.,]\d{1,2}/.test(w.text));
-    if (di < 0) continue;
+    if (di < 0) {
+      const inWords = wordDate(line.words);
+      if (!inWords) continue;
+      const left = line.words.slice(0, inWords.start).filter((w) => centerX(w) >= caption.left - caption.width && !/наклад/i.test(w.text));
+      return { number: left[left.length - 1] ?? null, date: inWords.words };
+    }
     // "01.08 2026": the date can come back split into two words.
     const date = line.words.slice(di, di + 2);
     if (!normalizeDate(date.map((w) => w.text).join('').replace(/(\d{2})(\d{4})$/, '$1.$2'))) continue;
@@ -82,7 +111,7 @@ export function extractTorg12Header(lines: TextLine[], conf: FieldConfidence): H
   const dateText = date.map((w) => w.text).join('').replace(/[.,]?(\d{4})$/, '.$1');
   return {
     number: number ? fixNumberPrefix(number.text) : null,
-    date: date.length ? normalizeDate(dateText) : null,
+    date: date.length ? normalizeDate(dateText) ?? parseDate(date.map((w) => w.text).join(' ')) : null,
     seller: parsePartyWords(partyLine(lines, [/^Поставщик:?$/i, /^Грузоотправитель:?$/i]), 'seller', conf),
     buyer: parsePartyWords(partyLine(lines, [/^Плательщик:?$/i, /^Грузополучатель:?$/i]), 'buyer', conf),
   };

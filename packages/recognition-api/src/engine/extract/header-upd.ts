@@ -1,12 +1,13 @@
 import type { Party } from '../engine.port.js';
-import { joinName, noteConf, normalizeDate, stripRef, taxDigits, untilGap, wordsAfter, type HeaderFields } from './header.js';
+import { joinName, nameOf, noteConf, parseDate, stripRef, taxDigits, untilGap, wordsAfter, type HeaderFields } from './header.js';
+import { fixNumberPrefix } from './header-torg12.js';
 import type { FieldConfidence } from './items.js';
 import type { TextLine, Word } from './words.js';
 
 const NUMBER_SIGN = /^(№|N[oeо°º]?|Ne|Мо|Nº)$/;
 
-/** "Счёт-фактура № 123 от 01.02.2026" → number and date words. */
-function numberAndDate(lines: TextLine[]): { number: Word[]; date: Word | null } {
+/** "Счёт-фактура № 123 от 01.02.2026" (or "от «1» февраля 2026 г.") → number and date words. */
+function numberAndDate(lines: TextLine[]): { number: Word[]; date: Word[] } {
   const all = lines.flatMap((l) => l.words);
   for (const line of lines) {
     const label = line.words.find((w) => /фактур/i.test(w.text));
@@ -19,11 +20,25 @@ function numberAndDate(lines: TextLine[]): { number: Word[]; date: Word | null }
     const ot = ws.findIndex((w) => /^от$/i.test(w.text));
     if (ot <= 0) continue;
     const number = ws.slice(0, ot).map((w) => ({ ...w, text: w.text.replace(/^№/, '') }));
-    // Bold captions sometimes come back with a doubled word ("от от"): take the first date-like word after "от".
-    const date = ws.slice(ot + 1, ot + 4).find((w) => normalizeDate(w.text) != null) ?? null;
-    return { number, date };
+    return { number, date: dateWords(ws.slice(ot + 1, ot + 8)) };
   }
-  return { number: [], date: null };
+  return { number: [], date: [] };
+}
+
+/**
+ * The words of the date after "от": one numeric word, or a date in words ("«12» марта 2026 г.", up to 6 words
+ * with OCR-split quotes). Bold captions sometimes come back with a doubled word ("от от"), so the search starts at
+ * each of the first words.
+ */
+function dateWords(after: Word[]): Word[] {
+  const ws = after.filter((w) => !/^от$/i.test(w.text));
+  for (let start = 0; start < Math.min(3, ws.length); start++) {
+    for (let n = 1; n <= 6 && start + n <= ws.length; n++) {
+      const part = ws.slice(start, start + n);
+      if (parseDate(part.map((w) => w.text).join(' '))) return part;
+    }
+  }
+  return [];
 }
 
 function party(lines: TextLine[], role: 'seller' | 'buyer', conf: FieldConfidence): Party {
@@ -45,7 +60,7 @@ function party(lines: TextLine[], role: 'seller' | 'buyer', conf: FieldConfidenc
   noteConf(conf, `${role}.kpp`, idWords);
   const kpp = kppText ? taxDigits(kppText) : null;
   return {
-    name: joinName(nameWords),
+    name: nameOf(joinName(nameWords)),
     inn: innText ? taxDigits(innText) : null,
     kpp: kpp && kpp.length === 9 ? kpp : null,
     address: joinName(addrWords),
@@ -60,11 +75,11 @@ function party(lines: TextLine[], role: 'seller' | 'buyer', conf: FieldConfidenc
 export function extractUpdHeader(lines: TextLine[], conf: FieldConfidence): HeaderFields {
   const { number, date } = numberAndDate(lines);
   noteConf(conf, 'document.number', number);
-  noteConf(conf, 'document.date', date ? [date] : []);
+  noteConf(conf, 'document.date', date);
   const num = number.map((w) => w.text).join('').trim();
   return {
-    number: num === '' ? null : num,
-    date: date ? normalizeDate(date.text) : null,
+    number: num === '' ? null : fixNumberPrefix(num),
+    date: date.length ? parseDate(date.map((w) => w.text).join(' ')) : null,
     seller: party(lines, 'seller', conf),
     buyer: party(lines, 'buyer', conf),
   };

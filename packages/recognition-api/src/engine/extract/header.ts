@@ -1,6 +1,7 @@
 import type { Party } from '../engine.port.js';
 import type { FieldConfidence } from './items.js';
 import { cleanName } from './items.js';
+import { resolveLookalikes } from './script.js';
 import type { TextLine, Word } from './words.js';
 
 /** Header fields of a document with the confidences of the words they came from. */
@@ -11,13 +12,7 @@ export interface HeaderFields {
   buyer: Party;
 }
 
-const DATE_RE = /(\d{1,2})[.,](\d{1,2})[.,](\d{4})/;
-
-/** "2.3.2026" / "02,03.2026" → "02.03.2026"; null when not a date. */
-export function normalizeDate(text: string): string | null {
-  const m = DATE_RE.exec(text);
-  return m ? `${m[1].padStart(2, '0')}.${m[2].padStart(2, '0')}.${m[3]}` : null;
-}
+export { normalizeDate, parseDate } from './dates.js';
 
 /**
  * Digits of a tax id as OCR reads them (look-alike letters fixed); null unless 5–12 digits remain. A short
@@ -56,6 +51,9 @@ export const joinName = (words: Word[]): string | null => {
   const s = cleanName(words.map((w) => w.text).join(' ').replace(/^[:\s]+/, '')).replace(/^(ип|ооо|ао|пао|зао|оао)(?=\s)/i, (m) => m.toUpperCase()).replace(/^000(?=\s«)/, 'ООО');
   return s === '' ? null : s;
 };
+
+/** A party name with Latin/Cyrillic look-alikes settled per token ("ООО «Smart Tech»" read as "ООО «Ѕmаrt Тесh»"). */
+export const nameOf = (name: string | null): string | null => (name == null ? null : resolveLookalikes(name));
 
 /**
  * Keeps the leading words up to the first gap wider than `factor` × the median word height: a value ends where

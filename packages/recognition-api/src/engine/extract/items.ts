@@ -1,6 +1,7 @@
 import type { LineItem } from '../engine.port.js';
 import type { FormColumns, ItemField } from './columns.js';
 import { isExemptText, parseLineNumber, parseMoney, parseRate, parseRuNumber } from './numbers.js';
+import { resolveLookalikes, toCyrillic } from './script.js';
 import type { Cell, RawRow } from './table.js';
 
 /** Field path → confidence 0..1 (the lowest Tesseract word confidence in the field's cell / 100). */
@@ -26,8 +27,13 @@ function unitCode(text: string): string | null {
   return d.padStart(3, '0');
 }
 
+const UNIT_TWINS: Record<string, string> = { w: 'ш', t: 'т', n: 'п', r: 'г', u: 'и' };
+
 function unitName(text: string): string | null {
-  const t = text.replace(/[|│¦]/g, '').trim().toLowerCase();
+  // Unit names are Russian abbreviations (OKEI short names); rus+eng reads some letters as Latin ("шт" → "wt",
+  // "кг" → "kr"): folded back, and a lone "п" is the litre "л" (no OKEI unit is "п").
+  const t = toCyrillic(text.replace(/[|│¦]/g, '').trim().toLowerCase().replace(/[wtnru]/g, (ch) => UNIT_TWINS[ch]!));
+  if (t === 'п') return 'л';
   return t === '' || DASH.test(t) ? null : t;
 }
 
@@ -55,7 +61,7 @@ export function rowToItem(row: RawRow, form: FormColumns, i: number, conf: Field
   const numericRate = rate === 'exempt' ? null : rate;
   const item: LineItem = {
     number: parseLineNumber(text('number')) ?? i + 1,
-    name: cleanName(text('name')),
+    name: resolveLookalikes(cleanName(text('name'))),
     product_code: productCode(text('product_code')),
     unit: { code: unitCode(text('unit_code')), name: unitName(text('unit_name')) },
     quantity: parseRuNumber(text('quantity')),

@@ -39,7 +39,8 @@ export function phrases(line: TextLine): Word[][] {
     const cur = out[out.length - 1];
     const d = cur ? w.left - right(cur[cur.length - 1]) : Infinity;
     // A line number is followed by the name in every form; split it off even when the narrow № column leaves a small gap.
-    const afterLineNumber = cur?.length === 1 && /^\d{1,3}$/.test(cur[0].text) && /^[^\d\s]/.test(w.text) && d > gap / 3;
+    // A name may start with digits too ("2 180223 ДЕРЕВЯННАЯ ИГРУШКА"); a 3-digit group is a thousands group instead ("1 099,15").
+    const afterLineNumber = cur?.length === 1 && /^\d{1,3}$/.test(cur[0].text) && (/^[^\d\s]/.test(w.text) || !/^\d{3}(?:[,.]\d+)?$/.test(w.text)) && d > gap / 3;
     if (cur && d <= gap && !afterLineNumber) cur.push(w);
     else out.push([w]);
   }
@@ -70,6 +71,15 @@ function appendCells(row: RawRow, more: RawRow): void {
 }
 
 /**
+ * Splits a line at a totals caption printed after other text ("Black   Итого 49,733 …": the last wrapped name line
+ * of a 1C table shares the line with the sheet's "Итого"): the words left of the caption and the caption onwards.
+ */
+function splitAtTotal(words: Word[]): [Word[], Word[]] | null {
+  const at = words.findIndex((w, i) => i > 0 && /^(итого|всего)$/i.test(w.text));
+  return at > 0 ? [words.slice(0, at), words.slice(at)] : null;
+}
+
+/**
  * Reads the item rows below the column-number row: a line whose number column holds an integer starts a row,
  * other lines (wrapped names, "без акциза" second lines) add to the open row; total lines are collected and
  * signature blocks end the table. `numberLabel` is the "№ п/п" column's label. A line whose line number is
@@ -86,6 +96,13 @@ export function readTable(lines: TextLine[], cols: ColumnRow, numberLabel: strin
     const words = line.words.filter((w) => centerX(w) >= minX);
     if (words.length === 0) continue;
     const text = words.map((w) => w.text.replace(/^[|│¦]+/, '')).join(' ').trim();
+    const split = TOTAL_RE.test(text) ? null : splitAtTotal(words);
+    if (split && current) {
+      appendCells(current, lineCells({ ...line, words: split[0] }, cols));
+      out.totals.push({ caption: /^итого$/i.test(split[1][0].text) ? 'итого' : /накладной/i.test(text) ? 'всего по накладной' : 'всего к оплате', cells: lineCells({ ...line, words: split[1] }, cols) });
+      current = null;
+      continue;
+    }
     if (TOTAL_RE.test(text) || /всего\s+к\s+оплате|всего\s+по\s+накладной/i.test(text)) {
       out.totals.push({ caption: text.toLowerCase().startsWith('итого') ? 'итого' : text.toLowerCase().includes('накладной') ? 'всего по накладной' : 'всего к оплате', cells: lineCells({ ...line, words }, cols) });
       current = null;

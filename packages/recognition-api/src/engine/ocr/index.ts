@@ -1,8 +1,9 @@
 import { cpus } from 'node:os';
 import { RecognitionFailedError, type EngineHealth, type RecognitionEngine, type RecognitionInput, type RecognitionOutput } from '../engine.port.js';
 import { extractDocument, type Extraction } from '../extract/extract.js';
+import { isPdf, readPdfPages, type PdfPage } from '../pdf/pdf-pages.js';
 import { Limiter } from './limiter.js';
-import { ocrPage } from './page-ocr.js';
+import { OCR_LANGS, ocrPage, type PageOcr } from './page-ocr.js';
 import { listLanguages } from './tesseract.js';
 
 export { parseTsv } from './tsv.js';
@@ -16,6 +17,8 @@ export interface LocalOcrOptions {
   tesseractPath?: string;
   /** Niceness of the Tesseract processes (0 default; the background lane uses 10). */
   niceness?: number;
+  /** Tesseract languages of every page read; default by image quality (page-ocr.ts `OCR_LANGS`). The benchmark's `--langs` sets it. */
+  languages?: string;
 }
 
 /** The local engine with its extra, additive output: per-field confidences from Tesseract's word confidences. */
@@ -25,27 +28,43 @@ export interface LocalOcrEngine extends RecognitionEngine {
 
 /**
  * The local OCR engine (Spec: Recognised data; ARCHITECTURE "Recognition pipeline"): sharp normalisation,
- * Tesseract 5 (`rus`, single-threaded, pages in parallel up to `concurrency`), type classification for `auto`,
+ * Tesseract 5 (`rus+eng`, single-threaded, pages in parallel up to `concurrency`); PDF uploads are read page by
+ * page from their text layer, or rendered at 300 DPI and read like images (engine/pdf); type classification for `auto`,
  * layout-aware extraction of header and item table. Name `tesseract`; health `ok` when `tesseract --list-langs`
- * lists `rus`, else `unavailable`.
+ * lists every language used (`rus`, `eng`), else `unavailable`.
  * @throws RecognitionFailedError `undecodable_image`, `no_document` (no text on any page), `timeout` (signal),
  *   `engine_unavailable`, `engine_error`.
  */
 export function createLocalOcrEngine(opts: LocalOcrOptions = {}): LocalOcrEngine {
   const limiter = new Limiter(Math.max(1, opts.concurrency ?? cpus().length));
-  const call = (signal?: AbortSignal) => ({ tesseractPath: opts.tesseractPath, signal, niceness: opts.niceness });
+  const call = (signal?: AbortSignal) => ({ tesseractPath: opts.tesseractPath, signal, niceness: opts.niceness, languages: opts.languages });
+
+  /** Every upload as pages: an image is one page; a PDF is read page by page (text layer, else rendered). */
+  async function pagesOf(input: RecognitionInput): Promise<PdfPage[]> {
+    const out: PdfPage[] = [];
+    for (const img of input.images) {
+      if (!isPdf(img)) out.push({ kind: 'image', png: img });
+      else out.push(...await limiter.run(() => readPdfPages(img, { signal: input.signal })));
+    }
+    return out;
+  }
 
   async function recognizeDetailed(input: RecognitionInput) {
     if (input.images.length === 0) throw new RecognitionFailedError('no_document', 'no page images');
-    const pages = await Promise.all(input.images.map((img) => limiter.run(() => {
-      if (input.signal?.aborted) throw new RecognitionFailedError('timeout', 'recognition aborted');
-      return ocrPage(img, input.imageQuality, call(input.signal));
-    })));
+    const sources = await pagesOf(input);
+    const pages = await Promise.all(sources.map((src): Promise<Pick<PageOcr, 'words' | 'rules' | 'rotated'>> => {
+      // A text layer is the document's own text with exact boxes: no OCR; its rules come from a light rendering.
+      if (src.kind === 'text') return Promise.resolve({ words: src.words, rules: src.rules, rotated: 0 });
+      return limiter.run(() => {
+        if (input.signal?.aborted) throw new RecognitionFailedError('timeout', 'recognition aborted');
+        return ocrPage(src.png, input.imageQuality, call(input.signal));
+      });
+    }));
     if (pages.every((p) => p.words.length === 0)) throw new RecognitionFailedError('no_document', 'no text found on any page');
     const ex = extractDocument(pages.map((p) => ({ words: p.words, rules: p.rules })), input.documentType);
     const warnings = [...ex.warnings];
     pages.forEach((p, i) => p.rotated && warnings.push({ field: `pages[${i}]`, message: `page was turned ${p.rotated}° to read it` }));
-    return { documentType: ex.documentType, data: ex.data, warnings, pages: input.images.length, fieldConfidence: ex.fieldConfidence };
+    return { documentType: ex.documentType, data: ex.data, warnings, pages: pages.length, fieldConfidence: ex.fieldConfidence };
   }
 
   return {
@@ -57,7 +76,8 @@ export function createLocalOcrEngine(opts: LocalOcrOptions = {}): LocalOcrEngine
     },
     async health(): Promise<EngineHealth> {
       const langs = await listLanguages(opts.tesseractPath);
-      return langs?.includes('rus') ? 'ok' : 'unavailable';
+      const needed = (opts.languages ?? Object.values(OCR_LANGS).join('+')).split('+');
+      return langs && needed.every((l) => langs.includes(l)) ? 'ok' : 'unavailable';
     },
   };
 }

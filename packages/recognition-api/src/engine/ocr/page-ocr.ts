@@ -19,8 +19,16 @@ export interface PageOcr {
   skew: number;
 }
 
-/** Page segmentation mode 4 (one column of text of variable sizes): keeps table rows as lines and reads narrow cells psm 3 drops. */
-const OCR_ARGS = ['-l', 'rus', '--psm', '4', '--dpi', '300', 'tsv'];
+/**
+ * Page segmentation mode 4 (one column of text of variable sizes): keeps table rows as lines and reads narrow cells
+ * psm 3 drops. Languages by image quality (issue 12, measured in docs/recognition-engine.md "Latin letters"): `rus`
+ * by default. `rus+eng` reads Latin brand names and model codes ("HP CF283A", which rus returns as "НР СЕ283А" or
+ * garbage), settled per token by extract/script.ts, but on the benchmark it also took Cyrillic names ("Масло" →
+ * "Macno"): scans fully correct fell from 6/6 to 3/6 on the same seeds, and on photos it lost whole tables. So it is
+ * an opt-in (`LocalOcrOptions.languages: 'rus+eng'`) for catalogues with many Latin names, not the default.
+ */
+export const OCR_LANGS: Record<ImageQuality, string> = { scan: 'rus', screenshot: 'rus', photo: 'rus' };
+const ocrArgs = (call: TesseractCall, quality: ImageQuality) => ['-l', call.languages ?? OCR_LANGS[quality], '--psm', '4', '--dpi', '300', 'tsv'];
 /** Above this tilt the image is rotated and read again: Tesseract's accuracy drops on tilted rows. */
 export const DESKEW_REREAD_DEGREES = 0.8;
 /** Fewer confident words than this on a page suggests it lies on its side or upside down. */
@@ -28,8 +36,8 @@ const MIN_GOOD_WORDS = 25;
 
 const goodWords = (ws: Word[]) => ws.filter((w) => w.conf >= 60 && /[а-яё]{3,}/i.test(w.text)).length;
 
-async function read(page: PreparedPage, call: TesseractCall): Promise<Word[]> {
-  return parseTsv(await runTesseract(page.png, OCR_ARGS, call));
+async function read(page: PreparedPage, call: TesseractCall, quality: ImageQuality): Promise<Word[]> {
+  return parseTsv(await runTesseract(page.png, ocrArgs(call, quality), call));
 }
 
 async function osdRotation(page: PreparedPage, call: TesseractCall): Promise<number> {
@@ -49,19 +57,19 @@ async function osdRotation(page: PreparedPage, call: TesseractCall): Promise<num
  */
 export async function ocrPage(image: Buffer, quality: ImageQuality, call: TesseractCall): Promise<PageOcr> {
   let page = await preparePage(image, quality);
-  let words = await read(page, call);
+  let words = await read(page, call, quality);
   let rotated = 0;
   if (goodWords(words) < MIN_GOOD_WORDS) {
     rotated = await osdRotation(page, call);
     if (rotated !== 0) {
       page = await rotatePage(page, rotated);
-      words = await read(page, call);
+      words = await read(page, call, quality);
     }
   }
   let skew = estimateSkew(words);
   if (Math.abs(skew) > DESKEW_REREAD_DEGREES) {
     page = await deskewPage(page, -skew);
-    words = await read(page, call);
+    words = await read(page, call, quality);
     const rest = estimateSkew(words);
     skew = rest;
   }

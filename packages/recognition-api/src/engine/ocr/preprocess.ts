@@ -2,6 +2,9 @@ import sharp from 'sharp';
 import { checkBmp, checkDimensions, ImageRejected, isBmp, MAX_IMAGE_PIXELS } from '../image-check.js';
 import { RecognitionFailedError, type ImageQuality } from '../engine.port.js';
 import type { VerticalRule } from '../extract/words.js';
+import { evenLight } from './light.js';
+import { findPageQuad, looksLikeSheetOnBackground, type GrayImage } from './page-quad.js';
+import { warpToRectangle } from './perspective.js';
 import { removeRules } from './rules.js';
 
 /** A page ready for Tesseract: 8-bit grayscale PNG at roughly 300 DPI. */
@@ -13,6 +16,8 @@ export interface PreparedPage {
   rules: VerticalRule[];
   width: number;
   height: number;
+  /** The sheet was found on a background in a photo and warped flat (page-quad.ts, perspective.ts). */
+  flattened: boolean;
 }
 
 /**
@@ -27,7 +32,10 @@ const UPSCALE_BELOW = 2600;
  * Decodes and normalises one uploaded page with sharp: EXIF orientation applied, grayscale, reduced on the fly to
  * at most {@link TARGET_LONG_SIDE} px on the long side when larger (so memory and the pixel loops are bounded),
  * upscaled to ~300 DPI when small (Lanczos), contrast stretched; photos get a flat-field correction that evens out phone lighting
- * before Tesseract's global threshold. BMP is decoded through the upload check (libvips has no BMP loader).
+ * before Tesseract's global threshold. A photo of a sheet lying on a table (any `photo`, or any page whose border
+ * is mostly dark background) is searched for the sheet's outline; when one is found the sheet is warped to a flat
+ * A4 at 300 DPI and flat-field corrected instead (`flattened: true`). BMP is decoded through the upload check
+ * (libvips has no BMP loader).
  * @throws RecognitionFailedError `undecodable_image`.
  */
 export async function preparePage(input: Buffer, quality: ImageQuality): Promise<PreparedPage> {
@@ -44,6 +52,8 @@ export async function preparePage(input: Buffer, quality: ImageQuality): Promise
     const oriented = await img.raw().toBuffer({ resolveWithObject: true });
     const long = Math.max(oriented.info.width, oriented.info.height);
     const raw = { raw: { width: oriented.info.width, height: oriented.info.height, channels: oriented.info.channels } };
+    const sheet = await flattenSheet(oriented.data, raw.raw, quality);
+    if (sheet) return await finish(await evenLight(sheet), true);
     img = sharp(oriented.data, raw).grayscale();
     if (long < UPSCALE_BELOW) {
       const f = Math.min(3, TARGET_LONG_SIDE / long);
@@ -59,9 +69,31 @@ export async function preparePage(input: Buffer, quality: ImageQuality): Promise
 }
 
 /**
+ * The sheet of a photo taken on a table, warped flat to A4 at 300 DPI; null (image left as it is) when the
+ * image is not a `photo` and its border is not mostly dark, or when no plausible sheet outline is found.
+ */
+async function flattenSheet(data: Buffer, info: { width: number; height: number; channels: 1 | 2 | 3 | 4 }, quality: ImageQuality): Promise<GrayImage | null> {
+  const gray: GrayImage = {
+    data: info.channels === 1 ? data : await sharp(data, { raw: info }).extractChannel(0).raw().toBuffer(),
+    width: info.width,
+    height: info.height,
+  };
+  if (quality !== 'photo') {
+    // The cheap test on a 256 px copy keeps OpenCV (and its ~2 s load) away from ordinary scans and screenshots.
+    const small = await sharp(gray.data, { raw: { ...info, channels: 1 } }).resize({ width: 256, height: 256, fit: 'inside' }).raw().toBuffer({ resolveWithObject: true });
+    if (!looksLikeSheetOnBackground({ data: small.data, width: small.info.width, height: small.info.height })) return null;
+  }
+  const quad = await findPageQuad(gray);
+  return quad ? warpToRectangle(gray, quad) : null;
+}
+
+/**
  * Flat-field correction for phone photos: each pixel is divided by the local paper brightness (the page shrunk
  * 32× and blown back up, which keeps lighting and loses text), so a shadow or a dim corner becomes white paper
  * and Tesseract's global threshold works across the whole sheet.
+ * Note: sharp keeps only the last `resize` of one pipeline, so `bg` below is in effect the page blurred by 1.5 px,
+ * not its lighting (light.ts does it in two pipelines for flattened sheets). Left as it is here because the
+ * `photo` benchmark numbers were measured with it; changing it needs its own before/after run.
  */
 async function flattenLight(img: sharp.Sharp): Promise<sharp.Sharp> {
   const { data, info } = await img.toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
@@ -79,7 +111,7 @@ async function flattenLight(img: sharp.Sharp): Promise<sharp.Sharp> {
 }
 
 /** Grayscale raw pixels → rules removed → PNG for Tesseract. */
-async function finish(img: sharp.Sharp): Promise<PreparedPage> {
+async function finish(img: sharp.Sharp, flattened = false): Promise<PreparedPage> {
   const gray = await img.flatten({ background: '#ffffff' }).toColourspace('b-w').png({ compressionLevel: 1 }).toBuffer();
   const source = sharp(gray);
   const raw = await sharp(gray).flatten({ background: '#ffffff' }).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
@@ -87,15 +119,15 @@ async function finish(img: sharp.Sharp): Promise<PreparedPage> {
   const { width, height } = raw.info;
   const rules = removeRules(raw.data, width, height);
   const png = await sharp(raw.data, { raw: { width, height, channels: 1 } }).png({ compressionLevel: 1 }).toBuffer();
-  return { png, width, height, rules, source };
+  return { png, width, height, rules, source, flattened };
 }
 
 /** Rotates a prepared page by a multiple of 90° clockwise (after orientation detection). */
 export async function rotatePage(page: PreparedPage, degrees: number): Promise<PreparedPage> {
-  return finish(page.source.clone().rotate(degrees));
+  return finish(page.source.clone().rotate(degrees), page.flattened);
 }
 
 /** Rotates a prepared page by a small angle (deskew), white background, canvas grown to keep the corners. */
 export async function deskewPage(page: PreparedPage, degrees: number): Promise<PreparedPage> {
-  return finish(page.source.clone().rotate(degrees, { background: '#ffffff' }));
+  return finish(page.source.clone().rotate(degrees, { background: '#ffffff' }), page.flattened);
 }

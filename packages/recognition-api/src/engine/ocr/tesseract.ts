@@ -11,6 +11,8 @@ export interface TesseractCall {
    * request's Tesseract gets the CPU first on a busy machine.
    */
   niceness?: number;
+  /** Tesseract languages of the page read (`-l`); default `rus+eng` (page-ocr.ts). */
+  languages?: string;
 }
 
 /**

@@ -7,7 +7,9 @@
  */
 import { threadId, type MessagePort } from 'node:worker_threads';
 import sharp from 'sharp';
-import { checkImage, ImageRejected, type CheckedImage } from '../image-check.js';
+import { ImageRejected, type CheckedImage } from '../image-check.js';
+import { checkUpload } from '../upload-check.js';
+import { expandPdfImages } from '../pdf/pdf-pages.js';
 import { RecognitionFailedError, type RecognitionInput, type RecognitionOutput } from '../engine.port.js';
 import { createLocalOcrEngine, type LocalOcrEngine } from '../ocr/index.js';
 import { shrinkForAi, type AiImage } from '../ai/ai-images.js';
@@ -35,10 +37,10 @@ function listen(port: MessagePort | undefined, ac: AbortController): () => void 
   return () => port.close();
 }
 
-/** Upload check of one file (engine/image-check.ts). `reason` `rejected` carries the caller-safe message. */
+/** Upload check of one file (documents/upload-check.ts: an image or a PDF). `reason` `rejected` carries the caller-safe message. */
 export async function checkImageTask(t: { bytes: Uint8Array }): Promise<TaskResult<CheckedImage>> {
   try {
-    return { ok: true, value: await checkImage(Buffer.from(t.bytes.buffer, t.bytes.byteOffset, t.bytes.byteLength)), threadId };
+    return { ok: true, value: await checkUpload(Buffer.from(t.bytes.buffer, t.bytes.byteOffset, t.bytes.byteLength)), threadId };
   } catch (err) {
     if (err instanceof ImageRejected) return { ok: false, reason: 'rejected', message: err.message, threadId };
     return { ok: false, reason: 'error', message: (err as Error).message, threadId };
@@ -66,9 +68,12 @@ export async function recognizeTask(t: Omit<RecognitionInput, 'signal' | 'images
 /** Downscale and re-encode pages for the AI adapter (engine/ai/ai-images.ts). */
 export async function shrinkForAiTask(t: { images: Uint8Array[] }): Promise<TaskResult<AiImage[]>> {
   try {
-    const value = await Promise.all(t.images.map((b) => shrinkForAi(Buffer.from(b.buffer, b.byteOffset, b.byteLength))));
+    // A PDF becomes its rendered pages: the vision model reads pixels, not the text layer.
+    const pages = await expandPdfImages(t.images.map((b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength)));
+    const value = await Promise.all(pages.map((b) => shrinkForAi(b)));
     return { ok: true, value, threadId };
   } catch (err) {
-    return { ok: false, reason: 'undecodable_image', message: (err as Error).message, threadId };
+    const reason = err instanceof RecognitionFailedError ? err.reason : 'undecodable_image';
+    return { ok: false, reason, message: (err as Error).message, threadId };
   }
 }

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { DATE_STYLES, generateTruth, LATIN_PRODUCTS, printDate } from './index.js';
+
+describe('docgen options of issue 12', () => {
+  it('prints dates in every style; the truth stays DD.MM.YYYY', () => {
+    expect(DATE_STYLES.map((s) => printDate('05.03.2026', s))).toEqual(['05.03.2026', '5 марта 2026 г.', '«05» марта 2026 г.', '"05" марта 2026', '5 март 2026']);
+    const { truth, html } = generateTruth({ seed: 7, type: 'invoice', tier: 'scan', dateStyle: 'guillemets' });
+    expect(truth.document.date).toMatch(/^\d{2}\.\d{2}\.\d{4}$/);
+    expect(html).toContain(`от ${printDate(truth.document.date!, 'guillemets')}`);
+  });
+
+  it('latinNames draws item names from the Latin catalogue; the default catalogue is unchanged', () => {
+    const latin = generateTruth({ seed: 9, type: 'upd', tier: 'scan', lines: 20, latinNames: true }).truth.items.map((i) => i.name);
+    expect(latin.some((n) => LATIN_PRODUCTS.some((p) => p.name === n))).toBe(true);
+    const plain = generateTruth({ seed: 9, type: 'upd', tier: 'scan', lines: 20 }).truth.items.map((i) => i.name);
+    expect(plain.some((n) => LATIN_PRODUCTS.some((p) => p.name === n))).toBe(false);
+  });
+
+  it('continuation sheets without a header keep the column widths and drop header rows and captions', () => {
+    const { html } = generateTruth({ seed: 3, type: 'torg12', tier: 'scan', lines: 40, continuation: 'no-header' });
+    const pages = html.split('<section class="page">').slice(1);
+    expect(pages.length).toBeGreaterThanOrEqual(2);
+    expect(pages[0]).toContain('<tr class="num">');
+    for (const p of pages.slice(1)) {
+      expect(p).toContain('<colgroup>');
+      expect(p).not.toContain('<tr class="num">');
+      expect(p).not.toContain('Товарная накладная №');
+    }
+  });
+});
