@@ -32,8 +32,14 @@ type Key = { apiKey: string; apiSecret: string };
 type Json = Record<string, unknown>;
 
 const menuItems = Array.from({ length: 60 }, (_, i) => ({
-  id: randomUUID(), categoryId: 'c1', name: `Блюдо ${i}`, description: 'Описание блюда средней длины для реалистичного размера ответа',
-  priceMinor: 30000 + i * 100, weightGrams: 300, hidden: false, gift: false,
+  id: randomUUID(),
+  categoryId: 'c1',
+  name: `Блюдо ${i}`,
+  description: 'Описание блюда средней длины для реалистичного размера ответа',
+  priceMinor: 30000 + i * 100,
+  weightGrams: 300,
+  hidden: false,
+  gift: false,
 }));
 /** 5 lines, 8 portions, about 2 450 RUB: above the 1 500 RUB threshold of the 10 % program, so it applies too. */
 const CART_ITEMS = [1, 2, 1, 1, 3].map((q, i) => ({ id: menuItems[i * 7].id, quantity: String(q) }));
@@ -49,8 +55,14 @@ function cart(loyalty: boolean): Json {
 function orderFor(c: Json, calc: Json, externalOrderId: string): Json {
   const lines = calc.items as { id: string; quantity: string; unitPrice: { amountMinor: number }; lineTotal: { amountMinor: number } }[];
   return {
-    schemaVersion: 1, source: 'website', externalOrderId, externalPointId: '1', guest: { name: 'Иван', phone: (c.guest as { phone: string }).phone },
-    address: { city: 'Москва', street: 'Тверская улица', house: '1', flat: '5' }, deliveryType: calc.deliveryType, calculationId: calc.calculationId,
+    schemaVersion: 1,
+    source: 'website',
+    externalOrderId,
+    externalPointId: '1',
+    guest: { name: 'Иван', phone: (c.guest as { phone: string }).phone },
+    address: { city: 'Москва', street: 'Тверская улица', house: '1', flat: '5' },
+    deliveryType: calc.deliveryType,
+    calculationId: calc.calculationId,
     items: lines.map((l) => ({ externalProductId: l.id, quantity: l.quantity, price: { amountMinor: l.unitPrice.amountMinor, currency: 'RUB' } })),
     total: { amountMinor: lines.reduce((s, l) => s + l.lineTotal.amountMinor, 0), currency: 'RUB' },
     payment: { method: 'cash', paid: false, amountMinor: (calc.total as { amountMinor: number }).amountMinor },
@@ -63,45 +75,83 @@ const signed = (key: Key, path: string, body: string) => ({
   ...buildSignedHeaders({ apiKey: key.apiKey, secret: key.apiSecret, method: 'POST', path, body, requestId: randomUUID(), now: new Date() }),
 });
 
-interface Row { name: string; r: autocannon.Result; load: number; sql: number; note?: string }
+interface Row {
+  name: string;
+  r: autocannon.Result;
+  load: number;
+  sql: number;
+  note?: string;
+}
 
 /** Counts SQL round trips (a transaction adds BEGIN and COMMIT), to show where a request's time goes. */
 function counting(db: Db): Db & { statements: number } {
   const c = { statements: 0 };
   const wrap = (q: Queryable): Queryable => ({ query: (t, p) => (c.statements++, q.query(t, p)), exec: (sql) => (c.statements++, q.exec(sql)) });
   return Object.assign(c, {
-    kind: db.kind, close: () => db.close(), query: wrap(db).query, exec: wrap(db).exec, ping: () => db.ping(),
+    kind: db.kind,
+    close: () => db.close(),
+    query: wrap(db).query,
+    exec: wrap(db).exec,
+    ping: () => db.ping(),
     tx: <T>(fn: (q: Queryable) => Promise<T>) => ((c.statements += 2), db.tx((q) => fn(wrap(q)))),
   });
 }
 
 /** One autocannon run of signed POSTs; `next` gives each request's body. A fixed count when `amount` is set. */
-async function measure(base: string, path: string, key: Key | null, next: () => string, o: { amount?: number; onResponse?: (status: number, body: string) => void } = {}) {
+async function measure(
+  base: string,
+  path: string,
+  key: Key | null,
+  next: () => string,
+  o: { amount?: number; onResponse?: (status: number, body: string) => void } = {},
+) {
   return autocannon({
-    url: base, connections: CONNECTIONS, ...(o.amount ? { amount: o.amount } : { duration: DURATION }),
-    requests: [{
-      method: 'POST', path,
-      setupRequest: (req) => {
-        const body = next();
-        return { ...req, method: 'POST', path, body, headers: key ? signed(key, path, body) : { 'content-type': 'application/json' } };
+    url: base,
+    connections: CONNECTIONS,
+    ...(o.amount ? { amount: o.amount } : { duration: DURATION }),
+    requests: [
+      {
+        method: 'POST',
+        path,
+        setupRequest: (req) => {
+          const body = next();
+          return { ...req, method: 'POST', path, body, headers: key ? signed(key, path, body) : { 'content-type': 'application/json' } };
+        },
+        ...(o.onResponse ? { onResponse: o.onResponse } : {}),
       },
-      ...(o.onResponse ? { onResponse: o.onResponse } : {}),
-    }],
+    ],
   });
 }
 
 async function main(): Promise<void> {
   const onPg = Boolean(process.env.DATABASE_URL);
-  const db = counting(await openDb({ databaseUrl: process.env.DATABASE_URL, schema: onPg ? `bench_${Date.now()}` : undefined, dropSchemaOnClose: true }));
+  const db = counting(
+    await openDb({ databaseUrl: process.env.DATABASE_URL, schema: onPg ? `bench_${Date.now()}` : undefined, dropSchemaOnClose: true }),
+  );
   await migrate(db, MIGRATIONS_DIR);
   const org = randomUUID();
   const tg = randomUUID();
   const guests = Array.from({ length: GUESTS }, (_, i) => ({ phone: phoneOf(i), bonusBalanceMinor: 100_000_00, accrualPercent: 5 }));
   const sim = await startLoyaltySimulator({
-    config: makeLoyaltyConfig({ organizations: [org], programs: makeLoyaltyConfig().programs.filter((p) => p.id === 'p10'), guests, faults: { writeLimitPerMinute: 0 } }),
+    config: makeLoyaltyConfig({
+      organizations: [org],
+      programs: makeLoyaltyConfig().programs.filter((p) => p.id === 'p10'),
+      guests,
+      faults: { writeLimitPerMinute: 0 },
+    }),
   });
   const box = new SecretBox(randomBytes(32));
-  const common = { events: createOutboxOrderEvents(randomIds), db, box, clock: systemClock, ids: randomIds, requestIdTtlSeconds: 600, heartbeatWindowSeconds: 90, masterKey: randomBytes(32), logger: false as const };
+  const common = {
+    events: createOutboxOrderEvents(randomIds),
+    db,
+    box,
+    clock: systemClock,
+    ids: randomIds,
+    requestIdTtlSeconds: 600,
+    heartbeatWindowSeconds: 90,
+    masterKey: randomBytes(32),
+    logger: false as const,
+  };
   const start = async (deps: AppDeps) => {
     const services = createServices(deps);
     const app = await buildApp(deps, services);
@@ -114,10 +164,29 @@ async function main(): Promise<void> {
   await ops.createTenant('b', 'Bench');
   await ops.createSource('b', 'website');
   await ops.setPoint({ tenantId: 'b', pointId: '1', schedule: null });
-  await ops.setRoute({ tenantId: 'b', source: 'website', pointId: '1', organizationId: org, terminalGroupId: tg, orderTypeId: 'o', operatorUserId: 'u', originName: 'w' });
+  await ops.setRoute({
+    tenantId: 'b',
+    source: 'website',
+    pointId: '1',
+    organizationId: org,
+    terminalGroupId: tg,
+    orderTypeId: 'o',
+    operatorUserId: 'u',
+    originName: 'w',
+  });
   await ops.updateSettings('b', { bonusPaymentTypeCode: 'BONUS' });
   const key = await ops.issuePartnerCredential({ tenantId: 'b', source: 'website', pointIds: ['1'] });
-  const posCred = { id: 'x', kind: 'pos' as const, apiKey: 'x', secret: 'x', tenantId: 'b', source: null, pointIds: [], organizationId: org, terminalGroupId: tg };
+  const posCred = {
+    id: 'x',
+    kind: 'pos' as const,
+    apiKey: 'x',
+    secret: 'x',
+    tenantId: 'b',
+    source: null,
+    pointIds: [],
+    organizationId: org,
+    terminalGroupId: tg,
+  };
   await plain.services.posCatalog.pushMenu(posCred, { categories: [{ id: 'c1', name: 'Пицца', sort: 1, parentId: null }], items: menuItems });
   await plain.services.posCatalog.pushStopList(posCred, []);
   await plain.services.posCatalog.pushStreets(posCred, [{ name: 'Тверская улица', city: 'Москва' }]);
@@ -133,7 +202,10 @@ async function main(): Promise<void> {
   };
   const sample = await calcOnce(loyal.url, cart(true));
   const sampleBody = JSON.stringify(sample);
-  if ((sample.coupon as { status: string }).status !== 'applied' || (sample.bonus as { spend: { amountMinor: number } }).spend.amountMinor !== BONUS_MINOR) {
+  if (
+    (sample.coupon as { status: string }).status !== 'applied' ||
+    (sample.bonus as { spend: { amountMinor: number } }).spend.amountMinor !== BONUS_MINOR
+  ) {
     throw new Error(`loyalty not applied in the sample calculation: ${sampleBody}`);
   }
 
@@ -145,7 +217,9 @@ async function main(): Promise<void> {
   const orderPool = async (base: string, loyalty: boolean, n: number, prefix: string): Promise<string[]> => {
     const out: string[] = [];
     for (let i = 0; i < n; i += 8) {
-      const batch = Array.from({ length: Math.min(8, n - i) }, () => cart(loyalty)).map(async (c, j) => JSON.stringify(orderFor(c, await calcOnce(base, c), `${prefix}-${i + j}`)));
+      const batch = Array.from({ length: Math.min(8, n - i) }, () => cart(loyalty)).map(async (c, j) =>
+        JSON.stringify(orderFor(c, await calcOnce(base, c), `${prefix}-${i + j}`)),
+      );
       out.push(...(await Promise.all(batch)));
     }
     return out;
@@ -158,24 +232,34 @@ async function main(): Promise<void> {
     rows.push({ name, r, load, sql: (db.statements - before) / r.requests.total, note });
   };
   let loyaltyOff = 0;
-  await run('bare Fastify POST (same cart in, same-size JSON out; no auth, no DB)', () => measure(bareUrl, CALC, null, () => JSON.stringify(cart(false))));
+  await run('bare Fastify POST (same cart in, same-size JSON out; no auth, no DB)', () =>
+    measure(bareUrl, CALC, null, () => JSON.stringify(cart(false))),
+  );
   await run('calculate, 5 lines, no loyalty', () => measure(plain.url, CALC, key, () => JSON.stringify(cart(false))));
   await run('calculate, 5 lines, coupon + bonus (simulator over HTTP)', () =>
-    measure(loyal.url, CALC, key, () => JSON.stringify(cart(true)), { onResponse: (s, b) => void (s === 200 && !b.includes('"status":"applied"') && loyaltyOff++) }));
+    measure(loyal.url, CALC, key, () => JSON.stringify(cart(true)), {
+      onResponse: (s, b) => void (s === 200 && !b.includes('"status":"applied"') && loyaltyOff++),
+    }),
+  );
   rows[2].note = `${loyaltyOff} answers without the coupon applied`;
 
   // Orders run a fixed count sized so the run lasts roughly BENCH_SECONDS: an order does a calculation and more (about 3× the work, measured).
-  const size = (calcRow: Row) => Number(process.env.BENCH_ORDERS ?? Math.max(50, Math.min(3000, Math.round((calcRow.r.requests.total / calcRow.r.duration) * DURATION / 3))));
+  const size = (calcRow: Row) =>
+    Number(process.env.BENCH_ORDERS ?? Math.max(50, Math.min(3000, Math.round(((calcRow.r.requests.total / calcRow.r.duration) * DURATION) / 3))));
   const poolN = await orderPool(plain.url, false, size(rows[1]), `bench-n-${Date.now()}`);
   let n = 0;
   await run('POST /v1/orders, 5 lines, no loyalty', () => measure(plain.url, ORDERS, key, () => poolN[n++], { amount: poolN.length }));
   const prefixL = `bench-l-${Date.now()}`;
   const poolL = await orderPool(loyal.url, true, size(rows[2]), prefixL);
   let l = 0;
-  await run('POST /v1/orders, 5 lines, coupon + bonus holds (simulator over HTTP)', () => measure(loyal.url, ORDERS, key, () => poolL[l++], { amount: poolL.length }));
+  await run('POST /v1/orders, 5 lines, coupon + bonus holds (simulator over HTTP)', () =>
+    measure(loyal.url, ORDERS, key, () => poolL[l++], { amount: poolL.length }),
+  );
   const [legs] = await db.query<{ held: number; orders: number }>(
     `SELECT (SELECT count(*)::int FROM loyalty_legs WHERE external_order_id LIKE $1 AND state = 'held') AS held,
-            (SELECT count(*)::int FROM orders WHERE external_order_id LIKE $1) AS orders`, [`${prefixL}-%`]);
+            (SELECT count(*)::int FROM orders WHERE external_order_id LIKE $1) AS orders`,
+    [`${prefixL}-%`],
+  );
   rows[4].note = `${legs.orders} orders stored, ${legs.held} legs held (2 per order expected)`;
 
   print(rows, db.kind, sampleBody.length);
@@ -190,13 +274,23 @@ async function main(): Promise<void> {
 function print(rows: Row[], dbKind: string, sampleBytes: number): void {
   const rate = (r: autocannon.Result) => r.requests.total / r.duration;
   const baseline = rate(rows[0].r);
-  console.log(`\n${new Date().toISOString()}, database: ${dbKind}, ${CONNECTIONS} connections, calculate cases ${DURATION} s each, ` +
-    `order cases a fixed count; calculate answer ${sampleBytes} bytes; node ${process.version}, ${cpus().length} CPUs, load 1/5/15 min now ${loadavg().map((x) => x.toFixed(2)).join(' / ')}\n`);
-  console.log('| case | requests | s | req/s | p50 ms | p99 ms | non-2xx | errors | status codes | SQL / request | ratio to bare | load (1 min) at start | notes |');
+  console.log(
+    `\n${new Date().toISOString()}, database: ${dbKind}, ${CONNECTIONS} connections, calculate cases ${DURATION} s each, ` +
+      `order cases a fixed count; calculate answer ${sampleBytes} bytes; node ${process.version}, ${cpus().length} CPUs, load 1/5/15 min now ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' / ')}\n`,
+  );
+  console.log(
+    '| case | requests | s | req/s | p50 ms | p99 ms | non-2xx | errors | status codes | SQL / request | ratio to bare | load (1 min) at start | notes |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const { name, r, load, sql, note } of rows) {
-    const codes = Object.entries(r.statusCodeStats ?? {}).map(([c, s]) => `${c}×${s.count ?? 0}`).join(', ');
-    console.log(`| ${name} | ${r.requests.total} | ${r.duration.toFixed(1)} | ${rate(r).toFixed(0)} | ${r.latency.p50} | ${r.latency.p99} | ${r.non2xx} | ${r.errors} | ${codes} | ${sql.toFixed(1)} | ${(rate(r) / baseline).toFixed(3)} | ${load.toFixed(2)} | ${note ?? ''} |`);
+    const codes = Object.entries(r.statusCodeStats ?? {})
+      .map(([c, s]) => `${c}×${s.count ?? 0}`)
+      .join(', ');
+    console.log(
+      `| ${name} | ${r.requests.total} | ${r.duration.toFixed(1)} | ${rate(r).toFixed(0)} | ${r.latency.p50} | ${r.latency.p99} | ${r.non2xx} | ${r.errors} | ${codes} | ${sql.toFixed(1)} | ${(rate(r) / baseline).toFixed(3)} | ${load.toFixed(2)} | ${note ?? ''} |`,
+    );
   }
 }
 

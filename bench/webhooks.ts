@@ -16,26 +16,62 @@ import { createWebhookDispatcher } from '@app/delivery-api';
 import { enqueueOrderEvent } from '@app/delivery-api';
 import { setWebhookConfig } from '@app/delivery-api';
 
-const { values: args } = parseArgs({ options: { events: { type: 'string', default: '1000' }, rate: { type: 'string', default: '100' }, seconds: { type: 'string', default: '5' } } });
+const { values: args } = parseArgs({
+  options: { events: { type: 'string', default: '1000' }, rate: { type: 'string', default: '100' }, seconds: { type: 'string', default: '5' } },
+});
 const MIGRATIONS = join(import.meta.dirname, '..', 'packages', 'delivery-api', 'migrations');
 const silent = { info() {}, warn() {}, error() {} };
 
 const order = (): OrderView => ({
-  id: randomUUID(), externalOrderId: `B-${randomUUID().slice(0, 8)}`, source: 'website', state: 'claimed', payloadSha256: 'a'.repeat(64),
-  route: { tenantId: 't1', source: 'website', externalPointId: '101', organizationId: 'o', terminalGroupId: 'tg', orderTypeId: 'ot', operatorUserId: 'op', originName: 'web' },
-  posOrderId: null, posDeliveryId: null, deliveryStatus: null, deliveryStatusAt: null, cancelState: 'none', cancelReason: null, cancelDetail: null,
-  createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(),
+  id: randomUUID(),
+  externalOrderId: `B-${randomUUID().slice(0, 8)}`,
+  source: 'website',
+  state: 'claimed',
+  payloadSha256: 'a'.repeat(64),
+  route: {
+    tenantId: 't1',
+    source: 'website',
+    externalPointId: '101',
+    organizationId: 'o',
+    terminalGroupId: 'tg',
+    orderTypeId: 'ot',
+    operatorUserId: 'op',
+    originName: 'web',
+  },
+  posOrderId: null,
+  posDeliveryId: null,
+  deliveryStatus: null,
+  deliveryStatusAt: null,
+  cancelState: 'none',
+  cancelReason: null,
+  cancelDetail: null,
+  createdAt: new Date().toISOString(),
+  updatedAt: new Date().toISOString(),
 });
 
 async function enqueue(db: Db): Promise<void> {
-  await db.tx((q) => enqueueOrderEvent(q, { tenantId: 't1', source: 'website', type: 'order.state_changed', order: order(), occurredAt: new Date(), eventId: randomUUID() }));
+  await db.tx((q) =>
+    enqueueOrderEvent(q, {
+      tenantId: 't1',
+      source: 'website',
+      type: 'order.state_changed',
+      order: order(),
+      occurredAt: new Date(),
+      eventId: randomUUID(),
+    }),
+  );
 }
 
 async function setup(db: Db, url: string, box: SecretBox): Promise<void> {
   await migrate(db, MIGRATIONS);
   await db.query(`INSERT INTO tenants (id, name) VALUES ('t1', 'Bench') ON CONFLICT DO NOTHING`);
   await db.query(`INSERT INTO sources (tenant_id, source) VALUES ('t1', 'website') ON CONFLICT DO NOTHING`);
-  await setWebhookConfig(db, box, { tenantId: 't1', source: 'website', url, secret: randomBytes(32).toString('hex') }, { allowInsecureLoopback: true });
+  await setWebhookConfig(
+    db,
+    box,
+    { tenantId: 't1', source: 'website', url, secret: randomBytes(32).toString('hex') },
+    { allowInsecureLoopback: true },
+  );
 }
 
 const pct = (xs: number[], p: number) => xs.sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
@@ -45,7 +81,11 @@ async function bareRate(url: string, n: number): Promise<number> {
   const body = JSON.stringify({ eventId: randomUUID(), type: 'order.state_changed', occurredAt: new Date().toISOString(), order: order() });
   const t0 = performance.now();
   for (let i = 0; i < n; i += 100) {
-    await Promise.all(Array.from({ length: Math.min(100, n - i) }, () => request(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } }).then((r) => r.body.dump())));
+    await Promise.all(
+      Array.from({ length: Math.min(100, n - i) }, () =>
+        request(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } }).then((r) => r.body.dump()),
+      ),
+    );
   }
   return n / ((performance.now() - t0) / 1000);
 }
@@ -80,11 +120,22 @@ async function run(kind: string, db: Db, url: string, bare: number) {
     await new Promise((r) => setTimeout(r, 50));
   }
   await d.stop();
-  const lags = (await db.query<{ ms: number }>(
-    `SELECT extract(epoch FROM (a.started_at - e.occurred_at)) * 1000 AS ms FROM webhook_attempts a
+  const lags = (
+    await db.query<{ ms: number }>(
+      `SELECT extract(epoch FROM (a.started_at - e.occurred_at)) * 1000 AS ms FROM webhook_attempts a
        JOIN webhook_deliveries d ON d.id = a.delivery_id JOIN webhook_events e ON e.event_id = d.event_id WHERE a.attempt_no = 1`,
-  )).map((r) => Number(r.ms));
-  return { db: kind, 'deliveries/s (backlog, 2 dispatchers)': throughput.toFixed(0), 'bare POSTs/s': bare.toFixed(0), 'ratio to bare': (throughput / bare).toFixed(2), 'events/s offered': rate, 'lag p50 ms': pct(lags, 50).toFixed(0), 'lag p99 ms': pct(lags, 99).toFixed(0), samples: lags.length };
+    )
+  ).map((r) => Number(r.ms));
+  return {
+    db: kind,
+    'deliveries/s (backlog, 2 dispatchers)': throughput.toFixed(0),
+    'bare POSTs/s': bare.toFixed(0),
+    'ratio to bare': (throughput / bare).toFixed(2),
+    'events/s offered': rate,
+    'lag p50 ms': pct(lags, 50).toFixed(0),
+    'lag p99 ms': pct(lags, 99).toFixed(0),
+    samples: lags.length,
+  };
 }
 
 async function main(): Promise<void> {

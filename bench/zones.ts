@@ -14,7 +14,12 @@ import { ZoneIndex } from '../packages/delivery-api/src/zones/zone-index.js';
 import type { ZoneRecord } from '../packages/delivery-api/src/zones/zones.repo.js';
 
 const { values: args } = parseArgs({
-  options: { sizes: { type: 'string', default: '100,1000,10000' }, old: { type: 'string', default: '300' }, new: { type: 'string', default: '20000' }, seed: { type: 'string', default: '13' } },
+  options: {
+    sizes: { type: 'string', default: '100,1000,10000' },
+    old: { type: 'string', default: '300' },
+    new: { type: 'string', default: '20000' },
+    seed: { type: 'string', default: '13' },
+  },
 });
 
 /** mulberry32: a small seeded PRNG, so every run measures the same zones and locations. */
@@ -48,8 +53,18 @@ function makeZones(n: number, rnd: () => number): { zones: ZoneRecord[]; points:
       polygon.push([c.lat + rr * Math.sin(angle), c.lon + (rr * Math.cos(angle)) / 0.56]);
     }
     zones.push({
-      tenantId: 't', pointId, zoneId: `z${String(i).padStart(5, '0')}`, name: `Zone ${i}`, polygon, minOrderMinor: 0, deliveryFeeMinor: 0,
-      freeDeliveryFromMinor: null, etaMin: null, etaMax: null, priority: Math.floor(rnd() * 5), active: rnd() > 0.05,
+      tenantId: 't',
+      pointId,
+      zoneId: `z${String(i).padStart(5, '0')}`,
+      name: `Zone ${i}`,
+      polygon,
+      minOrderMinor: 0,
+      deliveryFeeMinor: 0,
+      freeDeliveryFromMinor: null,
+      etaMin: null,
+      etaMax: null,
+      priority: Math.floor(rnd() * 5),
+      active: rnd() > 0.05,
     });
   }
   zones.sort((a, b) => a.priority - b.priority || a.zoneId.localeCompare(b.zoneId)); // the repository's order
@@ -60,7 +75,11 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-function time(count: number, at: (i: number) => LatLon, choose: (at: LatLon) => ZoneRecord | null): { p50: number; p99: number; picks: (string | null)[] } {
+function time(
+  count: number,
+  at: (i: number) => LatLon,
+  choose: (at: LatLon) => ZoneRecord | null,
+): { p50: number; p99: number; picks: (string | null)[] } {
   const samples: number[] = [];
   const picks: (string | null)[] = [];
   for (let i = 0; i < count; i++) {
@@ -84,7 +103,10 @@ for (const n of args.sizes.split(',').map(Number)) {
   const { zones, points } = makeZones(n, rnd);
   const allowed = new Set(points.keys());
   const loc = (id: string) => points.get(id) ?? null;
-  const locations = Array.from({ length: Math.max(Number(args.old), Number(args.new)) }, () => ({ lat: AREA.lat + rnd() * AREA.dLat, lon: AREA.lon + rnd() * AREA.dLon }));
+  const locations = Array.from({ length: Math.max(Number(args.old), Number(args.new)) }, () => ({
+    lat: AREA.lat + rnd() * AREA.dLat,
+    lon: AREA.lon + rnd() * AREA.dLon,
+  }));
   const t0 = performance.now();
   const index = new ZoneIndex(zones);
   const buildMs = performance.now() - t0;
@@ -92,8 +114,16 @@ for (const n of args.sizes.split(',').map(Number)) {
   // Indexed first and a collection between: the brute force leaves much garbage whose collection would otherwise
   // land in the indexed samples.
   gc?.();
-  const fresh = time(Number(args.new), (i) => locations[i], (at) => index.choose(at, (id) => allowed.has(id), loc));
-  const old = time(oldCount, (i) => locations[i], (at) => chooseZone(zones, at, loc));
+  const fresh = time(
+    Number(args.new),
+    (i) => locations[i],
+    (at) => index.choose(at, (id) => allowed.has(id), loc),
+  );
+  const old = time(
+    oldCount,
+    (i) => locations[i],
+    (at) => chooseZone(zones, at, loc),
+  );
   gc?.();
   const mismatches = old.picks.filter((p, i) => p !== fresh.picks[i]).length;
   if (mismatches) throw new Error(`${mismatches} of ${oldCount} choices differ at ${n} zones`);
@@ -102,7 +132,9 @@ for (const n of args.sizes.split(',').map(Number)) {
     `| ${n.toLocaleString('en')} | ${fmt(old.p50)} | ${fmt(old.p99)} | ${fmt(fresh.p50)} | ${fmt(fresh.p99)} | ${Math.round(old.p50 / fresh.p50)}× | ${Math.round(old.p99 / fresh.p99)}× | ${buildMs.toFixed(1)} | ${Math.round(inside * 100)} % |`,
   );
 }
-console.log('| zones | old p50 ms | old p99 ms | indexed p50 ms | indexed p99 ms | ratio p50 | ratio p99 | index build ms | locations inside a zone |');
+console.log(
+  '| zones | old p50 ms | old p99 ms | indexed p50 ms | indexed p99 ms | ratio p50 | ratio p99 | index build ms | locations inside a zone |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) console.log(r);
 console.log(`(${args.old} old and ${args.new} indexed choices per size; same picks checked on the first ${args.old}; seed ${args.seed})`);

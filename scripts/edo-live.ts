@@ -19,8 +19,14 @@ if (!edo.seed) {
 }
 const s = edo.seed;
 const conn = {
-  operator: 'diadoc' as const, clientId: s.clientId!, clientSecret: s.clientSecret!, refreshToken: s.refreshToken!, boxId: s.boxId!,
-  issuerUrl: s.issuerUrl ?? DIADOC_DEFAULTS.issuerUrl, apiBaseUrl: s.apiBaseUrl ?? DIADOC_DEFAULTS.apiBaseUrl, scope: s.scope ?? DIADOC_DEFAULTS.scope,
+  operator: 'diadoc' as const,
+  clientId: s.clientId!,
+  clientSecret: s.clientSecret!,
+  refreshToken: s.refreshToken!,
+  boxId: s.boxId!,
+  issuerUrl: s.issuerUrl ?? DIADOC_DEFAULTS.issuerUrl,
+  apiBaseUrl: s.apiBaseUrl ?? DIADOC_DEFAULTS.apiBaseUrl,
+  scope: s.scope ?? DIADOC_DEFAULTS.scope,
 };
 const op = diadocOperatorFactory({ clock: systemClock, timeoutMs: edo.timeoutMs })(conn, async (token) => {
   writeFileSync('diadoc-refresh-token', `${token}\n`, { mode: 0o600 });

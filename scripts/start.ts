@@ -23,7 +23,13 @@ const log = (msg: string) => process.stdout.write(`[demo] ${msg}\n`);
  * with the service; the production entries keep JSON lines. Synchronous, so nothing is lost on Ctrl+C.
  */
 const prettyLog = (service: string) =>
-  pretty({ colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,service', messageFormat: `[${service}] {msg}`, sync: true });
+  pretty({
+    colorize: process.stdout.isTTY,
+    translateTime: 'SYS:HH:MM:ss',
+    ignore: 'pid,hostname,service',
+    messageFormat: `[${service}] {msg}`,
+    sync: true,
+  });
 
 async function main(): Promise<void> {
   const config = loadConfig({ ...process.env, WEBHOOKS_ALLOW_INSECURE_LOOPBACK: process.env.WEBHOOKS_ALLOW_INSECURE_LOOPBACK ?? '1' });
@@ -37,14 +43,22 @@ async function main(): Promise<void> {
   const delivery = await startDeliveryServer({ config, loyalty, logger: { level: config.logLevel }, logDestination: prettyLog('delivery') });
   const posFile = join(config.dataDir, 'demo-pos-credentials.json');
   const known = readJson<DemoCredentials>(posFile) ?? {};
-  const creds = await seedDemoChain(delivery.db, delivery.box, chain, zones, known, { apiKey: process.env.DEMO_API_KEY, apiSecret: process.env.DEMO_API_SECRET });
+  const creds = await seedDemoChain(delivery.db, delivery.box, chain, zones, known, {
+    apiKey: process.env.DEMO_API_KEY,
+    apiSecret: process.env.DEMO_API_SECRET,
+  });
   writeJson(posFile, creds);
 
   let receiver: { url: string; close(): Promise<void> } | undefined;
   if (process.env.DEMO_WEBHOOKS !== '0') {
     const secret = randomBytes(32).toString('base64url');
     receiver = await startDemoReceiver({ port: 0, secret, log: (line: string) => process.stdout.write(`[webhook] ${line}\n`) });
-    await setWebhookConfig(delivery.db, delivery.box, { tenantId: chain.tenant.id, source: chain.source, url: receiver.url, secret }, { allowInsecureLoopback: config.webhooksAllowInsecureLoopback });
+    await setWebhookConfig(
+      delivery.db,
+      delivery.box,
+      { tenantId: chain.tenant.id, source: chain.source, url: receiver.url, secret },
+      { allowInsecureLoopback: config.webhooksAllowInsecureLoopback },
+    );
   }
 
   const pos = await startPosSimulator({
@@ -69,8 +83,12 @@ async function main(): Promise<void> {
 
   const orderPoint = chain.points.find((p) => p.collectsOrders) ?? chain.points[0];
   const file: DemoCredentialsFile = {
-    baseUrl: delivery.url, apiKey: creds.partner.apiKey, apiSecret: creds.partner.apiSecret, source: chain.source,
-    pointIds: chain.points.map((p) => p.pointId), orderPointId: orderPoint.pointId,
+    baseUrl: delivery.url,
+    apiKey: creds.partner.apiKey,
+    apiSecret: creds.partner.apiSecret,
+    source: chain.source,
+    pointIds: chain.points.map((p) => p.pointId),
+    orderPointId: orderPoint.pointId,
     recognition: { baseUrl: recognition.url, apiKey: recognition.apiKey ?? '' },
     admin: recognition.admin,
     edoSimulator: { apiUrl: edoDemo.sim.apiUrl, issuerUrl: edoDemo.sim.issuerUrl, boxId: edoDemo.sim.boxId, connected: edoDemo.usesSimulator },
@@ -79,8 +97,12 @@ async function main(): Promise<void> {
   writeJson(join(config.dataDir, 'demo-credentials.json'), file);
   log(`Delivery Partner API   ${delivery.url}   (OpenAPI ${delivery.url}/openapi.json, reference ${delivery.url}/docs)`);
   log(`Recognition API        ${recognition.url}/api/v1   (X-API-Key: ${recognition.apiKey})`);
-  log(`Admin panel            ${recognition.admin.url}   (user ${recognition.admin.username}, password ${recognition.admin.password ?? '(set with ADMIN_PASSWORD_HASH or admin-cli; not shown)'})`);
-  log(`E-document gateway     ${recognition.url}/api/v1/edo   (same key; ${edoDemo.usesSimulator ? `Diadoc simulator ${edoDemo.sim.apiUrl}, box ${edoDemo.sim.boxId}` : 'stored operator connection'})`);
+  log(
+    `Admin panel            ${recognition.admin.url}   (user ${recognition.admin.username}, password ${recognition.admin.password ?? '(set with ADMIN_PASSWORD_HASH or admin-cli; not shown)'})`,
+  );
+  log(
+    `E-document gateway     ${recognition.url}/api/v1/edo   (same key; ${edoDemo.usesSimulator ? `Diadoc simulator ${edoDemo.sim.apiUrl}, box ${edoDemo.sim.boxId}` : 'stored operator connection'})`,
+  );
   log(`demo partner key       ${creds.partner.apiKey}`);
   log(`demo partner secret    ${creds.partner.apiSecret}`);
   log(`source ${chain.source}; points ${file.pointIds.join(', ')}; orders are collected at point ${orderPoint.pointId}`);

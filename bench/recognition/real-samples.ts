@@ -18,18 +18,27 @@ export async function runRealSamples(engine: LocalOcrEngine): Promise<void> {
     console.log('\nreal TORG-12 samples: skipped (no samples folder or no pdftoppm)');
     return;
   }
-  for (const pdf of readdirSync(dir).filter((f) => f.endsWith('.pdf')).sort()) {
+  for (const pdf of readdirSync(dir)
+    .filter((f) => f.endsWith('.pdf'))
+    .sort()) {
     const tmp = mkdtempSync(join(tmpdir(), 'torg12-'));
     try {
       spawnSync('pdftoppm', ['-r', '300', '-png', join(dir, pdf), join(tmp, 'p')]);
-      const rendered = readdirSync(tmp).sort().map((f) => readFileSync(join(tmp, f)));
+      const rendered = readdirSync(tmp)
+        .sort()
+        .map((f) => readFileSync(join(tmp, f)));
       // Twice: the pages rendered to PNG (the OCR path, as a scan of the print), and the PDF itself (text layer).
-      for (const [how, images] of [['rendered pages, OCR', rendered], ['PDF upload, text layer', [readFileSync(join(dir, pdf))]]] as const) {
+      for (const [how, images] of [
+        ['rendered pages, OCR', rendered],
+        ['PDF upload, text layer', [readFileSync(join(dir, pdf))]],
+      ] as const) {
         const t0 = performance.now();
         const out = await engine.recognizeDetailed({ images: [...images], documentType: 'auto', imageQuality: 'scan' });
         const secs = ((performance.now() - t0) / 1000).toFixed(1);
         const gaps = out.warnings.filter((w) => /out of sequence/.test(w.message)).length;
-        console.log(`\n### ${pdf} (${how}): ${out.pages} page(s), ${secs} s, type ${out.documentType}, ${out.data.items.length} lines, ${gaps} out-of-sequence warnings`);
+        console.log(
+          `\n### ${pdf} (${how}): ${out.pages} page(s), ${secs} s, type ${out.documentType}, ${out.data.items.length} lines, ${gaps} out-of-sequence warnings`,
+        );
         print(out);
       }
     } finally {

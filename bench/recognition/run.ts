@@ -16,10 +16,16 @@ import { createLocalOcrEngine, type ImageQuality } from '@app/recognition-api';
 import { runRealSamples } from './real-samples.js';
 import { percentile, scoreDocument, type FieldScore } from './score.js';
 
-const { values } = parseArgs({ options: {
-  'per-tier': { type: 'string', default: '60' }, from: { type: 'string', default: '0' }, tiers: { type: 'string', default: 'scan,photo,screenshot' }, 'no-real': { type: 'boolean', default: false },
-  cases: { type: 'string', default: '' }, langs: { type: 'string' },
-} });
+const { values } = parseArgs({
+  options: {
+    'per-tier': { type: 'string', default: '60' },
+    from: { type: 'string', default: '0' },
+    tiers: { type: 'string', default: 'scan,photo,screenshot' },
+    'no-real': { type: 'boolean', default: false },
+    cases: { type: 'string', default: '' },
+    langs: { type: 'string' },
+  },
+});
 const perTier = Number(values['per-tier']);
 /** `--from N` starts at the N-th document of each set (a further sample without repeating the first). */
 const from = Number(values.from);
@@ -30,10 +36,13 @@ const QUALITY: Record<Tier, ImageQuality> = { scan: 'scan', photo: 'photo', scre
 const tiers = values.tiers === 'none' ? [] : (values.tiers!.split(',') as Tier[]);
 const sets: BenchSet[] = [
   ...tiers.map((t) => tierSet(t, ALL_TIERS.indexOf(t))),
-  ...values.cases!.split(',').filter(Boolean).map((name) => {
-    if (!CASES[name]) throw new Error(`unknown case ${name}; known: ${Object.keys(CASES).join(', ')}`);
-    return { name, ...CASES[name] };
-  }),
+  ...values
+    .cases!.split(',')
+    .filter(Boolean)
+    .map((name) => {
+      if (!CASES[name]) throw new Error(`unknown case ${name}; known: ${Object.keys(CASES).join(', ')}`);
+      return { name, ...CASES[name] };
+    }),
 ];
 const types: DocType[] = ['upd', 'torg12', 'invoice'];
 const engine = createLocalOcrEngine({ languages: values.langs });
@@ -52,11 +61,24 @@ try {
       const type = types[(from + i) % 3];
       const doc = await generateDocument({ seed, type, tier, ...set.options(from + i) });
       const t0 = performance.now();
-      const out = await engine.recognizeDetailed({ images: doc.images, documentType: 'auto', imageQuality: QUALITY[tier] })
+      const out = await engine
+        .recognizeDetailed({ images: doc.images, documentType: 'auto', imageQuality: QUALITY[tier] })
         .catch((err: Error) => ({ failed: err.message }));
       if ('failed' in out) {
         // A set the engine cannot read at all (e.g. PDFs before PDF support) scores every field wrong.
-        scores.push(...scoreDocument({ document: { number: null, date: null }, seller: { name: null, inn: null, kpp: null }, buyer: { name: null, inn: null, kpp: null }, items: [], totals: { amount_without_nds: null, nds_amount: null, amount_with_nds: null } }, doc.truth, {}));
+        scores.push(
+          ...scoreDocument(
+            {
+              document: { number: null, date: null },
+              seller: { name: null, inn: null, kpp: null },
+              buyer: { name: null, inn: null, kpp: null },
+              items: [],
+              totals: { amount_without_nds: null, nds_amount: null, amount_with_nds: null },
+            },
+            doc.truth,
+            {},
+          ),
+        );
         process.stderr.write(`${set.name} ${i + 1}/${perTier} ${type} seed ${seed} failed: ${out.failed}\n`);
         continue;
       }
@@ -68,21 +90,27 @@ try {
       if (out.documentType === type) typeOk++;
       const wrong = s.filter((f) => !f.ok).map((f) => f.path);
       const bad = wrong.length;
-      process.stderr.write(`${set.name} ${i + 1}/${perTier} ${type} seed ${seed} pages ${doc.pages} lines ${doc.truth.items.length} ` +
-        `${perPage[perPage.length - 1].toFixed(1)} s/page wrong ${bad}${allOk ? ' ✓' : ''} ${wrong.slice(0, 8).join(' ')}\n`);
+      process.stderr.write(
+        `${set.name} ${i + 1}/${perTier} ${type} seed ${seed} pages ${doc.pages} lines ${doc.truth.items.length} ` +
+          `${perPage[perPage.length - 1].toFixed(1)} s/page wrong ${bad}${allOk ? ' ✓' : ''} ${wrong.slice(0, 8).join(' ')}\n`,
+      );
     }
     const h = scores.filter((f) => f.kind === 'header');
     const c = scores.filter((f) => f.kind === 'cell');
     const a = scores.filter((f) => f.kind === 'address');
     const sure = scores.filter((f) => f.kind !== 'address' && f.conf >= 0.9);
-    rows.push(`| ${set.name} | ${perTier} | ${pct(h.filter((f) => f.ok).length, h.length)} | ${pct(c.filter((f) => f.ok).length, c.length)} | ` +
-      `${pct(full, perTier)} | ${pct(typeOk, perTier)} | ${pct(a.filter((f) => f.ok).length, a.length)} | ${percentile(perPage, 50).toFixed(1)} / ${percentile(perPage, 95).toFixed(1)} | ` +
-      `${pct(sure.filter((f) => !f.ok).length, sure.length)} (${sure.length} fields) |`);
+    rows.push(
+      `| ${set.name} | ${perTier} | ${pct(h.filter((f) => f.ok).length, h.length)} | ${pct(c.filter((f) => f.ok).length, c.length)} | ` +
+        `${pct(full, perTier)} | ${pct(typeOk, perTier)} | ${pct(a.filter((f) => f.ok).length, a.length)} | ${percentile(perPage, 50).toFixed(1)} / ${percentile(perPage, 95).toFixed(1)} | ` +
+        `${pct(sure.filter((f) => !f.ok).length, sure.length)} (${sure.length} fields) |`,
+    );
   }
 } finally {
   await closeRenderer();
 }
-console.log('| tier / case | docs | header key fields | line cells | docs fully correct | type (auto) | addresses | s/page p50 / p95 | error rate at confidence ≥ 0.9 |');
+console.log(
+  '| tier / case | docs | header key fields | line cells | docs fully correct | type (auto) | addresses | s/page p50 / p95 | error rate at confidence ≥ 0.9 |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) console.log(r);
 if (!values['no-real']) await runRealSamples(engine);

@@ -1,28 +1,67 @@
 import type { RecognizedData } from '@app/recognition-api';
 
 /** Header key fields scored by the benchmark (address is reported on its own: long free text). */
-export const HEADER_FIELDS = ['document.number', 'document.date', 'seller.name', 'seller.inn', 'seller.kpp', 'buyer.name',
-  'buyer.inn', 'buyer.kpp', 'totals.amount_without_nds', 'totals.nds_amount', 'totals.amount_with_nds'] as const;
+export const HEADER_FIELDS = [
+  'document.number',
+  'document.date',
+  'seller.name',
+  'seller.inn',
+  'seller.kpp',
+  'buyer.name',
+  'buyer.inn',
+  'buyer.kpp',
+  'totals.amount_without_nds',
+  'totals.nds_amount',
+  'totals.amount_with_nds',
+] as const;
 /** Item cells scored per truth line. */
-export const CELL_FIELDS = ['number', 'name', 'unit.code', 'unit.name', 'quantity', 'price', 'amount_without_nds', 'nds_rate',
-  'nds_amount', 'amount_with_nds'] as const;
+export const CELL_FIELDS = [
+  'number',
+  'name',
+  'unit.code',
+  'unit.name',
+  'quantity',
+  'price',
+  'amount_without_nds',
+  'nds_rate',
+  'nds_amount',
+  'amount_with_nds',
+] as const;
 
-const get = (obj: unknown, path: string): unknown => path.split('.').reduce<unknown>((o, k) => (o == null ? undefined : (o as Record<string, unknown>)[k]), obj);
+const get = (obj: unknown, path: string): unknown =>
+  path.split('.').reduce<unknown>((o, k) => (o == null ? undefined : (o as Record<string, unknown>)[k]), obj);
 
 /** Text compared without quote style and spacing differences («» vs ""), numbers exactly. */
 export function same(a: unknown, b: unknown): boolean {
-  const norm = (v: unknown) => (typeof v === 'string' ? v.replace(/[«»“”„"]/g, '"').replace(/\s+/g, ' ').trim() : v ?? null);
+  const norm = (v: unknown) =>
+    typeof v === 'string'
+      ? v
+          .replace(/[«»“”„"]/g, '"')
+          .replace(/\s+/g, ' ')
+          .trim()
+      : (v ?? null);
   return norm(a) === norm(b);
 }
 
 /** One scored field: whether it is right and the engine's confidence in it. */
-export interface FieldScore { kind: 'header' | 'cell' | 'address'; path: string; ok: boolean; conf: number }
+export interface FieldScore {
+  kind: 'header' | 'cell' | 'address';
+  path: string;
+  ok: boolean;
+  conf: number;
+}
 
 /** Scores a recognition against the truth, field by field (items aligned by position). */
 export function scoreDocument(got: RecognizedData, truth: RecognizedData, conf: Record<string, number>): FieldScore[] {
   const out: FieldScore[] = [];
   for (const f of HEADER_FIELDS) out.push({ kind: 'header', path: f, ok: same(get(got, f), get(truth, f)), conf: conf[f] ?? 0 });
-  for (const r of ['seller', 'buyer']) out.push({ kind: 'address', path: `${r}.address`, ok: same(get(got, `${r}.address`), get(truth, `${r}.address`)), conf: conf[`${r}.address`] ?? 0 });
+  for (const r of ['seller', 'buyer'])
+    out.push({
+      kind: 'address',
+      path: `${r}.address`,
+      ok: same(get(got, `${r}.address`), get(truth, `${r}.address`)),
+      conf: conf[`${r}.address`] ?? 0,
+    });
   truth.items.forEach((ti, i) => {
     for (const f of CELL_FIELDS) {
       const g = got.items[i];
@@ -30,7 +69,8 @@ export function scoreDocument(got: RecognizedData, truth: RecognizedData, conf: 
     }
   });
   // Extra lines the engine invented count as wrong cells.
-  for (let i = truth.items.length; i < got.items.length; i++) for (const f of CELL_FIELDS) out.push({ kind: 'cell', path: `items[${i}].${f}`, ok: false, conf: 0 });
+  for (let i = truth.items.length; i < got.items.length; i++)
+    for (const f of CELL_FIELDS) out.push({ kind: 'cell', path: `items[${i}].${f}`, ok: false, conf: 0 });
   return out;
 }
 

@@ -11,8 +11,12 @@ import { PartnerClient, PartnerApiError } from '@app/partner-sdk';
 
 const { values: args } = parseArgs({
   options: {
-    cancel: { type: 'boolean' }, street: { type: 'string' }, coupon: { type: 'string' }, bonus: { type: 'string' },
-    phone: { type: 'string' }, watch: { type: 'string' },
+    cancel: { type: 'boolean' },
+    street: { type: 'string' },
+    coupon: { type: 'string' },
+    bonus: { type: 'string' },
+    phone: { type: 'string' },
+    watch: { type: 'string' },
   },
 });
 const creds = JSON.parse(readFileSync(process.env.CREDENTIALS_FILE ?? 'data/demo-credentials.json', 'utf8'));
@@ -27,23 +31,33 @@ const dishes = menu.data.items.filter((i) => i.available && i.price.amountMinor 
 say(`point ${pointId}: ordering ${dishes.map((d) => `${d.name} (${d.price.amountMinor / 100} ₽)`).join(', ')}`);
 
 const cart = {
-  pointId, deliveryType: 'pickup' as const, guest: { phone },
+  pointId,
+  deliveryType: 'pickup' as const,
+  guest: { phone },
   items: dishes.map((d, i) => ({ id: d.id, quantity: i === 0 ? '2' : '1' })),
   coupon: args.coupon ?? 'WELCOME200',
   bonusToSpend: { amountMinor: Math.round(Number(args.bonus ?? '100') * 100), currency: 'RUB' as const },
 };
 const calc = await client.calculateCheckout(cart);
-say(`calculated: subtotal ${calc.subtotal.amountMinor / 100} ₽, program −${calc.programDiscount.amountMinor / 100}, coupon ${calc.coupon.status} −${calc.coupon.discount.amountMinor / 100}, bonus −${calc.bonus.spend.amountMinor / 100}, to pay ${calc.total.amountMinor / 100} ₽${calc.loyaltyUnavailable ? ' (loyalty unavailable)' : ''}`);
+say(
+  `calculated: subtotal ${calc.subtotal.amountMinor / 100} ₽, program −${calc.programDiscount.amountMinor / 100}, coupon ${calc.coupon.status} −${calc.coupon.discount.amountMinor / 100}, bonus −${calc.bonus.spend.amountMinor / 100}, to pay ${calc.total.amountMinor / 100} ₽${calc.loyaltyUnavailable ? ' (loyalty unavailable)' : ''}`,
+);
 
 const externalOrderId = `demo-${Date.now()}`;
 const order = {
-  schemaVersion: 1 as const, source: creds.source, externalOrderId, externalPointId: pointId,
+  schemaVersion: 1 as const,
+  source: creds.source,
+  externalOrderId,
+  externalPointId: pointId,
   guest: { name: 'Анна', phone },
   address: { city: 'Москва', street: args.street ?? 'Тверская улица', house: '7', flat: '12' },
   items: calc.items.map((l) => ({ externalProductId: l.id, quantity: l.quantity, price: l.unitPrice })),
   total: { amountMinor: calc.items.reduce((s, l) => s + l.lineTotal.amountMinor, 0), currency: 'RUB' as const },
-  deliveryType: calc.deliveryType as 'courier' | 'pickup', comment: 'Позвонить за 10 минут', calculationId: calc.calculationId,
-  coupon: cart.coupon, bonusToSpend: cart.bonusToSpend,
+  deliveryType: calc.deliveryType as 'courier' | 'pickup',
+  comment: 'Позвонить за 10 минут',
+  calculationId: calc.calculationId,
+  coupon: cart.coupon,
+  bonusToSpend: cart.bonusToSpend,
   payment: { method: 'cash' as const, paid: false, amountMinor: calc.total.amountMinor },
 };
 try {
@@ -60,7 +74,8 @@ try {
     const now = `${o.state} / ${o.deliveryStatus ?? '-'} / cancel ${o.cancelState}${o.cancelDetail ? ` (${o.cancelDetail})` : ''}`;
     if (now !== last) say(`  ${new Date().toISOString()}  ${now}`);
     last = now;
-    if (['Closed', 'Cancelled'].includes(o.deliveryStatus ?? '') || ['cancelled', 'rejected_final', 'reconciliation_required'].includes(o.state)) break;
+    if (['Closed', 'Cancelled'].includes(o.deliveryStatus ?? '') || ['cancelled', 'rejected_final', 'reconciliation_required'].includes(o.state))
+      break;
     await new Promise((r) => setTimeout(r, 3000));
   }
 } catch (err) {

@@ -8,12 +8,22 @@ const isLocal = (url: string) => ['127.0.0.1', 'localhost', '[::1]'].includes(ne
  * points the recognition API's operator connection at it — unless a connection to a real operator is stored
  * (edo-cli set or DIADOC_* variables), which is kept. Used by scripts/start.ts and by the gateway's e2e test.
  */
-export async function startEdoDemo(admin: EdoConnectionAdmin, opts: { port?: number; log?: (msg: string) => void } = {}): Promise<{ sim: RunningEdoSimulator; usesSimulator: boolean; close(): Promise<void> }> {
+export async function startEdoDemo(
+  admin: EdoConnectionAdmin,
+  opts: { port?: number; log?: (msg: string) => void } = {},
+): Promise<{ sim: RunningEdoSimulator; usesSimulator: boolean; close(): Promise<void> }> {
   const sim = await startEdoSimulator({ port: opts.port ?? 0 });
   const current = await admin.show().catch(() => null);
   const usesSimulator = !current || isLocal(current.apiBaseUrl);
   if (usesSimulator) {
-    await admin.set({ clientId: sim.clientId, clientSecret: sim.clientSecret, refreshToken: sim.refreshToken, boxId: sim.boxId, issuerUrl: sim.issuerUrl, apiBaseUrl: sim.apiUrl });
+    await admin.set({
+      clientId: sim.clientId,
+      clientSecret: sim.clientSecret,
+      refreshToken: sim.refreshToken,
+      boxId: sim.boxId,
+      issuerUrl: sim.issuerUrl,
+      apiBaseUrl: sim.apiUrl,
+    });
   } else {
     opts.log?.(`keeping the stored e-document connection to ${current!.apiBaseUrl} (the simulator runs unused)`);
   }

@@ -107,28 +107,74 @@ export function createServices(deps: AppDeps) {
   const events = deps.events;
   const tokens = new CalculationTokens(deps.masterKey);
   const calculator = new CheckoutCalculator({
-    points, snapshots, zones: zoneIndex, loyalty: deps.loyalty, rateLimit: new PhoneRateLimit(deps.loyaltyRequestsPerMinute, deps.redis), clock: deps.clock, db: deps.db,
+    points,
+    snapshots,
+    zones: zoneIndex,
+    loyalty: deps.loyalty,
+    rateLimit: new PhoneRateLimit(deps.loyaltyRequestsPerMinute, deps.redis),
+    clock: deps.clock,
+    db: deps.db,
   });
   const checkout = new CheckoutService({ calculator, tokens, clock: deps.clock, db: deps.db });
   const log = createLogger(deps.logger, deps.logDestination);
   const crash = deps.crash ?? noCrashPoints;
   const metricsRegistry = deps.metricsRegistry ?? new Registry();
   const metrics = createLegMetrics(metricsRegistry, () => new LegsRepo(deps.db).countByState());
-  const holds = new LoyaltyHolds({ db: deps.db, loyalty: deps.loyalty, clock: deps.clock, ids: deps.ids, box: deps.box, events, log, metrics, crash });
+  const holds = new LoyaltyHolds({
+    db: deps.db,
+    loyalty: deps.loyalty,
+    clock: deps.clock,
+    ids: deps.ids,
+    box: deps.box,
+    events,
+    log,
+    metrics,
+    crash,
+  });
   const orders = new OrdersService({
-    db: deps.db, clock: deps.clock, ids: deps.ids, calculator, tokens, holds, events, points: pointsRepo, zones, terminalGroups, crash,
+    db: deps.db,
+    clock: deps.clock,
+    ids: deps.ids,
+    calculator,
+    tokens,
+    holds,
+    events,
+    points: pointsRepo,
+    zones,
+    terminalGroups,
+    crash,
     metrics: createOrderMetrics(metricsRegistry),
   });
   const cancel = new CancelService({ db: deps.db, clock: deps.clock, events, holds, crash });
   const posOrders = new PosOrdersService({ db: deps.db, clock: deps.clock, ids: deps.ids, events, holds, crash });
   const retention = new Retention({
-    db: deps.db, clock: deps.clock, log, metrics: createRetentionMetrics(metricsRegistry),
-    webhookRetentionDays: deps.webhookRetentionDays ?? DEFAULT_WEBHOOK_RETENTION_DAYS, requestIdsInDatabase: !deps.redis,
+    db: deps.db,
+    clock: deps.clock,
+    log,
+    metrics: createRetentionMetrics(metricsRegistry),
+    webhookRetentionDays: deps.webhookRetentionDays ?? DEFAULT_WEBHOOK_RETENTION_DAYS,
+    requestIdsInDatabase: !deps.redis,
   });
   const sweeper = new HoldSweeper({ db: deps.db, clock: deps.clock, loyalty: deps.loyalty, holds, events, log, metrics });
   return {
-    terminalGroups, pointsRepo, points, catalog, zones, posCatalog, requestIds, authenticator, events, checkout, orders, cancel, posOrders, holds, sweeper,
-    retention, log, metricsRegistry,
+    terminalGroups,
+    pointsRepo,
+    points,
+    catalog,
+    zones,
+    posCatalog,
+    requestIds,
+    authenticator,
+    events,
+    checkout,
+    orders,
+    cancel,
+    posOrders,
+    holds,
+    sweeper,
+    retention,
+    log,
+    metricsRegistry,
   };
 }
 
@@ -166,7 +212,9 @@ export async function buildApp(deps: AppDeps, services: Services = createService
           Timestamp: { type: 'apiKey', in: 'header', name: 'X-Timestamp', description: 'Unix seconds; ±60 s of the server' },
           RequestId: { type: 'apiKey', in: 'header', name: 'X-Request-ID', description: 'a new UUID per request (single use per key)' },
           Signature: {
-            type: 'apiKey', in: 'header', name: 'X-Signature',
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Signature',
             description: 'lowercase hex HMAC-SHA256 of `timestamp\\nrequestId\\nMETHOD\\npath\\nsha256hex(body)` under the secret',
           },
         },

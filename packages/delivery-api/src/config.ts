@@ -78,7 +78,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DeliveryConfig
     masterKey,
     requestIdTtlSeconds: envInt(env, 'REQUEST_ID_TTL_SECONDS', 600, 120, 86400),
     redis: env.REDIS_URL
-      ? { url: env.REDIS_URL, commandTimeoutMs: envInt(env, 'REDIS_COMMAND_TIMEOUT_MS', 500, 10, 10000), keyPrefix: env.REDIS_KEY_PREFIX ?? 'delivery:' }
+      ? {
+          url: env.REDIS_URL,
+          commandTimeoutMs: envInt(env, 'REDIS_COMMAND_TIMEOUT_MS', 500, 10, 10000),
+          keyPrefix: env.REDIS_KEY_PREFIX ?? 'delivery:',
+        }
       : undefined,
     webhookRetentionDays: envInt(env, 'WEBHOOK_RETENTION_DAYS', 30, 1, 3650),
     heartbeatWindowSeconds: envInt(env, 'POS_HEARTBEAT_WINDOW_SECONDS', 90, 5, 3600),

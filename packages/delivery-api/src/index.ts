@@ -10,7 +10,14 @@ export { ApiError, ERROR_STATUS, OperatorError, type ErrorCode } from './errors.
 export { SecretBox } from './auth/secret-box.js';
 export { HttpLoyalty } from './loyalty/loyalty.http.js';
 export type { LoyaltyPort } from './loyalty/loyalty.port.js';
-export { OperatorService, MIN_KEY_LENGTH, MIN_SECRET_LENGTH, type PointInput, type RouteInput, type IssuedCredential } from './operator/operator.service.js';
+export {
+  OperatorService,
+  MIN_KEY_LENGTH,
+  MIN_SECRET_LENGTH,
+  type PointInput,
+  type RouteInput,
+  type IssuedCredential,
+} from './operator/operator.service.js';
 export { seedDemoChain, type ChainSeed, type DemoCredentials } from './operator/demo-seed.js';
 export type { OrderView, OrderState } from './orders/order-view.js';
 export * from './webhooks/index.js';

@@ -12,7 +12,17 @@ afterAll(async () => {
 });
 
 function headersFor(overrides: Partial<Record<string, string>> = {}, method = 'GET', path = '/v1/points', body = '') {
-  const h: Record<string, string> = { ...buildSignedHeaders({ apiKey: w.partner.apiKey, secret: w.partner.apiSecret, method, path, body, requestId: randomIds.uuid(), now: w.clock.now() }) };
+  const h: Record<string, string> = {
+    ...buildSignedHeaders({
+      apiKey: w.partner.apiKey,
+      secret: w.partner.apiSecret,
+      method,
+      path,
+      body,
+      requestId: randomIds.uuid(),
+      now: w.clock.now(),
+    }),
+  };
   for (const [k, v] of Object.entries(overrides)) {
     if (v === undefined) delete h[k];
     else h[k] = v;
@@ -62,9 +72,22 @@ describe('Authentication (spec: Authentication)', () => {
   });
 
   it('accepts a skew of 60 s and refuses 61 s in both directions', async () => {
-    for (const [delta, status] of [[60, 200], [-60, 200], [61, 401], [-61, 401]] as const) {
+    for (const [delta, status] of [
+      [60, 200],
+      [-60, 200],
+      [61, 401],
+      [-61, 401],
+    ] as const) {
       const now = new Date(w.clock.now().getTime() + delta * 1000);
-      const h = buildSignedHeaders({ apiKey: w.partner.apiKey, secret: w.partner.apiSecret, method: 'GET', path: '/v1/points', body: '', requestId: randomIds.uuid(), now });
+      const h = buildSignedHeaders({
+        apiKey: w.partner.apiKey,
+        secret: w.partner.apiSecret,
+        method: 'GET',
+        path: '/v1/points',
+        body: '',
+        requestId: randomIds.uuid(),
+        now,
+      });
       expect((await get({ ...h })).statusCode, `skew ${delta}`).toBe(status);
     }
   });
@@ -79,7 +102,16 @@ describe('Authentication (spec: Authentication)', () => {
 
   it('a reused id becomes usable again only after the retention window (≥ 2 × skew)', async () => {
     const rid = randomIds.uuid();
-    const sign = () => buildSignedHeaders({ apiKey: w.partner.apiKey, secret: w.partner.apiSecret, method: 'GET', path: '/v1/points', body: '', requestId: rid, now: w.clock.now() });
+    const sign = () =>
+      buildSignedHeaders({
+        apiKey: w.partner.apiKey,
+        secret: w.partner.apiSecret,
+        method: 'GET',
+        path: '/v1/points',
+        body: '',
+        requestId: rid,
+        now: w.clock.now(),
+      });
     expect((await get({ ...sign() })).statusCode).toBe(200);
     w.clock.advance(120_000);
     expect((await get({ ...sign() })).statusCode).toBe(401);
@@ -90,7 +122,12 @@ describe('Authentication (spec: Authentication)', () => {
   it('401 when the signature covers a different body, path or method', async () => {
     const body = JSON.stringify({ deliveryType: 'pickup' });
     const otherBody = headersFor({}, 'POST', '/v1/delivery/resolve', JSON.stringify({ deliveryType: 'courier' }));
-    const r1 = await w.app.inject({ method: 'POST', url: '/v1/delivery/resolve', payload: body, headers: { ...otherBody, 'content-type': 'application/json' } });
+    const r1 = await w.app.inject({
+      method: 'POST',
+      url: '/v1/delivery/resolve',
+      payload: body,
+      headers: { ...otherBody, 'content-type': 'application/json' },
+    });
     expect(r1.statusCode).toBe(401);
     const otherPath = headersFor({}, 'GET', '/v1/catalog/revision');
     expect((await get(otherPath)).statusCode).toBe(401);
@@ -101,7 +138,12 @@ describe('Authentication (spec: Authentication)', () => {
   it('body whitespace matters: the exact bytes are signed', async () => {
     const sent = '{"deliveryType":"pickup"}';
     const signedFor = headersFor({}, 'POST', '/v1/delivery/resolve', '{ "deliveryType": "pickup" }');
-    const r = await w.app.inject({ method: 'POST', url: '/v1/delivery/resolve', payload: sent, headers: { ...signedFor, 'content-type': 'application/json' } });
+    const r = await w.app.inject({
+      method: 'POST',
+      url: '/v1/delivery/resolve',
+      payload: sent,
+      headers: { ...signedFor, 'content-type': 'application/json' },
+    });
     expect(r.statusCode).toBe(401);
   });
 
@@ -128,7 +170,12 @@ describe('Authentication (spec: Authentication)', () => {
     const ts = String(Math.floor(w.clock.now().getTime() / 1000));
     const rid = randomIds.uuid();
     const send = (id: string) =>
-      get({ 'X-API-Key': w.partner.apiKey, 'X-Timestamp': ts, 'X-Request-ID': id, 'X-Signature': signRequest(w.partner.apiSecret, { timestamp: ts, requestId: id, method: 'GET', path: '/v1/points', body: '' }) });
+      get({
+        'X-API-Key': w.partner.apiKey,
+        'X-Timestamp': ts,
+        'X-Request-ID': id,
+        'X-Signature': signRequest(w.partner.apiSecret, { timestamp: ts, requestId: id, method: 'GET', path: '/v1/points', body: '' }),
+      });
     expect((await send(rid)).statusCode).toBe(200);
     const upper = await send(rid.toUpperCase());
     expect(upper.statusCode).toBe(401);
@@ -220,8 +267,12 @@ describe('General rules (spec: What the service does, Errors, Limits)', () => {
   it('/openapi.json documents the routes and their error responses; /docs serves the reference', async () => {
     const doc = (await w.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     expect(doc.openapi).toMatch(/^3\.1/);
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/points', '/v1/points/{pointId}/menu', '/pos/v1/menu', '/v1/delivery/resolve']));
-    expect(Object.keys(doc.paths['/v1/points/{pointId}/menu'].get.responses)).toEqual(expect.arrayContaining(['200', '304', '401', '403', '404', '503']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/v1/points', '/v1/points/{pointId}/menu', '/pos/v1/menu', '/v1/delivery/resolve']),
+    );
+    expect(Object.keys(doc.paths['/v1/points/{pointId}/menu'].get.responses)).toEqual(
+      expect.arrayContaining(['200', '304', '401', '403', '404', '503']),
+    );
     const ui = await w.app.inject({ method: 'GET', url: '/docs/' });
     expect(ui.statusCode).toBe(200);
   });

@@ -67,7 +67,12 @@ describe('GET /v1/points/{id}/menu', () => {
     const r = await w.call(w.partner, 'GET', '/v1/points/1/menu');
     const menu = r.json();
     expect(menu.items.map((i: { id: string }) => i.id)).toEqual([MARGHERITA, CAPPUCCINO]);
-    expect(menu.items[0]).toMatchObject({ price: { amountMinor: 59000, currency: 'RUB' }, available: true, unavailableReason: null, weightGrams: 450 });
+    expect(menu.items[0]).toMatchObject({
+      price: { amountMinor: 59000, currency: 'RUB' },
+      available: true,
+      unavailableReason: null,
+      weightGrams: 450,
+    });
     expect(menu.items[0].nutrition.kcalPer100g).toBe(250);
     expect(menu.items[1]).toMatchObject({ available: false, unavailableReason: 'stop_list' });
     expect('nutrition' in menu.items[1]).toBe(false);
@@ -116,7 +121,12 @@ describe('GET /v1/points/{id}/menu', () => {
 
 describe('GET /v1/points/{id}/stop-list, /v1/catalog/revision, /products', () => {
   it('stop-list with ETag, 304 and stale', async () => {
-    await w.call(w.pos['1'], 'POST', '/pos/v1/stop-list', { items: [{ id: CAPPUCCINO, balance: 0 }, { id: MARGHERITA, balance: 3 }] });
+    await w.call(w.pos['1'], 'POST', '/pos/v1/stop-list', {
+      items: [
+        { id: CAPPUCCINO, balance: 0 },
+        { id: MARGHERITA, balance: 3 },
+      ],
+    });
     const r = await w.call(w.partner, 'GET', '/v1/points/1/stop-list');
     const body = r.json();
     expect(body).toMatchObject({ pointId: '1', stale: false });
@@ -148,7 +158,10 @@ describe('GET /v1/points/{id}/stop-list, /v1/catalog/revision, /products', () =>
     const r = await w.call(w.partner, 'GET', '/v1/points/1/products');
     expect(r.json()).toEqual({ externalPointId: '1', products: [{ externalProductId: 'site-1', kind: 'dish' }] });
     const dup = await w.call(w.pos['1'], 'POST', '/pos/v1/product-mappings', {
-      products: [{ externalProductId: 'a', productId: MARGHERITA, kind: 'dish' }, { externalProductId: 'a', productId: CAPPUCCINO, kind: 'dish' }],
+      products: [
+        { externalProductId: 'a', productId: MARGHERITA, kind: 'dish' },
+        { externalProductId: 'a', productId: CAPPUCCINO, kind: 'dish' },
+      ],
     });
     expect(dup.statusCode).toBe(400);
     expect((await w.call(w.partner, 'GET', '/v1/points/1/products')).json().products).toHaveLength(1);
@@ -159,16 +172,31 @@ describe('Points and status', () => {
   it('heartbeat makes the terminal alive for the configured window', async () => {
     const hb = await w.call(w.pos['1'], 'POST', '/pos/v1/heartbeat', {});
     expect(hb.json()).toEqual({ serverTime: w.clock.now().toISOString(), aliveWindowSeconds: 90 });
-    expect((await w.call(w.partner, 'GET', '/v1/points/1/status')).json()).toEqual({ acceptsOrders: true, terminalAlive: true, isOpenNow: true, reason: null });
+    expect((await w.call(w.partner, 'GET', '/v1/points/1/status')).json()).toEqual({
+      acceptsOrders: true,
+      terminalAlive: true,
+      isOpenNow: true,
+      reason: null,
+    });
     w.clock.advance(91_000);
-    expect((await w.call(w.partner, 'GET', '/v1/points/1/status')).json()).toEqual({ acceptsOrders: false, terminalAlive: false, isOpenNow: true, reason: 'terminal_offline' });
+    expect((await w.call(w.partner, 'GET', '/v1/points/1/status')).json()).toEqual({
+      acceptsOrders: false,
+      terminalAlive: false,
+      isOpenNow: true,
+      reason: 'terminal_offline',
+    });
   });
 
   it('closed by schedule gives reason closed; offline is reported first', async () => {
     await w.call(w.pos['2'], 'POST', '/pos/v1/heartbeat', {});
     // T0+: Monday ~12:00 Moscow; a Monday window 18:00-03:00 is closed now
     await w.operator.setPoint({ tenantId: 't1', pointId: '2', schedule: [{ weekday: 1, open: '18:00', close: '03:00' }] });
-    expect((await w.call(w.partner, 'GET', '/v1/points/2/status')).json()).toEqual({ acceptsOrders: false, terminalAlive: true, isOpenNow: false, reason: 'closed' });
+    expect((await w.call(w.partner, 'GET', '/v1/points/2/status')).json()).toEqual({
+      acceptsOrders: false,
+      terminalAlive: true,
+      isOpenNow: false,
+      reason: 'closed',
+    });
     w.clock.advance(120_000);
     expect((await w.call(w.partner, 'GET', '/v1/points/2/status')).json().reason).toBe('terminal_offline');
     await w.operator.setPoint({ tenantId: 't1', pointId: '2', schedule: null });
@@ -180,9 +208,18 @@ describe('Points and status', () => {
     const points = (await w.call(w.partner, 'GET', '/v1/points')).json().points;
     expect(points.map((p: { externalPointId: string }) => p.externalPointId)).toEqual(['1', '2', '3', '4']);
     expect(points[0]).toEqual({
-      externalPointId: '1', active: true, streetsSyncedAt: w.clock.now().toISOString(), name: 'Point 1', address: 'Street 1',
-      location: { lat: 55.76, lon: 37.61 }, phone: '+74950000000', timezone: 'Europe/Moscow', schedule: null,
-      isOpenNow: true, acceptsOrders: true, deliveryTypes: ['courier', 'pickup'],
+      externalPointId: '1',
+      active: true,
+      streetsSyncedAt: w.clock.now().toISOString(),
+      name: 'Point 1',
+      address: 'Street 1',
+      location: { lat: 55.76, lon: 37.61 },
+      phone: '+74950000000',
+      timezone: 'Europe/Moscow',
+      schedule: null,
+      isOpenNow: true,
+      acceptsOrders: true,
+      deliveryTypes: ['courier', 'pickup'],
     });
     expect(points[2]).toMatchObject({ externalPointId: '3', active: false, acceptsOrders: false });
     expect(points[3]).toMatchObject({ externalPointId: '4', active: false, acceptsOrders: false, streetsSyncedAt: null });

@@ -6,12 +6,14 @@ import { BAG, CAPPUCCINO, GIFT, MARGHERITA, makeWorld, sampleMenu, squareZone, t
 let w: World;
 const PHONE = '+79990000001';
 
-
 beforeAll(async () => {
   w = await makeWorld();
   await w.call(w.pos['1'], 'POST', '/pos/v1/menu', sampleMenu());
   await w.call(w.pos['1'], 'POST', '/pos/v1/heartbeat', {});
-  await w.operator.loadZones('t1', { type: 'FeatureCollection', features: [squareZone('z1', '1', 55.76, 37.61, 0.02, { priority: 1, freeDeliveryFromMinor: 300000 })] });
+  await w.operator.loadZones('t1', {
+    type: 'FeatureCollection',
+    features: [squareZone('z1', '1', 55.76, 37.61, 0.02, { priority: 1, freeDeliveryFromMinor: 300000 })],
+  });
 });
 afterAll(async () => {
   await w.app.close();
@@ -26,14 +28,28 @@ const RUB = (amountMinor: number) => ({ amountMinor, currency: 'RUB' });
 
 describe('POST /v1/checkout/calculate', () => {
   it('prices from the server menu, exact quantities, and a 15-minute signed calculationId', async () => {
-    const r = await calc({ deliveryType: 'pickup', items: [{ id: MARGHERITA, quantity: '1' }, { id: CAPPUCCINO, quantity: '1.5' }] });
+    const r = await calc({
+      deliveryType: 'pickup',
+      items: [
+        { id: MARGHERITA, quantity: '1' },
+        { id: CAPPUCCINO, quantity: '1.5' },
+      ],
+    });
     expect(r.statusCode).toBe(200);
     const b = r.json();
     expect(b.items).toEqual([
       { id: MARGHERITA, name: 'Маргарита', quantity: '1', unitPrice: RUB(59000), lineTotal: RUB(59000), available: true },
       { id: CAPPUCCINO, name: 'Капучино', quantity: '1.5', unitPrice: RUB(19000), lineTotal: RUB(28500), available: true },
     ]);
-    expect(b).toMatchObject({ pointId: '1', deliveryType: 'pickup', subtotal: RUB(87500), programDiscount: RUB(0), deliveryFee: RUB(0), total: RUB(87500), loyaltyUnavailable: false });
+    expect(b).toMatchObject({
+      pointId: '1',
+      deliveryType: 'pickup',
+      subtotal: RUB(87500),
+      programDiscount: RUB(0),
+      deliveryFee: RUB(0),
+      total: RUB(87500),
+      loyaltyUnavailable: false,
+    });
     expect(b.coupon).toEqual({ status: 'not_requested', discount: RUB(0) });
     expect(b.bonus).toEqual({ requested: false, maxSpend: RUB(0), spend: RUB(0) });
     expect(decodeProtectedHeader(b.calculationId).alg).toBe('HS256');
@@ -43,7 +59,18 @@ describe('POST /v1/checkout/calculate', () => {
   it('item warnings: stop_list, unknown_item, hidden_item (hidden and gift items); such lines are not in the subtotal', async () => {
     await w.call(w.pos['1'], 'POST', '/pos/v1/stop-list', { items: [{ id: CAPPUCCINO, balance: 0 }] });
     const unknown = '99999999-9999-4999-8999-999999999999';
-    const b = (await calc({ deliveryType: 'pickup', items: [{ id: MARGHERITA, quantity: '1' }, { id: CAPPUCCINO, quantity: '1' }, { id: unknown, quantity: '1' }, { id: BAG, quantity: '1' }, { id: GIFT, quantity: '1' }] })).json();
+    const b = (
+      await calc({
+        deliveryType: 'pickup',
+        items: [
+          { id: MARGHERITA, quantity: '1' },
+          { id: CAPPUCCINO, quantity: '1' },
+          { id: unknown, quantity: '1' },
+          { id: BAG, quantity: '1' },
+          { id: GIFT, quantity: '1' },
+        ],
+      })
+    ).json();
     expect(b.items.map((i: { warning?: string }) => i.warning)).toEqual([undefined, 'stop_list', 'unknown_item', 'hidden_item', 'hidden_item']);
     expect(b.items.map((i: { available: boolean }) => i.available)).toEqual([true, false, false, false, false]);
     expect(b.subtotal).toEqual(RUB(59000));
@@ -51,7 +78,15 @@ describe('POST /v1/checkout/calculate', () => {
   });
 
   it('automatic program discount, coupon attributed to the coupon, bonus maxSpend/spend; total per rule 1', async () => {
-    const b = (await calc({ deliveryType: 'pickup', items: [{ id: MARGHERITA, quantity: '3' }], guest: { phone: PHONE }, coupon: 'WELCOME200', bonusToSpend: RUB(30000) })).json();
+    const b = (
+      await calc({
+        deliveryType: 'pickup',
+        items: [{ id: MARGHERITA, quantity: '3' }],
+        guest: { phone: PHONE },
+        coupon: 'WELCOME200',
+        bonusToSpend: RUB(30000),
+      })
+    ).json();
     // subtotal 1770 RUB ≥ 1500 → 10 % = 177 RUB program; coupon 200 RUB; bonus up to the 500 RUB balance
     expect(b.subtotal).toEqual(RUB(177000));
     expect(b.programDiscount).toEqual(RUB(17700));
@@ -79,14 +114,29 @@ describe('POST /v1/checkout/calculate', () => {
   });
 
   it('the fee is not reduced by discounts (rule 1)', async () => {
-    const b = (await calc({ deliveryType: 'courier', location: { lat: 55.765, lon: 37.615 }, items: [{ id: CAPPUCCINO, quantity: '1' }], coupon: 'WELCOME200' })).json();
+    const b = (
+      await calc({
+        deliveryType: 'courier',
+        location: { lat: 55.765, lon: 37.615 },
+        items: [{ id: CAPPUCCINO, quantity: '1' }],
+        coupon: 'WELCOME200',
+      })
+    ).json();
     expect(b.coupon.discount).toEqual(RUB(19000)); // capped at the goods
     expect(b.total).toEqual(RUB(19900));
   });
 
   it('loyaltyUnavailable when the loyalty service fails: computed without coupon and bonus', async () => {
     w.loyalty.failNext('calculate', 1, 'unavailable');
-    const b = (await calc({ deliveryType: 'pickup', items: [{ id: MARGHERITA, quantity: '3' }], guest: { phone: PHONE }, coupon: 'WELCOME200', bonusToSpend: RUB(100) })).json();
+    const b = (
+      await calc({
+        deliveryType: 'pickup',
+        items: [{ id: MARGHERITA, quantity: '3' }],
+        guest: { phone: PHONE },
+        coupon: 'WELCOME200',
+        bonusToSpend: RUB(100),
+      })
+    ).json();
     expect(b).toMatchObject({ loyaltyUnavailable: true, programDiscount: RUB(0), total: RUB(177000) });
     expect(b.coupon.discount).toEqual(RUB(0));
     expect(b.bonus.spend).toEqual(RUB(0));
@@ -94,7 +144,9 @@ describe('POST /v1/checkout/calculate', () => {
 
   it('certificate: availability without spending, reduces the total after everything, serial never in the token', async () => {
     const holdsBefore = w.loyalty.count('hold');
-    const b = (await calc({ deliveryType: 'pickup', items: [{ id: MARGHERITA, quantity: '1' }], certificate: { serial: 'CERT-1000', amountMinor: 30000 } })).json();
+    const b = (
+      await calc({ deliveryType: 'pickup', items: [{ id: MARGHERITA, quantity: '1' }], certificate: { serial: 'CERT-1000', amountMinor: 30000 } })
+    ).json();
     expect(b.certificate).toEqual({ status: 'available', requestedMinor: 30000, spendMinor: 30000 });
     expect(b.total).toEqual(RUB(59000 - 30000));
     expect(JSON.stringify(decodeJwt(b.calculationId))).not.toContain('CERT-1000');
@@ -107,11 +159,19 @@ describe('POST /v1/checkout/calculate', () => {
     expect(bad.statusCode).toBe(422);
     expect(bad.json()).toEqual({ error: 'loyalty_rejected' });
     w.loyalty.failNext('calculate', 1, 'unavailable');
-    const down = await calc({ deliveryType: 'pickup', items: [{ id: MARGHERITA, quantity: '1' }], certificate: { serial: 'CERT-1000', amountMinor: 100 } });
+    const down = await calc({
+      deliveryType: 'pickup',
+      items: [{ id: MARGHERITA, quantity: '1' }],
+      certificate: { serial: 'CERT-1000', amountMinor: 100 },
+    });
     expect(down.statusCode).toBe(503);
     expect(down.json()).toEqual({ error: 'loyalty_unavailable' });
     await new TenantsRepo(w.db).updateSettings('t1', { certificatePaymentTypeCode: null });
-    const noSetup = await calc({ deliveryType: 'pickup', items: [{ id: MARGHERITA, quantity: '1' }], certificate: { serial: 'CERT-1000', amountMinor: 100 } });
+    const noSetup = await calc({
+      deliveryType: 'pickup',
+      items: [{ id: MARGHERITA, quantity: '1' }],
+      certificate: { serial: 'CERT-1000', amountMinor: 100 },
+    });
     expect(noSetup.json()).toEqual({ error: 'loyalty_unavailable' });
     await new TenantsRepo(w.db).updateSettings('t1', { certificatePaymentTypeCode: 'CERT' });
   });
@@ -137,7 +197,13 @@ describe('POST /v1/checkout/calculate', () => {
 
   it('no side effects: nothing is held or stored', async () => {
     const holds = w.loyalty.count('hold');
-    await calc({ deliveryType: 'pickup', items: [{ id: MARGHERITA, quantity: '1' }], guest: { phone: PHONE }, coupon: 'WELCOME200', bonusToSpend: RUB(100) });
+    await calc({
+      deliveryType: 'pickup',
+      items: [{ id: MARGHERITA, quantity: '1' }],
+      guest: { phone: PHONE },
+      coupon: 'WELCOME200',
+      bonusToSpend: RUB(100),
+    });
     expect(w.loyalty.count('hold')).toBe(holds);
     expect(await w.db.query('SELECT 1 FROM loyalty_legs')).toHaveLength(0);
     expect(await w.db.query('SELECT 1 FROM orders')).toHaveLength(0);
@@ -146,7 +212,8 @@ describe('POST /v1/checkout/calculate', () => {
   it('429 rate_limited with Retry-After: 60 after 30 loyalty requests per minute for one phone', async () => {
     const phone = '+79995550000';
     const statuses: number[] = [];
-    for (let i = 0; i < 31; i++) statuses.push((await calc({ deliveryType: 'pickup', items: [{ id: MARGHERITA, quantity: '1' }], guest: { phone } })).statusCode);
+    for (let i = 0; i < 31; i++)
+      statuses.push((await calc({ deliveryType: 'pickup', items: [{ id: MARGHERITA, quantity: '1' }], guest: { phone } })).statusCode);
     expect(statuses.slice(0, 30).every((s) => s === 200)).toBe(true);
     const r = await calc({ deliveryType: 'pickup', items: [{ id: MARGHERITA, quantity: '1' }], guest: { phone } });
     expect(r.statusCode).toBe(429);

@@ -52,7 +52,20 @@ export async function makeWorld(opts: { loyaltyRequestsPerMinute?: number; crash
   const programs = base.programs.map((p) => (p.id === 'gift' ? { ...p, gift: { productId: GIFT, quantityMilli: 1000 } } : p));
   const loyalty = new FakeLoyalty({ config: makeLoyaltyConfig({ organizations: [ORG], programs }), clock });
   const events = new RecordingOrderEvents();
-  const deps = { db, box, clock, ids: randomIds, requestIdTtlSeconds: 600, heartbeatWindowSeconds: 90, masterKey: randomBytes(32), loyalty, events, loyaltyRequestsPerMinute: opts.loyaltyRequestsPerMinute, crash: opts.crash, redis: opts.redis };
+  const deps = {
+    db,
+    box,
+    clock,
+    ids: randomIds,
+    requestIdTtlSeconds: 600,
+    heartbeatWindowSeconds: 90,
+    masterKey: randomBytes(32),
+    loyalty,
+    events,
+    loyaltyRequestsPerMinute: opts.loyaltyRequestsPerMinute,
+    crash: opts.crash,
+    redis: opts.redis,
+  };
   const services = createServices(deps);
   const app = await buildApp(deps, services);
   const operator = new OperatorService({ db, box });
@@ -61,22 +74,48 @@ export async function makeWorld(opts: { loyaltyRequestsPerMinute?: number; crash
   const pos: Record<string, Key> = {};
   for (const n of [1, 2, 3, 4]) {
     await operator.setPoint({
-      tenantId: 't1', pointId: String(n), name: `Point ${n}`, address: `Street ${n}`,
-      location: { lat: 55.75 + n * 0.01, lon: 37.6 + n * 0.01 }, phone: '+74950000000', schedule: null, deliveryTypes: ['courier', 'pickup'],
+      tenantId: 't1',
+      pointId: String(n),
+      name: `Point ${n}`,
+      address: `Street ${n}`,
+      location: { lat: 55.75 + n * 0.01, lon: 37.6 + n * 0.01 },
+      phone: '+74950000000',
+      schedule: null,
+      deliveryTypes: ['courier', 'pickup'],
     });
     if (n === 4) continue;
     await operator.setRoute({
-      tenantId: 't1', source: 'website', pointId: String(n), organizationId: ORG, terminalGroupId: TG(n),
-      orderTypeId: 'ot-1', operatorUserId: 'op-1', originName: 'website', active: n !== 3,
+      tenantId: 't1',
+      source: 'website',
+      pointId: String(n),
+      organizationId: ORG,
+      terminalGroupId: TG(n),
+      orderTypeId: 'ot-1',
+      operatorUserId: 'op-1',
+      originName: 'website',
+      active: n !== 3,
     });
     pos[String(n)] = await operator.issuePosCredential({ tenantId: 't1', organizationId: ORG, terminalGroupId: TG(n) });
   }
-  await new TenantsRepo(db).updateSettings('t1', { bonusPaymentTypeCode: 'BONUS', certificatePaymentTypeCode: 'CERT', deliveryFeeProductId: 'fee-product-1', zonePricing: true });
+  await new TenantsRepo(db).updateSettings('t1', {
+    bonusPaymentTypeCode: 'BONUS',
+    certificatePaymentTypeCode: 'CERT',
+    deliveryFeeProductId: 'fee-product-1',
+    zonePricing: true,
+  });
   const partner = await operator.issuePartnerCredential({ tenantId: 't1', source: 'website', pointIds: ['1', '2', '3', '4'] });
   const call: World['call'] = async (key, method, url, body, headers = {}) => {
     const raw = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
     const path = url.split('?')[0];
-    const signed = buildSignedHeaders({ apiKey: key.apiKey, secret: key.apiSecret, method, path, body: raw, requestId: randomIds.uuid(), now: clock.now() });
+    const signed = buildSignedHeaders({
+      apiKey: key.apiKey,
+      secret: key.apiSecret,
+      method,
+      path,
+      body: raw,
+      requestId: randomIds.uuid(),
+      now: clock.now(),
+    });
     return app.inject({
       method,
       url,
@@ -101,11 +140,56 @@ export function sampleMenu() {
       { id: 'c-hot', name: 'Горячие напитки', sort: 1, parentId: 'c-drinks' },
     ],
     items: [
-      { id: '11111111-1111-4111-8111-111111111111', categoryId: 'c-pizza', name: 'Маргарита', description: 'Томаты, моцарелла', priceMinor: 59000, weightGrams: 450,
-        nutrition: { kcalPer100g: 250, proteinPer100g: 11, fatPer100g: 9, carbsPer100g: 30, kcalPortion: 1125, proteinPortion: 49.5, fatPortion: 40.5, carbsPortion: 135 }, hidden: false, gift: false },
-      { id: '22222222-2222-4222-8222-222222222222', categoryId: 'c-hot', name: 'Капучино', description: '300 мл', priceMinor: 19000, weightGrams: 300, hidden: false, gift: false },
-      { id: '33333333-3333-4333-8333-333333333333', categoryId: 'c-pizza', name: 'Пакет', description: '', priceMinor: 1000, weightGrams: 10, hidden: true, gift: false },
-      { id: '44444444-4444-4444-8444-444444444444', categoryId: 'c-pizza', name: 'Десерт в подарок', description: '', priceMinor: 0, weightGrams: 100, hidden: false, gift: true },
+      {
+        id: '11111111-1111-4111-8111-111111111111',
+        categoryId: 'c-pizza',
+        name: 'Маргарита',
+        description: 'Томаты, моцарелла',
+        priceMinor: 59000,
+        weightGrams: 450,
+        nutrition: {
+          kcalPer100g: 250,
+          proteinPer100g: 11,
+          fatPer100g: 9,
+          carbsPer100g: 30,
+          kcalPortion: 1125,
+          proteinPortion: 49.5,
+          fatPortion: 40.5,
+          carbsPortion: 135,
+        },
+        hidden: false,
+        gift: false,
+      },
+      {
+        id: '22222222-2222-4222-8222-222222222222',
+        categoryId: 'c-hot',
+        name: 'Капучино',
+        description: '300 мл',
+        priceMinor: 19000,
+        weightGrams: 300,
+        hidden: false,
+        gift: false,
+      },
+      {
+        id: '33333333-3333-4333-8333-333333333333',
+        categoryId: 'c-pizza',
+        name: 'Пакет',
+        description: '',
+        priceMinor: 1000,
+        weightGrams: 10,
+        hidden: true,
+        gift: false,
+      },
+      {
+        id: '44444444-4444-4444-8444-444444444444',
+        categoryId: 'c-pizza',
+        name: 'Десерт в подарок',
+        description: '',
+        priceMinor: 0,
+        weightGrams: 100,
+        hidden: false,
+        gift: true,
+      },
     ],
   };
 }
@@ -115,10 +199,28 @@ export function sampleMenu() {
  * priority 10, minimum 1000 ₽, fee 199 ₽, free from 2000 ₽, ETA 40-60 unless `props` say otherwise.
  */
 export function squareZone(id: string, pointId: string, lat: number, lon: number, d: number, props: Record<string, unknown> = {}) {
-  const ring = [[lon - d, lat - d], [lon + d, lat - d], [lon + d, lat + d], [lon - d, lat + d], [lon - d, lat - d]];
+  const ring = [
+    [lon - d, lat - d],
+    [lon + d, lat - d],
+    [lon + d, lat + d],
+    [lon - d, lat + d],
+    [lon - d, lat - d],
+  ];
   return {
     type: 'Feature',
     geometry: { type: 'Polygon', coordinates: [ring] },
-    properties: { id, pointId, name: id, priority: 10, minOrderMinor: 100000, deliveryFeeMinor: 19900, freeDeliveryFromMinor: 200000, etaMin: 40, etaMax: 60, active: true, ...props },
+    properties: {
+      id,
+      pointId,
+      name: id,
+      priority: 10,
+      minOrderMinor: 100000,
+      deliveryFeeMinor: 19900,
+      freeDeliveryFromMinor: 200000,
+      etaMin: 40,
+      etaMax: 60,
+      active: true,
+      ...props,
+    },
   };
 }

@@ -185,9 +185,12 @@ describe('defect 4: accrual is bounded, fair and skips tenants without loyalty',
         await w.services.sweeper.runOnce();
       }
       const rows = await w.db.query<{ accrual_state: string; accrual_attempts: number; accrual_error: string }>(
-        `SELECT accrual_state, accrual_attempts, accrual_error FROM orders WHERE id = ANY($1::uuid[])`, [[...bad]],
+        `SELECT accrual_state, accrual_attempts, accrual_error FROM orders WHERE id = ANY($1::uuid[])`,
+        [[...bad]],
       );
-      expect(rows.every((r) => r.accrual_state === 'failed' && Number(r.accrual_attempts) === 8 && r.accrual_error.includes('not_connected'))).toBe(true);
+      expect(rows.every((r) => r.accrual_state === 'failed' && Number(r.accrual_attempts) === 8 && r.accrual_error.includes('not_connected'))).toBe(
+        true,
+      );
     } finally {
       w.loyalty.accrue = accrue;
     }
@@ -285,7 +288,11 @@ describe('defect 9: amounts beyond the documented maximum are 400 in calculation
     expect(calc.statusCode).toBe(400);
     expect(calc.json()).toEqual({ error: 'invalid_request' });
     const { order } = await checkoutOrder(w);
-    const big = { ...order, items: [{ externalProductId: MARGHERITA, quantity: '999999.999', price: { amountMinor: 59000, currency: 'RUB' } }], total: { amountMinor: 58999999941, currency: 'RUB' } };
+    const big = {
+      ...order,
+      items: [{ externalProductId: MARGHERITA, quantity: '999999.999', price: { amountMinor: 59000, currency: 'RUB' } }],
+      total: { amountMinor: 58999999941, currency: 'RUB' },
+    };
     const r = await createOrder(w, big);
     expect(r.statusCode).toBe(400);
     expect(r.json()).toEqual({ error: 'invalid_request' });

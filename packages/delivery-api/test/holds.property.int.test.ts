@@ -25,9 +25,21 @@ afterAll(async () => {
 });
 
 const CRASHES: CrashPoint[] = [
-  'hold.before_call.coupon', 'hold.after_call.coupon', 'hold.after_record.coupon', 'hold.before_call.bonus', 'hold.after_call.bonus',
-  'hold.after_record.bonus', 'order.after_insert', 'claim.before_commit', 'claim.after_commit', 'report.after_commit', 'cancel.after_commit',
-  'settle.before_call.confirm', 'settle.after_call.confirm', 'settle.before_call.release', 'settle.after_call.release',
+  'hold.before_call.coupon',
+  'hold.after_call.coupon',
+  'hold.after_record.coupon',
+  'hold.before_call.bonus',
+  'hold.after_call.bonus',
+  'hold.after_record.bonus',
+  'order.after_insert',
+  'claim.before_commit',
+  'claim.after_commit',
+  'report.after_commit',
+  'cancel.after_commit',
+  'settle.before_call.confirm',
+  'settle.after_call.confirm',
+  'settle.before_call.release',
+  'settle.after_call.release',
 ];
 type Cmd =
   | { t: 'create' }
@@ -41,14 +53,29 @@ const cmd: fc.Arbitrary<{ c: Cmd; crashAt: CrashPoint | null }> = fc.record({
   c: fc.oneof(
     { arbitrary: fc.constant<Cmd>({ t: 'create' }), weight: 1 },
     { arbitrary: fc.constant<Cmd>({ t: 'claim' }), weight: 3 },
-    { arbitrary: fc.constantFrom('prepared', 'create_sending', 'created_verified', 'rejected_final', 'reconciliation_required').map((state): Cmd => ({ t: 'report', state })), weight: 4 },
+    {
+      arbitrary: fc
+        .constantFrom('prepared', 'create_sending', 'created_verified', 'rejected_final', 'reconciliation_required')
+        .map((state): Cmd => ({ t: 'report', state })),
+      weight: 4,
+    },
     { arbitrary: fc.constant<Cmd>({ t: 'cancel' }), weight: 1 },
     { arbitrary: fc.constant<Cmd>({ t: 'posCancel' }), weight: 2 },
     { arbitrary: fc.constantFrom(1, 3, 31, 31).map((minutes): Cmd => ({ t: 'sweep', minutes })), weight: 3 },
     // a refusal is what a hold can get (coupon invalid, no balance); settlement and read-back fail by being unavailable
     // (before or after acting); a refused confirm/release is a settle_failed leg for a person (hold-recovery tests)
-    { arbitrary: fc.record({ method: fc.constant('hold' as const), failure: fc.constantFrom('unavailable', 'rejected'), after: fc.boolean() }).map((f): Cmd => ({ t: 'fault', ...f })), weight: 1 },
-    { arbitrary: fc.record({ method: fc.constantFrom('confirm', 'release', 'getHold'), failure: fc.constant('unavailable' as const), after: fc.boolean() }).map((f): Cmd => ({ t: 'fault', ...f })), weight: 1 },
+    {
+      arbitrary: fc
+        .record({ method: fc.constant('hold' as const), failure: fc.constantFrom('unavailable', 'rejected'), after: fc.boolean() })
+        .map((f): Cmd => ({ t: 'fault', ...f })),
+      weight: 1,
+    },
+    {
+      arbitrary: fc
+        .record({ method: fc.constantFrom('confirm', 'release', 'getHold'), failure: fc.constant('unavailable' as const), after: fc.boolean() })
+        .map((f): Cmd => ({ t: 'fault', ...f })),
+      weight: 1,
+    },
   ),
   crashAt: fc.option(fc.constantFrom(...CRASHES), { freq: 4 }),
 });
@@ -65,7 +92,13 @@ async function step(c: Cmd, order: Record<string, unknown>): Promise<void> {
     case 'claim':
       return void (await w.call(w.pos['1'], 'POST', '/pos/v1/orders/claim', { limit: 50 }));
     case 'report':
-      if (o) await w.call(w.pos['1'], 'POST', `/pos/v1/orders/${o.id}/state`, { claimId: o.claim_id ?? o.id, stableId: o.id, state: c.state, posOrderId: `pos-${o.id}` });
+      if (o)
+        await w.call(w.pos['1'], 'POST', `/pos/v1/orders/${o.id}/state`, {
+          claimId: o.claim_id ?? o.id,
+          stableId: o.id,
+          state: c.state,
+          posOrderId: `pos-${o.id}`,
+        });
       return;
     case 'cancel':
       if (o) await w.call(w.partner, 'POST', `/v1/orders/${o.id}/cancel`, { reason: 'guest_request', comment: '' });
@@ -148,7 +181,12 @@ describe('hold legs and the sweeper under random interleavings (fast-check)', ()
     await fc.assert(
       fc.asyncProperty(fc.array(cmd, { minLength: 1, maxLength: 14 }), async (cmds) => {
         const firstHold = w.loyalty.engine.holds.list().length;
-        const { order } = await checkoutOrder(w, { items: [{ id: MARGHERITA, quantity: '2' }], coupon: 'WELCOME200', bonus: 5000, externalOrderId: `prop-${++run}` });
+        const { order } = await checkoutOrder(w, {
+          items: [{ id: MARGHERITA, quantity: '2' }],
+          coupon: 'WELCOME200',
+          bonus: 5000,
+          externalOrderId: `prop-${++run}`,
+        });
         await w.call(w.pos['1'], 'POST', '/pos/v1/heartbeat', {});
         for (const { c, crashAt } of [{ c: { t: 'create' } as Cmd, crashAt: null }, ...cmds]) {
           crash.armed.clear();

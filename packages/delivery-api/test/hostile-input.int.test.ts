@@ -37,7 +37,10 @@ const set = (o: Record<string, unknown>, path: string, v: unknown) => {
 describe('defect 8: text PostgreSQL cannot store → 400 before any side effect', () => {
   const fields = ['address.street', 'address.house', 'address.comment', 'guest.name', 'guest.externalClientId', 'comment'];
   for (const field of fields) {
-    for (const [name, bad] of [['a lone surrogate', 'x\ud800y'], ['a NUL', 'a\u0000b']] as const) {
+    for (const [name, bad] of [
+      ['a lone surrogate', 'x\ud800y'],
+      ['a NUL', 'a\u0000b'],
+    ] as const) {
       it(`${name} in ${field}`, async () => {
         const before = await counts();
         const r = await createOrder(w, set(base, field, bad));
@@ -63,7 +66,9 @@ describe('defect 8: text PostgreSQL cannot store → 400 before any side effect'
 
   it('error logs keep the message and code but not the values a driver error quotes', () => {
     const err = Object.assign(new Error('invalid input syntax for type json'), {
-      code: '22P02', where: 'JSON data, line 1: {"guest":{"name":"Иван","phone":"+79990000001"', detail: 'Token "\\ud800" is invalid.',
+      code: '22P02',
+      where: 'JSON data, line 1: {"guest":{"name":"Иван","phone":"+79990000001"',
+      detail: 'Token "\\ud800" is invalid.',
     });
     const out = redactedErr(err);
     expect(out).toMatchObject({ message: 'invalid input syntax for type json', code: '22P02' });
@@ -76,33 +81,94 @@ describe('defect 8: text PostgreSQL cannot store → 400 before any side effect'
 /** Strings with the edge cases of the fuzz campaign: unicode planes, lone surrogates, NUL, huge, look-alike numbers. */
 const nasty = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.constantFrom('\ud800', '\udfff', 'a\u0000b', '\u202e', '🍕'.repeat(50), 'x'.repeat(5000), '999999.999', '-1', '1e308', 'NaN', '__proto__', 'constructor'),
+  fc.constantFrom(
+    '\ud800',
+    '\udfff',
+    'a\u0000b',
+    '\u202e',
+    '🍕'.repeat(50),
+    'x'.repeat(5000),
+    '999999.999',
+    '-1',
+    '1e308',
+    'NaN',
+    '__proto__',
+    'constructor',
+  ),
 );
 const json = fc.letrec((tie) => ({
   value: fc.oneof(
     { depthSize: 'small' },
-    nasty, fc.integer(), fc.double(), fc.boolean(), fc.constant(null),
+    nasty,
+    fc.integer(),
+    fc.double(),
+    fc.boolean(),
+    fc.constant(null),
     fc.constantFrom(2 ** 31, -(2 ** 31) - 1, Number.MAX_SAFE_INTEGER, 0),
     fc.array(tie('value'), { maxLength: 4 }),
     fc.dictionary(nasty, tie('value'), { maxKeys: 4 }),
   ),
 })).value;
-const orderFields = ['externalOrderId', 'externalPointId', 'guest', 'guest.name', 'guest.phone', 'address', 'address.street', 'items', 'total', 'total.amountMinor',
-  'comment', 'deliveryType', 'location', 'persons', 'coupon', 'bonusToSpend', 'certificate', 'calculationId', 'payment', 'payment.amountMinor', 'payment.change'];
+const orderFields = [
+  'externalOrderId',
+  'externalPointId',
+  'guest',
+  'guest.name',
+  'guest.phone',
+  'address',
+  'address.street',
+  'items',
+  'total',
+  'total.amountMinor',
+  'comment',
+  'deliveryType',
+  'location',
+  'persons',
+  'coupon',
+  'bonusToSpend',
+  'certificate',
+  'calculationId',
+  'payment',
+  'payment.amountMinor',
+  'payment.change',
+];
 /** A valid order with 1-3 fields replaced by anything (the interesting fuzz is close to valid). */
 const mutatedOrder = fc.array(fc.tuple(fc.constantFrom(...orderFields), json), { minLength: 1, maxLength: 3 }).map((muts) => {
   let o = structuredClone(base);
   for (const [path, v] of muts) o = set(o, path, v);
   return { ...o, externalOrderId: typeof o.externalOrderId === 'string' ? o.externalOrderId : 'fuzz' };
 });
-const postRoutes = ['/v1/delivery/resolve', '/v1/addresses/check', '/v1/checkout/calculate', '/v1/orders', '/v1/orders/00000000-0000-4000-8000-000000000000/cancel'];
-const posRoutes = ['/pos/v1/menu', '/pos/v1/stop-list', '/pos/v1/streets', '/pos/v1/product-mappings', '/pos/v1/heartbeat', '/pos/v1/orders/claim',
-  '/pos/v1/cancellations/claim', '/pos/v1/orders/00000000-0000-4000-8000-000000000000/state', '/pos/v1/orders/00000000-0000-4000-8000-000000000000/delivery-status',
-  '/pos/v1/orders/00000000-0000-4000-8000-000000000000/cancel-result'];
+const postRoutes = [
+  '/v1/delivery/resolve',
+  '/v1/addresses/check',
+  '/v1/checkout/calculate',
+  '/v1/orders',
+  '/v1/orders/00000000-0000-4000-8000-000000000000/cancel',
+];
+const posRoutes = [
+  '/pos/v1/menu',
+  '/pos/v1/stop-list',
+  '/pos/v1/streets',
+  '/pos/v1/product-mappings',
+  '/pos/v1/heartbeat',
+  '/pos/v1/orders/claim',
+  '/pos/v1/cancellations/claim',
+  '/pos/v1/orders/00000000-0000-4000-8000-000000000000/state',
+  '/pos/v1/orders/00000000-0000-4000-8000-000000000000/delivery-status',
+  '/pos/v1/orders/00000000-0000-4000-8000-000000000000/cancel-result',
+];
 /** Any bytes as a path segment, percent-encoded byte by byte (so invalid UTF-8 and NUL reach the server). */
 const segment = fc.uint8Array({ minLength: 0, maxLength: 24 }).map((b) => [...b].map((x) => `%${x.toString(16).padStart(2, '0')}`).join(''));
-const getRoutes = ['/v1/points/{}/menu', '/v1/points/{}/status', '/v1/points/{}/stop-list', '/v1/points/{}/products', '/v1/points/{}/delivery-zones',
-  '/v1/orders/{}?source=website', '/v1/orders?externalOrderId={}', '/v1/catalog/revision?x={}'];
+const getRoutes = [
+  '/v1/points/{}/menu',
+  '/v1/points/{}/status',
+  '/v1/points/{}/stop-list',
+  '/v1/points/{}/products',
+  '/v1/points/{}/delivery-zones',
+  '/v1/orders/{}?source=website',
+  '/v1/orders?externalOrderId={}',
+  '/v1/catalog/revision?x={}',
+];
 
 describe('fuzz (fast-check): no 5xx anywhere; a refused order stores nothing and leaves no hold', () => {
   it('mutated orders', async () => {

@@ -51,10 +51,31 @@ describe('webhook attempts and outbox lag', () => {
   it('a refused attempt counts as retry, a 2xx as delivered; the lag is measured from when the delivery was due', async () => {
     const clock = newClock();
     const registry = new Registry();
-    await setWebhookConfig(db, box, { tenantId: 't1', source: 'website', url: 'https://partner.example/h', secret: WEBHOOK_SECRET }, { allowInsecureLoopback: false, clock });
-    await db.tx((q) => enqueueOrderEvent(q, { tenantId: 't1', source: 'website', type: 'order.accrued', order: makeOrderView(), occurredAt: T0, eventId: '7e57a11d-0000-4000-8000-00000000f001' }));
+    await setWebhookConfig(
+      db,
+      box,
+      { tenantId: 't1', source: 'website', url: 'https://partner.example/h', secret: WEBHOOK_SECRET },
+      { allowInsecureLoopback: false, clock },
+    );
+    await db.tx((q) =>
+      enqueueOrderEvent(q, {
+        tenantId: 't1',
+        source: 'website',
+        type: 'order.accrued',
+        order: makeOrderView(),
+        occurredAt: T0,
+        eventId: '7e57a11d-0000-4000-8000-00000000f001',
+      }),
+    );
     let status = 500;
-    const d = createWebhookDispatcher({ db, box, clock, log: memoryLog(), http: { send: async () => ({ status }) }, metrics: createWebhookMetrics(registry) });
+    const d = createWebhookDispatcher({
+      db,
+      box,
+      clock,
+      log: memoryLog(),
+      http: { send: async () => ({ status }) },
+      metrics: createWebhookMetrics(registry),
+    });
     clock.advance(2_000); // claimed 2 s after the event was written
     expect(await d.runOnce()).toBe(1);
     status = 204;

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Db } from '@app/shared';
+import type { Db } from '@app/shared';
 import { openTestDb } from '@app/shared/testing';
 import { SecretBox } from '../src/auth/secret-box.js';
 import type { DeliveryConfig } from '../src/config.js';
@@ -16,7 +16,12 @@ let db: Db;
 let ops: OperatorService;
 let box: SecretBox;
 const lines: string[] = [];
-const run = (cmd: string) => runOperatorCommand(cmd.match(/'[^']*'|\S+/g)!.map((a) => a.replace(/^'|'$/g, '')), ops, (l) => lines.push(l));
+const run = (cmd: string) =>
+  runOperatorCommand(
+    cmd.match(/'[^']*'|\S+/g)!.map((a) => a.replace(/^'|'$/g, '')),
+    ops,
+    (l) => lines.push(l),
+  );
 
 beforeAll(async () => {
   db = await openTestDb(MIGRATIONS);
@@ -29,15 +34,45 @@ describe('operator CLI', () => {
   it('creates a tenant, source, point with schedule, route, zones, credentials; revokes', async () => {
     expect(await run('tenant create --id demo --name Demo')).toBe(0);
     expect(await run('source create --tenant demo --source website')).toBe(0);
-    expect(await run(`point set --tenant demo --point 101 --name Центр --address 'Тверская, 1' --lat 55.76 --lon 37.61 --phone +74950000000 --schedule '[{"weekday":1,"open":"18:00","close":"03:00"}]' --delivery-types courier,pickup`)).toBe(0);
+    expect(
+      await run(
+        `point set --tenant demo --point 101 --name Центр --address 'Тверская, 1' --lat 55.76 --lon 37.61 --phone +74950000000 --schedule '[{"weekday":1,"open":"18:00","close":"03:00"}]' --delivery-types courier,pickup`,
+      ),
+    ).toBe(0);
     const [p] = await db.query<{ name: string; schedule: unknown; delivery_types: unknown }>('SELECT name, schedule, delivery_types FROM points');
     expect(p).toEqual({ name: 'Центр', schedule: [{ weekday: 1, open: '18:00', close: '03:00' }], delivery_types: ['courier', 'pickup'] });
-    expect(await run('route set --tenant demo --source website --point 101 --organization-id org --terminal-group-id tg --order-type-id ot --operator-user-id op --origin-name website')).toBe(0);
+    expect(
+      await run(
+        'route set --tenant demo --source website --point 101 --organization-id org --terminal-group-id tg --order-type-id ot --operator-user-id op --origin-name website',
+      ),
+    ).toBe(0);
     expect(await run('route disable --tenant demo --source website --point 101')).toBe(0);
     expect((await db.query<{ active: boolean }>('SELECT active FROM routes'))[0].active).toBe(false);
     expect(await run('route enable --tenant demo --source website --point 101')).toBe(0);
     const file = join(mkdtempSync(join(tmpdir(), 'zones-')), 'z.geojson');
-    writeFileSync(file, JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', geometry: { type: 'Polygon', coordinates: [[[37.5, 55.7], [37.7, 55.7], [37.7, 55.8], [37.5, 55.7]]] }, properties: { id: 'z', pointId: '101' } }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        type: 'FeatureCollection',
+        features: [
+          {
+            type: 'Feature',
+            geometry: {
+              type: 'Polygon',
+              coordinates: [
+                [
+                  [37.5, 55.7],
+                  [37.7, 55.7],
+                  [37.7, 55.8],
+                  [37.5, 55.7],
+                ],
+              ],
+            },
+            properties: { id: 'z', pointId: '101' },
+          },
+        ],
+      }),
+    );
     expect(await run(`zones load --tenant demo --file ${file}`)).toBe(0);
     expect((await db.query<{ polygon: number[][] }>('SELECT polygon FROM delivery_zones'))[0].polygon[0]).toEqual([55.7, 37.5]);
     lines.length = 0;
@@ -57,7 +92,12 @@ describe('operator CLI', () => {
 
   it('tenant settings', async () => {
     expect(await run('tenant settings --tenant demo --zone-pricing off --bonus-payment-type BONUS --delivery-fee-product fee-1')).toBe(0);
-    expect(await new TenantsRepo(db).settings('demo')).toMatchObject({ zonePricing: false, bonusPaymentTypeCode: 'BONUS', deliveryFeeProductId: 'fee-1', checkoutEnabled: true });
+    expect(await new TenantsRepo(db).settings('demo')).toMatchObject({
+      zonePricing: false,
+      bonusPaymentTypeCode: 'BONUS',
+      deliveryFeeProductId: 'fee-1',
+      checkoutEnabled: true,
+    });
   });
 
   it('refuses zone pricing without a delivery-fee product (the fee would never reach the POS)', async () => {
@@ -78,17 +118,33 @@ describe('operator CLI', () => {
        VALUES ('00000000-0000-4000-8000-00000000abcd', 'demo', 'website', 'W-1', 'h', 'bonus', 'org', 5000, 'settle_failed', 'hold-1', 'confirm failed: unavailable/timeout', 8, now(), now())`,
     );
     expect(await order('legs --stuck')).toBe(0);
-    expect(JSON.parse(lines.at(-1)!)).toEqual([expect.objectContaining({ legId: '00000000-0000-4000-8000-00000000abcd', kind: 'bonus', amountMinor: 5000, attempts: 8, externalOrderId: 'W-1' })]);
+    expect(JSON.parse(lines.at(-1)!)).toEqual([
+      expect.objectContaining({
+        legId: '00000000-0000-4000-8000-00000000abcd',
+        kind: 'bonus',
+        amountMinor: 5000,
+        attempts: 8,
+        externalOrderId: 'W-1',
+      }),
+    ]);
     expect(await order('legs --leg 00000000-0000-4000-8000-00000000abcd')).toBe(0);
-    expect((await db.query<{ state: string }>(`SELECT state FROM loyalty_legs WHERE id = '00000000-0000-4000-8000-00000000abcd'`))[0].state).toBe('held');
+    expect((await db.query<{ state: string }>(`SELECT state FROM loyalty_legs WHERE id = '00000000-0000-4000-8000-00000000abcd'`))[0].state).toBe(
+      'held',
+    );
     await expect(order('legs --leg 00000000-0000-4000-8000-00000000abcd')).rejects.toThrow(/not settle_failed/);
   });
 
   it('refuses bad input with a clear message and changes nothing', async () => {
-    await expect(run('point set --tenant demo --point 102 --schedule \'[{"weekday":7,"open":"10:00","close":"22:00"}]\'')).rejects.toThrow(/weekday must be 0..6/);
+    await expect(run('point set --tenant demo --point 102 --schedule \'[{"weekday":7,"open":"10:00","close":"22:00"}]\'')).rejects.toThrow(
+      /weekday must be 0..6/,
+    );
     await expect(run('point set --tenant nope --point 102')).rejects.toThrow(/tenant nope does not exist/);
     await expect(run('credential issue-partner --tenant demo --source website --points 101 --key short')).rejects.toThrow(/at least 8/);
-    await expect(run('route set --tenant demo --source website --point 999 --organization-id o --terminal-group-id t --order-type-id x --operator-user-id y --origin-name z')).rejects.toThrow(/does not exist/);
+    await expect(
+      run(
+        'route set --tenant demo --source website --point 999 --organization-id o --terminal-group-id t --order-type-id x --operator-user-id y --origin-name z',
+      ),
+    ).rejects.toThrow(/does not exist/);
     await expect(run('tenant settings --tenant demo --checkout maybe')).rejects.toThrow(/on or off/);
     expect(await db.query("SELECT 1 FROM points WHERE point_id = '102'")).toHaveLength(0);
   });
@@ -98,8 +154,15 @@ describe('API secret vs webhook secret (spec: Events, configuration)', () => {
   it('refuses an API secret equal to the webhook secret of the source, at issuance and at rotation', async () => {
     const { setWebhookConfig } = await import('../src/webhooks/webhook-config.js');
     const hook = 'w'.repeat(40);
-    await setWebhookConfig(db, box, { tenantId: 'demo', source: 'website', url: 'https://partner.example/hooks', secret: hook }, { allowInsecureLoopback: false });
-    await expect(ops.issuePartnerCredential({ tenantId: 'demo', source: 'website', pointIds: ['101'], apiKey: 'key-00000001', apiSecret: hook })).rejects.toThrow(/differ from the webhook secret/);
+    await setWebhookConfig(
+      db,
+      box,
+      { tenantId: 'demo', source: 'website', url: 'https://partner.example/hooks', secret: hook },
+      { allowInsecureLoopback: false },
+    );
+    await expect(
+      ops.issuePartnerCredential({ tenantId: 'demo', source: 'website', pointIds: ['101'], apiKey: 'key-00000001', apiSecret: hook }),
+    ).rejects.toThrow(/differ from the webhook secret/);
     const c = await ops.issuePartnerCredential({ tenantId: 'demo', source: 'website', pointIds: ['101'] });
     await expect(ops.replaceSecret(c.apiKey, hook)).rejects.toThrow(/differ from the webhook secret/);
     expect(await ops.findPartnerSecret(c.apiKey)).toBe(c.apiSecret);

@@ -7,11 +7,23 @@ export const PHONE = '+79990000001';
 /** A calculate request and the matching order; `over` patches both (cart fields) or the order only (`order`). */
 export async function checkoutOrder(
   w: World,
-  over: { items?: { id: string; quantity: string }[]; coupon?: string; bonus?: number; certificate?: { serial: string; amountMinor: number }; deliveryType?: 'courier' | 'pickup'; location?: { lat: number; lon: number }; method?: 'cash' | 'online' | 'card_on_delivery'; externalOrderId?: string } = {},
+  over: {
+    items?: { id: string; quantity: string }[];
+    coupon?: string;
+    bonus?: number;
+    certificate?: { serial: string; amountMinor: number };
+    deliveryType?: 'courier' | 'pickup';
+    location?: { lat: number; lon: number };
+    method?: 'cash' | 'online' | 'card_on_delivery';
+    externalOrderId?: string;
+  } = {},
 ) {
   const items = over.items ?? [{ id: MARGHERITA, quantity: '1' }];
   const cart: Record<string, unknown> = {
-    pointId: '1', deliveryType: over.deliveryType ?? 'pickup', items, guest: { phone: PHONE },
+    pointId: '1',
+    deliveryType: over.deliveryType ?? 'pickup',
+    items,
+    guest: { phone: PHONE },
     ...(over.location ? { location: over.location } : {}),
     ...(over.coupon ? { coupon: over.coupon } : {}),
     ...(over.bonus !== undefined ? { bonusToSpend: { amountMinor: over.bonus, currency: 'RUB' } } : {}),
@@ -22,12 +34,29 @@ export async function checkoutOrder(
   const calc = r.json();
   const method = over.method ?? 'cash';
   const order: Record<string, unknown> = {
-    schemaVersion: 1, source: 'website', externalOrderId: over.externalOrderId ?? `ord-${Date.now()}-${++seq}`, externalPointId: '1',
-    guest: { name: 'Иван', phone: PHONE }, address: { city: 'Москва', street: 'Тверская улица', house: '1', flat: '5' },
-    items: calc.items.map((l: { id: string; quantity: string; unitPrice: { amountMinor: number } }) => ({ externalProductId: l.id, quantity: l.quantity, price: { amountMinor: l.unitPrice.amountMinor, currency: 'RUB' } })),
-    total: { amountMinor: calc.items.reduce((s: number, l: { lineTotal: { amountMinor: number } }) => s + l.lineTotal.amountMinor, 0), currency: 'RUB' },
-    deliveryType: calc.deliveryType, calculationId: calc.calculationId,
-    payment: { method, paid: method === 'online', amountMinor: calc.total.amountMinor, ...(method === 'online' ? { externalPaymentId: `pay-${seq}` } : {}) },
+    schemaVersion: 1,
+    source: 'website',
+    externalOrderId: over.externalOrderId ?? `ord-${Date.now()}-${++seq}`,
+    externalPointId: '1',
+    guest: { name: 'Иван', phone: PHONE },
+    address: { city: 'Москва', street: 'Тверская улица', house: '1', flat: '5' },
+    items: calc.items.map((l: { id: string; quantity: string; unitPrice: { amountMinor: number } }) => ({
+      externalProductId: l.id,
+      quantity: l.quantity,
+      price: { amountMinor: l.unitPrice.amountMinor, currency: 'RUB' },
+    })),
+    total: {
+      amountMinor: calc.items.reduce((s: number, l: { lineTotal: { amountMinor: number } }) => s + l.lineTotal.amountMinor, 0),
+      currency: 'RUB',
+    },
+    deliveryType: calc.deliveryType,
+    calculationId: calc.calculationId,
+    payment: {
+      method,
+      paid: method === 'online',
+      amountMinor: calc.total.amountMinor,
+      ...(method === 'online' ? { externalPaymentId: `pay-${seq}` } : {}),
+    },
     ...(over.location ? { location: over.location } : {}),
     ...(over.coupon ? { coupon: over.coupon } : {}),
     ...(over.bonus !== undefined ? { bonusToSpend: { amountMinor: over.bonus, currency: 'RUB' } } : {}),
@@ -52,6 +81,8 @@ export const reportState = (w: World, id: string, claimId: string, state: string
 
 /** Loyalty legs of an external order id as `kind:state`, by kind. */
 export async function legsOf(w: World, externalOrderId: string): Promise<string[]> {
-  const rows = await w.db.query<{ kind: string; state: string }>(`SELECT kind, state FROM loyalty_legs WHERE external_order_id = $1 ORDER BY kind`, [externalOrderId]);
+  const rows = await w.db.query<{ kind: string; state: string }>(`SELECT kind, state FROM loyalty_legs WHERE external_order_id = $1 ORDER BY kind`, [
+    externalOrderId,
+  ]);
   return rows.map((l) => `${l.kind}:${l.state}`);
 }

@@ -19,7 +19,9 @@ afterAll(async () => {
 async function reconciling() {
   const { order } = await checkoutOrder(w, { coupon: 'WELCOME200', items: [{ id: MARGHERITA, quantity: '2' }] });
   const o = (await createOrder(w, order)).json();
-  const c = (await w.call(w.pos['1'], 'POST', '/pos/v1/orders/claim', { limit: 50 })).json().orders.find((x: { orderId: string }) => x.orderId === o.id);
+  const c = (await w.call(w.pos['1'], 'POST', '/pos/v1/orders/claim', { limit: 50 }))
+    .json()
+    .orders.find((x: { orderId: string }) => x.orderId === o.id);
   await w.call(w.pos['1'], 'POST', `/pos/v1/orders/${o.id}/state`, { claimId: c.claimId, stableId: o.id, state: 'reconciliation_required' });
   return o.id as string;
 }

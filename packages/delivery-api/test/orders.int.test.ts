@@ -20,8 +20,13 @@ beforeEach(async () => {
   await w.call(w.pos['1'], 'POST', '/pos/v1/stop-list', { items: [] });
 });
 
-const legs = (externalOrderId: string) => w.db.query<{ kind: string; state: string; amount_minor: number }>(`SELECT kind, state, amount_minor FROM loyalty_legs WHERE external_order_id = $1 ORDER BY kind`, [externalOrderId]);
-const orderCount = async (externalOrderId: string) => (await w.db.query(`SELECT 1 FROM orders WHERE external_order_id = $1`, [externalOrderId])).length;
+const legs = (externalOrderId: string) =>
+  w.db.query<{ kind: string; state: string; amount_minor: number }>(
+    `SELECT kind, state, amount_minor FROM loyalty_legs WHERE external_order_id = $1 ORDER BY kind`,
+    [externalOrderId],
+  );
+const orderCount = async (externalOrderId: string) =>
+  (await w.db.query(`SELECT 1 FROM orders WHERE external_order_id = $1`, [externalOrderId])).length;
 
 describe('POST /v1/orders: creation and idempotency (rule 1)', () => {
   it('201 with the Order view, then 200 with the same order for the same body', async () => {
@@ -29,8 +34,22 @@ describe('POST /v1/orders: creation and idempotency (rule 1)', () => {
     const r = await createOrder(w, order);
     expect(r.statusCode).toBe(201);
     const v = r.json();
-    expect(v).toMatchObject({ externalOrderId: order.externalOrderId, source: 'website', state: 'queued', cancelState: 'none', posOrderId: null, deliveryStatus: null });
-    expect(v.route).toMatchObject({ tenantId: 't1', source: 'website', externalPointId: '1', orderTypeId: 'ot-1', operatorUserId: 'op-1', originName: 'website' });
+    expect(v).toMatchObject({
+      externalOrderId: order.externalOrderId,
+      source: 'website',
+      state: 'queued',
+      cancelState: 'none',
+      posOrderId: null,
+      deliveryStatus: null,
+    });
+    expect(v.route).toMatchObject({
+      tenantId: 't1',
+      source: 'website',
+      externalPointId: '1',
+      orderTypeId: 'ot-1',
+      operatorUserId: 'op-1',
+      originName: 'website',
+    });
     expect(v.payloadSha256).toMatch(/^[0-9a-f]{64}$/);
     const again = await createOrder(w, order);
     expect(again.statusCode).toBe(200);
@@ -41,7 +60,15 @@ describe('POST /v1/orders: creation and idempotency (rule 1)', () => {
     const { order } = await checkoutOrder(w);
     const first = (await createOrder(w, order)).json();
     const reordered = Object.fromEntries(Object.entries(order).reverse());
-    const withOwned = { ...reordered, appliedDiscounts: [1], mappedDiscounts: 'x', giftLines: [], deliveryFeeMinor: 5, deliveryFeeProductId: 'p', payment: { ...(order.payment as object), code: 'HACK' } };
+    const withOwned = {
+      ...reordered,
+      appliedDiscounts: [1],
+      mappedDiscounts: 'x',
+      giftLines: [],
+      deliveryFeeMinor: 5,
+      deliveryFeeProductId: 'p',
+      payment: { ...(order.payment as object), code: 'HACK' },
+    };
     const pretty = JSON.stringify(withOwned, null, 2);
     const r = await createOrder(w, pretty);
     expect(r.statusCode).toBe(200);
@@ -185,15 +212,28 @@ describe('re-verification (rules 2-5) → 409 price_changed with a fresh calcula
 
 describe('legacy orders (no payment)', () => {
   const legacy = (externalProductId: string, id: string) => ({
-    schemaVersion: 1, source: 'website', externalOrderId: id, externalPointId: '1', guest: { name: 'Пётр', phone: PHONE },
-    address: { street: 'Тверская улица', house: '2' }, items: [{ externalProductId, quantity: '2', price: { amountMinor: 50000, currency: 'RUB' } }],
-    total: { amountMinor: 100000, currency: 'RUB' }, deliveryType: 'courier',
+    schemaVersion: 1,
+    source: 'website',
+    externalOrderId: id,
+    externalPointId: '1',
+    guest: { name: 'Пётр', phone: PHONE },
+    address: { street: 'Тверская улица', house: '2' },
+    items: [{ externalProductId, quantity: '2', price: { amountMinor: 50000, currency: 'RUB' } }],
+    total: { amountMinor: 100000, currency: 'RUB' },
+    deliveryType: 'courier',
   });
   it('maps partner product ids to POS products; prices and payment are not sent to the POS', async () => {
     const r = await createOrder(w, legacy('site-1', 'legacy-1'));
     expect(r.statusCode).toBe(201);
-    const [row] = await w.db.query<{ pos_payload: { items: unknown[]; payments: unknown[]; kind: string } }>('SELECT pos_payload FROM orders WHERE id = $1', [r.json().id]);
-    expect(row.pos_payload).toMatchObject({ kind: 'legacy', items: [{ productId: MARGHERITA, amount: '2', priceMinor: null, sumMinor: null }], payments: [] });
+    const [row] = await w.db.query<{ pos_payload: { items: unknown[]; payments: unknown[]; kind: string } }>(
+      'SELECT pos_payload FROM orders WHERE id = $1',
+      [r.json().id],
+    );
+    expect(row.pos_payload).toMatchObject({
+      kind: 'legacy',
+      items: [{ productId: MARGHERITA, amount: '2', priceMinor: null, sumMinor: null }],
+      payments: [],
+    });
   });
   it('422 product_mapping_not_found for an unmapped product', async () => {
     const r = await createOrder(w, legacy('site-404', 'legacy-2'));
@@ -204,14 +244,26 @@ describe('legacy orders (no payment)', () => {
 
 describe('loyalty holds (rule 8, hold legs)', () => {
   it('coupon and bonus are held before the order exists; POS payload satisfies the payment invariant (rule 9)', async () => {
-    const { order, calc } = await checkoutOrder(w, { items: [{ id: MARGHERITA, quantity: '3' }], coupon: 'WELCOME200', bonus: 30000, method: 'online' });
+    const { order, calc } = await checkoutOrder(w, {
+      items: [{ id: MARGHERITA, quantity: '3' }],
+      coupon: 'WELCOME200',
+      bonus: 30000,
+      method: 'online',
+    });
     const r = await createOrder(w, order);
     expect(r.statusCode).toBe(201);
     expect(await legs(order.externalOrderId as string)).toEqual([
       { kind: 'bonus', state: 'held', amount_minor: 30000 },
       { kind: 'coupon', state: 'held', amount_minor: 20000 },
     ]);
-    const [row] = await w.db.query<{ pos_payload: { payments: { paymentTypeCode: string; sumMinor: number }[]; discounts: { sumMinor: number }[]; items: { sumMinor: number }[]; giftLines: unknown[] } }>('SELECT pos_payload FROM orders WHERE id = $1', [r.json().id]);
+    const [row] = await w.db.query<{
+      pos_payload: {
+        payments: { paymentTypeCode: string; sumMinor: number }[];
+        discounts: { sumMinor: number }[];
+        items: { sumMinor: number }[];
+        giftLines: unknown[];
+      };
+    }>('SELECT pos_payload FROM orders WHERE id = $1', [r.json().id]);
     const p = row.pos_payload;
     expect(p.payments).toEqual([
       expect.objectContaining({ paymentTypeCode: 'ECARD', sumMinor: calc.total.amountMinor, isProcessedExternally: true }),
@@ -290,7 +342,10 @@ describe('loyalty holds (rule 8, hold legs)', () => {
     expect(r.statusCode).toBe(503);
     const retry = await createOrder(w, order);
     expect(retry.statusCode).toBe(201);
-    const holdKeys = w.loyalty.calls.filter((c) => c.method === 'hold').slice(-2).map((c) => (c.args as { idempotencyKey: string }).idempotencyKey);
+    const holdKeys = w.loyalty.calls
+      .filter((c) => c.method === 'hold')
+      .slice(-2)
+      .map((c) => (c.args as { idempotencyKey: string }).idempotencyKey);
     expect(holdKeys[0]).toBe(holdKeys[1]);
   });
 
@@ -325,4 +380,3 @@ describe('order lookups', () => {
     expect((await w.call(w.partner, 'GET', `/v1/orders/00000000-0000-4000-8000-000000000000?source=website`)).statusCode).toBe(404);
   });
 });
-

@@ -16,7 +16,10 @@ afterAll(async () => {
 });
 
 const pos = (path: string, body: unknown = {}, key = w.pos['1']) => w.call(key, 'POST', path, body);
-const legStates = async (orderId: string) => (await w.db.query<{ kind: string; state: string }>(`SELECT kind, state FROM loyalty_legs WHERE order_id = $1 ORDER BY kind`, [orderId])).map((l) => `${l.kind}:${l.state}`);
+const legStates = async (orderId: string) =>
+  (await w.db.query<{ kind: string; state: string }>(`SELECT kind, state FROM loyalty_legs WHERE order_id = $1 ORDER BY kind`, [orderId])).map(
+    (l) => `${l.kind}:${l.state}`,
+  );
 const eventsOf = (orderId: string) => w.events.events.filter((e) => e.order.id === orderId).map((e) => e.type);
 
 async function placed(over: Parameters<typeof checkoutOrder>[1] = {}) {
@@ -42,11 +45,20 @@ describe('POS order flow', () => {
     const c = await claimOne(o.id);
     expect(c.order).toMatchObject({ orderId: o.id, stableId: o.id, organizationId: expect.any(String), orderTypeId: 'ot-1', confirmed: false });
     expect(c.claimExpiresAt).toBe(new Date(w.clock.now().getTime() + 120_000).toISOString());
-    for (const state of ['prepared', 'create_sending']) expect((await report(o.id, { claimId: c.claimId, stableId: o.id, state })).statusCode).toBe(200);
+    for (const state of ['prepared', 'create_sending'])
+      expect((await report(o.id, { claimId: c.claimId, stableId: o.id, state })).statusCode).toBe(200);
     const done = await report(o.id, { claimId: c.claimId, stableId: o.id, state: 'created_verified', posOrderId: 'pos-1', posDeliveryId: 'del-1' });
     expect(done.json()).toMatchObject({ state: 'created_verified', posOrderId: 'pos-1', posDeliveryId: 'del-1' });
     expect(await legStates(o.id)).toEqual(['coupon:confirmed']);
-    expect(eventsOf(o.id)).toEqual(['order.state_changed', 'order.payment_recorded', 'order.state_changed', 'order.state_changed', 'order.state_changed', 'order.state_changed', 'order.loyalty_confirmed']);
+    expect(eventsOf(o.id)).toEqual([
+      'order.state_changed',
+      'order.payment_recorded',
+      'order.state_changed',
+      'order.state_changed',
+      'order.state_changed',
+      'order.state_changed',
+      'order.loyalty_confirmed',
+    ]);
   });
 
   it('delivery statuses up to Delivered; Delivered accrues bonus once through the sweeper', async () => {
@@ -112,7 +124,8 @@ describe('POS order flow', () => {
 });
 
 describe('POST /v1/orders/{id}/cancel', () => {
-  const cancel = (id: string, body: unknown = { reason: 'guest_request', comment: 'передумал' }) => w.call(w.partner, 'POST', `/v1/orders/${id}/cancel`, body);
+  const cancel = (id: string, body: unknown = { reason: 'guest_request', comment: 'передумал' }) =>
+    w.call(w.partner, 'POST', `/v1/orders/${id}/cancel`, body);
 
   it('queued → 200 cancelled at once, holds released; again → 200 without change', async () => {
     const o = await placed({ coupon: 'WELCOME200' });
@@ -226,7 +239,10 @@ describe('hold sweeper: the 30-minute rules by order state', () => {
     };
     expect((await createOrder(w, order)).statusCode).toBe(500);
     w.events.emit = emit;
-    const rows = () => w.db.query<{ state: string; order_id: string | null }>('SELECT state, order_id FROM loyalty_legs WHERE external_order_id = $1', [order.externalOrderId]);
+    const rows = () =>
+      w.db.query<{ state: string; order_id: string | null }>('SELECT state, order_id FROM loyalty_legs WHERE external_order_id = $1', [
+        order.externalOrderId,
+      ]);
     expect(await rows()).toEqual([{ state: 'held', order_id: null }]);
     w.clock.advance(31 * 60_000);
     await w.services.sweeper.runOnce();
@@ -241,7 +257,8 @@ describe('hold sweeper: the 30-minute rules by order state', () => {
     };
     expect((await createOrder(w, order)).statusCode).toBe(500);
     w.loyalty.hold = hold;
-    const legRow = async () => (await w.db.query<{ state: string }>('SELECT state FROM loyalty_legs WHERE external_order_id = $1', [order.externalOrderId]))[0].state;
+    const legRow = async () =>
+      (await w.db.query<{ state: string }>('SELECT state FROM loyalty_legs WHERE external_order_id = $1', [order.externalOrderId]))[0].state;
     expect(await legRow()).toBe('holding');
     w.clock.advance(3 * 60_000);
     await w.services.sweeper.runOnce();
@@ -266,7 +283,8 @@ describe('hold sweeper: the 30-minute rules by order state', () => {
     }) as typeof w.db.query;
     expect((await createOrder(w, order)).statusCode).toBe(500);
     w.db.query = move;
-    const legRow = async () => (await w.db.query<{ state: string }>('SELECT state FROM loyalty_legs WHERE external_order_id = $1', [order.externalOrderId]))[0].state;
+    const legRow = async () =>
+      (await w.db.query<{ state: string }>('SELECT state FROM loyalty_legs WHERE external_order_id = $1', [order.externalOrderId]))[0].state;
     expect(await legRow()).toBe('holding');
     expect((await createOrder(w, order)).statusCode).toBe(409); // hold_in_progress while unresolved
     w.clock.advance(3 * 60_000);

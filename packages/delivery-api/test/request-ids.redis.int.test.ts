@@ -66,7 +66,9 @@ describe('RedisRequestIds: the single-use request-id contract', () => {
   it('a Redis that accepts the connection but does not answer fails within the command timeout', async () => {
     const r = openRedis({ url: `redis://127.0.0.1:${(silent.address() as AddressInfo).port}`, commandTimeoutMs: 100, keyPrefix: prefix() });
     clients.push(r);
-    await expect(new RedisRequestIds(r.client, r.keyPrefix).consume('key-aaaa', randomUUID(), new Date(), new Date(Date.now() + 600_000))).rejects.toThrow();
+    await expect(
+      new RedisRequestIds(r.client, r.keyPrefix).consume('key-aaaa', randomUUID(), new Date(), new Date(Date.now() + 600_000)),
+    ).rejects.toThrow();
   });
 
   it('stores `<prefix>rid:<key>:<lower-case id>` with the TTL expiresAt − now (SET NX PX)', async () => {
@@ -111,7 +113,15 @@ describe('Signed requests with the Redis store', () => {
   });
 
   it('Redis refusing connections: 503 authentication_unavailable', async () => {
-    const h = buildSignedHeaders({ apiKey: down.partner.apiKey, secret: down.partner.apiSecret, method: 'GET', path: '/v1/points', body: '', requestId: randomIds.uuid(), now: down.clock.now() });
+    const h = buildSignedHeaders({
+      apiKey: down.partner.apiKey,
+      secret: down.partner.apiSecret,
+      method: 'GET',
+      path: '/v1/points',
+      body: '',
+      requestId: randomIds.uuid(),
+      now: down.clock.now(),
+    });
     const r = await down.app.inject({ method: 'GET', url: '/v1/points', headers: { ...h } });
     expect(r.statusCode).toBe(503);
     expect(r.json()).toEqual({ error: 'authentication_unavailable' });

@@ -15,15 +15,46 @@ const sink = new Writable({ write: (chunk, _e, done) => (lines.push(JSON.parse(S
 const db = await openTestDb(MIGRATIONS);
 const clock = new ManualClock(T0);
 const box = new SecretBox(randomBytes(32));
-const deps = { db, box, clock, ids: randomIds, requestIdTtlSeconds: 600, heartbeatWindowSeconds: 90, masterKey: randomBytes(32), loyalty: null, events: new RecordingOrderEvents(), logger: { level: 'info' }, logDestination: sink };
+const deps = {
+  db,
+  box,
+  clock,
+  ids: randomIds,
+  requestIdTtlSeconds: 600,
+  heartbeatWindowSeconds: 90,
+  masterKey: randomBytes(32),
+  loyalty: null,
+  events: new RecordingOrderEvents(),
+  logger: { level: 'info' },
+  logDestination: sink,
+};
 const app = await buildApp(deps, createServices(deps));
 let pos: { apiKey: string; apiSecret: string };
 beforeAll(async () => {
   const ops = new OperatorService({ db, box });
   await ops.createTenant('t1', 'T');
   await ops.createSource('t1', 'website');
-  await ops.setPoint({ tenantId: 't1', pointId: '1', name: 'P', address: 'A', location: { lat: 55.7, lon: 37.6 }, phone: '+74950000000', schedule: null, deliveryTypes: ['pickup'] });
-  await ops.setRoute({ tenantId: 't1', source: 'website', pointId: '1', organizationId: ORG, terminalGroupId: TG(1), orderTypeId: 'ot', operatorUserId: 'op', originName: 'website', active: true });
+  await ops.setPoint({
+    tenantId: 't1',
+    pointId: '1',
+    name: 'P',
+    address: 'A',
+    location: { lat: 55.7, lon: 37.6 },
+    phone: '+74950000000',
+    schedule: null,
+    deliveryTypes: ['pickup'],
+  });
+  await ops.setRoute({
+    tenantId: 't1',
+    source: 'website',
+    pointId: '1',
+    organizationId: ORG,
+    terminalGroupId: TG(1),
+    orderTypeId: 'ot',
+    operatorUserId: 'op',
+    originName: 'website',
+    active: true,
+  });
   pos = await ops.issuePosCredential({ tenantId: 't1', organizationId: ORG, terminalGroupId: TG(1) });
 });
 afterAll(async () => {
@@ -31,13 +62,24 @@ afterAll(async () => {
   await db.close();
 });
 
-const signed = (path: string, body: string) => buildSignedHeaders({ apiKey: pos.apiKey, secret: pos.apiSecret, method: 'POST', path, body, requestId: randomIds.uuid(), now: clock.now() });
+const signed = (path: string, body: string) =>
+  buildSignedHeaders({ apiKey: pos.apiKey, secret: pos.apiSecret, method: 'POST', path, body, requestId: randomIds.uuid(), now: clock.now() });
 
 describe('request log', () => {
   it('POS heartbeats and claims are not at info; other requests are one info line without the query', async () => {
     lines.length = 0;
-    await app.inject({ method: 'POST', url: '/pos/v1/heartbeat', payload: '{}', headers: { 'content-type': 'application/json', ...signed('/pos/v1/heartbeat', '{}') } });
-    await app.inject({ method: 'POST', url: '/pos/v1/orders/claim', payload: '{}', headers: { 'content-type': 'application/json', ...signed('/pos/v1/orders/claim', '{}') } });
+    await app.inject({
+      method: 'POST',
+      url: '/pos/v1/heartbeat',
+      payload: '{}',
+      headers: { 'content-type': 'application/json', ...signed('/pos/v1/heartbeat', '{}') },
+    });
+    await app.inject({
+      method: 'POST',
+      url: '/pos/v1/orders/claim',
+      payload: '{}',
+      headers: { 'content-type': 'application/json', ...signed('/pos/v1/orders/claim', '{}') },
+    });
     await app.inject({ method: 'GET', url: '/health/ready?probe=1' });
     const completed = lines.filter((l) => l.msg === 'request completed');
     expect(completed).toHaveLength(1);

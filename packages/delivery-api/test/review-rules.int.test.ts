@@ -14,16 +14,26 @@ beforeAll(async () => {
     await w.call(w.pos[p], 'POST', '/pos/v1/menu', sampleMenu());
     await w.call(w.pos[p], 'POST', '/pos/v1/heartbeat', {});
   }
-  await w.call(w.pos['1'], 'POST', '/pos/v1/streets', { streets: [{ name: 'Тверская улица', city: 'Москва' }, { name: 'Центральная улица', city: 'Москва' }, { name: 'Центральная улица', city: 'Зеленоград' }] });
+  await w.call(w.pos['1'], 'POST', '/pos/v1/streets', {
+    streets: [
+      { name: 'Тверская улица', city: 'Москва' },
+      { name: 'Центральная улица', city: 'Москва' },
+      { name: 'Центральная улица', city: 'Зеленоград' },
+    ],
+  });
   await w.call(w.pos['1'], 'POST', '/pos/v1/product-mappings', { products: [{ externalProductId: 'site-gift', productId: GIFT, kind: 'dish' }] });
-  await w.operator.loadZones('t1', { type: 'FeatureCollection', features: [squareZone('z1', '1', 55.76, 37.61, 0.02, { priority: 1, freeDeliveryFromMinor: 300000 })] });
+  await w.operator.loadZones('t1', {
+    type: 'FeatureCollection',
+    features: [squareZone('z1', '1', 55.76, 37.61, 0.02, { priority: 1, freeDeliveryFromMinor: 300000 })],
+  });
 });
 afterAll(async () => {
   await w.app.close();
   await w.db.close();
 });
 
-const payload = async (id: string) => (await w.db.query<{ pos_payload: Record<string, any> }>('SELECT pos_payload FROM orders WHERE id = $1', [id]))[0].pos_payload;
+const payload = async (id: string) =>
+  (await w.db.query<{ pos_payload: Record<string, any> }>('SELECT pos_payload FROM orders WHERE id = $1', [id]))[0].pos_payload;
 
 describe('POST /v1/orders rule 4: minimum and serviceability', () => {
   it('409 price_changed when the minimum order is not met', async () => {
@@ -57,13 +67,20 @@ describe('rule 9: the order as sent to the POS', () => {
     expect(r.statusCode).toBe(201);
     const p = await payload(r.json().id);
     expect(p.deliveryFeeLine).toEqual({ productId: 'fee-product-1', sumMinor: 19900 });
-    expect(p.payments).toEqual([{ paymentTypeCode: 'CASH', kind: 'cash', sumMinor: calc.total.amountMinor, isProcessedExternally: false, changeFromMinor: 500000 }]);
+    expect(p.payments).toEqual([
+      { paymentTypeCode: 'CASH', kind: 'cash', sumMinor: calc.total.amountMinor, isProcessedExternally: false, changeFromMinor: 500000 },
+    ]);
     const goods = p.items.reduce((s: number, i: { sumMinor: number }) => s + i.sumMinor, 0);
     expect(goods - p.discounts.reduce((s: number, d: { sumMinor: number }) => s + d.sumMinor, 0) + p.deliveryFeeMinor).toBe(calc.total.amountMinor);
   });
   it('no fee line (and no fee) with zone pricing off and no fee product; card on delivery uses the card code', async () => {
     await new TenantsRepo(w.db).updateSettings('t1', { zonePricing: false, deliveryFeeProductId: null });
-    const { order } = await checkoutOrder(w, { deliveryType: 'courier', location: AT, items: [{ id: MARGHERITA, quantity: '2' }], method: 'card_on_delivery' });
+    const { order } = await checkoutOrder(w, {
+      deliveryType: 'courier',
+      location: AT,
+      items: [{ id: MARGHERITA, quantity: '2' }],
+      method: 'card_on_delivery',
+    });
     const r = await createOrder(w, order);
     const p = await payload(r.json().id);
     expect(p.deliveryFeeLine).toBeNull();
@@ -74,7 +91,11 @@ describe('rule 9: the order as sent to the POS', () => {
 });
 
 describe('rule 7: street looked up by exact name in the point’s dictionary', () => {
-  for (const [street, status] of [['Тверская улица', 'ok'], ['Центральная улица', 'ambiguous'], ['Нет такой', 'not_found']] as const) {
+  for (const [street, status] of [
+    ['Тверская улица', 'ok'],
+    ['Центральная улица', 'ambiguous'],
+    ['Нет такой', 'not_found'],
+  ] as const) {
     it(`${street} → ${status}`, async () => {
       const { order } = await checkoutOrder(w, { items: [{ id: MARGHERITA, quantity: '2' }] });
       const r = await createOrder(w, { ...order, address: { street, house: '1', city: 'Санкт-Петербург' } });
@@ -87,9 +108,15 @@ describe('rule 7: street looked up by exact name in the point’s dictionary', (
 describe('rule 5 for legacy orders', () => {
   it('a mapping to a gift item → 422 product_not_orderable', async () => {
     const r = await createOrder(w, {
-      schemaVersion: 1, source: 'website', externalOrderId: 'legacy-gift', externalPointId: '1', guest: { name: 'Пётр', phone: '+79990000001' },
-      address: { street: 'Тверская улица', house: '2' }, items: [{ externalProductId: 'site-gift', quantity: '1', price: { amountMinor: 0, currency: 'RUB' } }],
-      total: { amountMinor: 0, currency: 'RUB' }, deliveryType: 'pickup',
+      schemaVersion: 1,
+      source: 'website',
+      externalOrderId: 'legacy-gift',
+      externalPointId: '1',
+      guest: { name: 'Пётр', phone: '+79990000001' },
+      address: { street: 'Тверская улица', house: '2' },
+      items: [{ externalProductId: 'site-gift', quantity: '1', price: { amountMinor: 0, currency: 'RUB' } }],
+      total: { amountMinor: 0, currency: 'RUB' },
+      deliveryType: 'pickup',
     });
     expect(r.statusCode).toBe(422);
     expect(r.json()).toEqual({ error: 'product_not_orderable' });
@@ -121,8 +148,15 @@ describe('cancellation edge cases', () => {
   it('a POS cancellation of a delivered order emits order.delivery_status_changed for Cancelled', async () => {
     const { order } = await checkoutOrder(w, { items: [{ id: MARGHERITA, quantity: '2' }] });
     const o = (await createOrder(w, order)).json();
-    const c = (await w.call(w.pos['1'], 'POST', '/pos/v1/orders/claim', { limit: 50 })).json().orders.find((x: { orderId: string }) => x.orderId === o.id);
-    await w.call(w.pos['1'], 'POST', `/pos/v1/orders/${o.id}/state`, { claimId: c.claimId, stableId: o.id, state: 'created_verified', posOrderId: 'p1' });
+    const c = (await w.call(w.pos['1'], 'POST', '/pos/v1/orders/claim', { limit: 50 }))
+      .json()
+      .orders.find((x: { orderId: string }) => x.orderId === o.id);
+    await w.call(w.pos['1'], 'POST', `/pos/v1/orders/${o.id}/state`, {
+      claimId: c.claimId,
+      stableId: o.id,
+      state: 'created_verified',
+      posOrderId: 'p1',
+    });
     await w.call(w.pos['1'], 'POST', `/pos/v1/orders/${o.id}/delivery-status`, { status: 'New' });
     expect((await cancel(o.id)).statusCode).toBe(202);
     await w.call(w.pos['1'], 'POST', '/pos/v1/cancellations/claim', {});
@@ -136,7 +170,9 @@ describe('sweeper: stuck release and accrual read-back', () => {
   it('a release that failed on rejected_final is retried by the sweeper', async () => {
     const { order } = await checkoutOrder(w, { coupon: 'WELCOME200', items: [{ id: MARGHERITA, quantity: '2' }] });
     const o = (await createOrder(w, order)).json();
-    const c = (await w.call(w.pos['1'], 'POST', '/pos/v1/orders/claim', { limit: 50 })).json().orders.find((x: { orderId: string }) => x.orderId === o.id);
+    const c = (await w.call(w.pos['1'], 'POST', '/pos/v1/orders/claim', { limit: 50 }))
+      .json()
+      .orders.find((x: { orderId: string }) => x.orderId === o.id);
     w.loyalty.failNext('release', 1, 'unavailable');
     await w.call(w.pos['1'], 'POST', `/pos/v1/orders/${o.id}/state`, { claimId: c.claimId, stableId: o.id, state: 'rejected_final' });
     const state = async () => (await w.db.query<{ state: string }>('SELECT state FROM loyalty_legs WHERE order_id = $1', [o.id]))[0].state;
@@ -148,8 +184,15 @@ describe('sweeper: stuck release and accrual read-back', () => {
   it('an accrual whose outcome was unknown is read back, not accrued twice', async () => {
     const { order } = await checkoutOrder(w, { items: [{ id: MARGHERITA, quantity: '2' }] });
     const o = (await createOrder(w, order)).json();
-    const c = (await w.call(w.pos['1'], 'POST', '/pos/v1/orders/claim', { limit: 50 })).json().orders.find((x: { orderId: string }) => x.orderId === o.id);
-    await w.call(w.pos['1'], 'POST', `/pos/v1/orders/${o.id}/state`, { claimId: c.claimId, stableId: o.id, state: 'created_verified', posOrderId: 'p2' });
+    const c = (await w.call(w.pos['1'], 'POST', '/pos/v1/orders/claim', { limit: 50 }))
+      .json()
+      .orders.find((x: { orderId: string }) => x.orderId === o.id);
+    await w.call(w.pos['1'], 'POST', `/pos/v1/orders/${o.id}/state`, {
+      claimId: c.claimId,
+      stableId: o.id,
+      state: 'created_verified',
+      posOrderId: 'p2',
+    });
     await w.call(w.pos['1'], 'POST', `/pos/v1/orders/${o.id}/delivery-status`, { status: 'Delivered' });
     w.loyalty.failAfter('accrue', 1, 'unavailable');
     await w.services.sweeper.runOnce();
@@ -179,8 +222,16 @@ describe('reads and health', () => {
     }
   });
   it('a partner secret shorter than 32 characters is refused at issuance', async () => {
-    await expect(w.operator.issuePartnerCredential({ tenantId: 't1', source: 'website', pointIds: ['1'], apiKey: 'key-12345', apiSecret: 'x'.repeat(31) })).rejects.toThrow(/at least 32/);
-    const ok = await w.operator.issuePartnerCredential({ tenantId: 't1', source: 'website', pointIds: ['1'], apiKey: 'key-12346', apiSecret: 'x'.repeat(32) });
+    await expect(
+      w.operator.issuePartnerCredential({ tenantId: 't1', source: 'website', pointIds: ['1'], apiKey: 'key-12345', apiSecret: 'x'.repeat(31) }),
+    ).rejects.toThrow(/at least 32/);
+    const ok = await w.operator.issuePartnerCredential({
+      tenantId: 't1',
+      source: 'website',
+      pointIds: ['1'],
+      apiKey: 'key-12346',
+      apiSecret: 'x'.repeat(32),
+    });
     expect(ok.apiKey).toBe('key-12346');
   });
 });

@@ -3,7 +3,6 @@ import { makeWorld, squareZone, type World } from './harness.js';
 
 let w: World;
 
-
 beforeAll(async () => {
   w = await makeWorld();
   // point 1 at (55.76, 37.61), point 2 at (55.77, 37.62)
@@ -20,7 +19,11 @@ beforeAll(async () => {
   await w.call(w.pos['1'], 'POST', '/pos/v1/heartbeat', {});
   await w.call(w.pos['2'], 'POST', '/pos/v1/heartbeat', {});
   await w.call(w.pos['2'], 'POST', '/pos/v1/streets', {
-    streets: [{ name: 'Тверская улица', city: 'Москва' }, { name: 'Центральная улица', city: 'Москва' }, { name: 'Центральная улица', city: 'Зеленоград' }],
+    streets: [
+      { name: 'Тверская улица', city: 'Москва' },
+      { name: 'Центральная улица', city: 'Москва' },
+      { name: 'Центральная улица', city: 'Зеленоград' },
+    ],
   });
 });
 afterAll(async () => {
@@ -36,7 +39,14 @@ describe('GET /v1/points/{id}/delivery-zones', () => {
     const z1 = r.json().zones.find((z: { id: string }) => z.id === 'z1');
     expect(z1.polygon[0][0]).toBeCloseTo(55.74, 9);
     expect(z1.polygon[0][1]).toBeCloseTo(37.59, 9);
-    expect(z1).toMatchObject({ minOrder: { amountMinor: 100000, currency: 'RUB' }, deliveryFee: { amountMinor: 19900, currency: 'RUB' }, freeDeliveryFrom: { amountMinor: 200000, currency: 'RUB' }, etaMinutes: { min: 40, max: 60 }, priority: 10, active: true });
+    expect(z1).toMatchObject({
+      minOrder: { amountMinor: 100000, currency: 'RUB' },
+      deliveryFee: { amountMinor: 19900, currency: 'RUB' },
+      freeDeliveryFrom: { amountMinor: 200000, currency: 'RUB' },
+      etaMinutes: { min: 40, max: 60 },
+      priority: 10,
+      active: true,
+    });
     expect(r.json().zones.find((z: { id: string }) => z.id === 'z-off').active).toBe(false);
   });
   it('404 for a point outside the key', async () => {
@@ -57,14 +67,25 @@ describe('POST /v1/delivery/resolve', () => {
   it('only one zone contains the location', async () => {
     const r = await resolve({ deliveryType: 'courier', location: { lat: 55.745, lon: 37.595 } });
     expect(r).toEqual({
-      serviceable: true, pointId: '1', zoneId: 'z1', minOrder: { amountMinor: 100000, currency: 'RUB' }, deliveryFee: { amountMinor: 19900, currency: 'RUB' },
-      freeDeliveryFrom: { amountMinor: 200000, currency: 'RUB' }, etaMinutes: { min: 40, max: 60 }, street: null,
+      serviceable: true,
+      pointId: '1',
+      zoneId: 'z1',
+      minOrder: { amountMinor: 100000, currency: 'RUB' },
+      deliveryFee: { amountMinor: 19900, currency: 'RUB' },
+      freeDeliveryFrom: { amountMinor: 200000, currency: 'RUB' },
+      etaMinutes: { min: 40, max: 60 },
+      street: null,
     });
   });
   it('default ETA 45 min for courier when the zone has none, 90 min for pickup', async () => {
     expect((await resolve({ deliveryType: 'courier', location: { lat: 55.785, lon: 37.635 } })).etaMinutes).toEqual({ min: 45, max: 45 });
     const pickup = await resolve({ deliveryType: 'pickup' });
-    expect(pickup).toMatchObject({ serviceable: true, zoneId: null, etaMinutes: { min: 90, max: 90 }, deliveryFee: { amountMinor: 0, currency: 'RUB' } });
+    expect(pickup).toMatchObject({
+      serviceable: true,
+      zoneId: null,
+      etaMinutes: { min: 90, max: 90 },
+      deliveryFee: { amountMinor: 0, currency: 'RUB' },
+    });
   });
   it('pickup with coordinates picks the nearest accepting point', async () => {
     expect((await resolve({ deliveryType: 'pickup', location: { lat: 55.771, lon: 37.621 } })).pointId).toBe('2');
@@ -74,11 +95,17 @@ describe('POST /v1/delivery/resolve', () => {
     expect(await resolve({ deliveryType: 'courier', location: { lat: 50, lon: 30 } })).toEqual({ serviceable: false, reason: 'outside_zones' });
     expect(await resolve({ deliveryType: 'courier', location: { lat: 56.2, lon: 38.2 } })).toEqual({ serviceable: false, reason: 'outside_zones' });
     expect(await resolve({ deliveryType: 'courier' })).toEqual({ serviceable: false, reason: 'no_location' });
-    expect(await resolve({ deliveryType: 'courier', address: { city: 'Москва', street: 'Тверская улица', house: '1' } })).toEqual({ serviceable: false, reason: 'geocoding_required' });
+    expect(await resolve({ deliveryType: 'courier', address: { city: 'Москва', street: 'Тверская улица', house: '1' } })).toEqual({
+      serviceable: false,
+      reason: 'geocoding_required',
+    });
   });
   it('point_not_accepting when the chosen point is offline', async () => {
     w.clock.advance(91_000);
-    expect(await resolve({ deliveryType: 'courier', location: { lat: 55.745, lon: 37.595 } })).toEqual({ serviceable: false, reason: 'point_not_accepting' });
+    expect(await resolve({ deliveryType: 'courier', location: { lat: 55.745, lon: 37.595 } })).toEqual({
+      serviceable: false,
+      reason: 'point_not_accepting',
+    });
     expect(await resolve({ deliveryType: 'pickup' })).toEqual({ serviceable: false, reason: 'point_not_accepting' });
     await w.call(w.pos['1'], 'POST', '/pos/v1/heartbeat', {});
     await w.call(w.pos['2'], 'POST', '/pos/v1/heartbeat', {});
@@ -93,7 +120,9 @@ describe('POST /v1/delivery/resolve', () => {
   });
   it('400 for a malformed body', async () => {
     expect((await w.call(w.partner, 'POST', '/v1/delivery/resolve', { deliveryType: 'drone' })).statusCode).toBe(400);
-    expect((await w.call(w.partner, 'POST', '/v1/delivery/resolve', { deliveryType: 'courier', location: { lat: 95, lon: 0 } })).statusCode).toBe(400);
+    expect((await w.call(w.partner, 'POST', '/v1/delivery/resolve', { deliveryType: 'courier', location: { lat: 95, lon: 0 } })).statusCode).toBe(
+      400,
+    );
   });
 });
 
@@ -105,14 +134,24 @@ describe('POST /v1/addresses/check', () => {
   });
   it('ambiguous with candidates', async () => {
     const r = await check({ externalPointId: '2', street: 'Центральная улица', house: '1', city: 'Москва' });
-    expect(r.json()).toEqual({ status: 'ambiguous', candidates: [{ name: 'Центральная улица', city: 'Москва' }, { name: 'Центральная улица', city: 'Зеленоград' }], house: '1' });
+    expect(r.json()).toEqual({
+      status: 'ambiguous',
+      candidates: [
+        { name: 'Центральная улица', city: 'Москва' },
+        { name: 'Центральная улица', city: 'Зеленоград' },
+      ],
+      house: '1',
+    });
   });
   it('exact name only: another case or spelling is not_found', async () => {
     expect((await check({ externalPointId: '2', street: 'тверская улица', house: '1', city: 'Москва' })).json().status).toBe('not_found');
     expect((await check({ externalPointId: '2', street: 'Тверская', house: '1', city: 'Москва' })).json().status).toBe('not_found');
   });
   it('unknown while the dictionary is not loaded', async () => {
-    expect((await check({ externalPointId: '1', street: 'Тверская улица', house: '1', city: 'Москва' })).json()).toEqual({ status: 'unknown', house: '1' });
+    expect((await check({ externalPointId: '1', street: 'Тверская улица', house: '1', city: 'Москва' })).json()).toEqual({
+      status: 'unknown',
+      house: '1',
+    });
   });
   it('403 outside the key, 404 without an active route, 400 unknown field', async () => {
     const narrow = await w.operator.issuePartnerCredential({ tenantId: 't1', source: 'website', pointIds: ['1'] });
@@ -124,8 +163,12 @@ describe('POST /v1/addresses/check', () => {
 
 describe('Zones import (operator)', () => {
   it('refuses a file with a bad feature and keeps the zones', async () => {
-    await expect(w.operator.loadZones('t1', { type: 'FeatureCollection', features: [squareZone('bad', '1', 55, 37, 0.1, { minOrderMinor: -5 })] })).rejects.toThrow(/minOrderMinor/);
-    await expect(w.operator.loadZones('t1', { type: 'FeatureCollection', features: [squareZone('x', '99', 55, 37, 0.1)] })).rejects.toThrow(/unknown points: 99/);
+    await expect(
+      w.operator.loadZones('t1', { type: 'FeatureCollection', features: [squareZone('bad', '1', 55, 37, 0.1, { minOrderMinor: -5 })] }),
+    ).rejects.toThrow(/minOrderMinor/);
+    await expect(w.operator.loadZones('t1', { type: 'FeatureCollection', features: [squareZone('x', '99', 55, 37, 0.1)] })).rejects.toThrow(
+      /unknown points: 99/,
+    );
     expect((await w.call(w.partner, 'GET', '/v1/points/1/delivery-zones')).json().zones).toHaveLength(3);
   });
 });

@@ -12,13 +12,22 @@ import { closeRenderer, generateDocument, type DateStyle, type DocType, type Gen
 
 const { values } = parseArgs({
   options: {
-    out: { type: 'string' }, count: { type: 'string', default: '10' }, seed: { type: 'string', default: '1' },
-    type: { type: 'string', default: 'mixed' }, tier: { type: 'string', default: 'scan' }, lines: { type: 'string' },
-    'date-style': { type: 'string' }, latin: { type: 'boolean', default: false }, continuation: { type: 'string' }, output: { type: 'string' },
+    out: { type: 'string' },
+    count: { type: 'string', default: '10' },
+    seed: { type: 'string', default: '1' },
+    type: { type: 'string', default: 'mixed' },
+    tier: { type: 'string', default: 'scan' },
+    lines: { type: 'string' },
+    'date-style': { type: 'string' },
+    latin: { type: 'boolean', default: false },
+    continuation: { type: 'string' },
+    output: { type: 'string' },
   },
 });
 if (!values.out) {
-  console.error('usage: docgen --out DIR [--count N] [--seed S] [--type upd|torg12|invoice|mixed] [--tier scan|photo|photo-table|screenshot] [--lines N]');
+  console.error(
+    'usage: docgen --out DIR [--count N] [--seed S] [--type upd|torg12|invoice|mixed] [--tier scan|photo|photo-table|screenshot] [--lines N]',
+  );
   process.exit(2);
 }
 const types: DocType[] = ['upd', 'torg12', 'invoice'];
@@ -30,12 +39,20 @@ try {
     const tier = values.tier as Tier;
     const output = values.output as GenerateOptions['output'];
     const doc = await generateDocument({
-      seed, type, tier, lines: values.lines ? Number(values.lines) : undefined, dateStyle: values['date-style'] as DateStyle | undefined,
-      latinNames: values.latin, continuation: values.continuation as GenerateOptions['continuation'], output,
+      seed,
+      type,
+      tier,
+      lines: values.lines ? Number(values.lines) : undefined,
+      dateStyle: values['date-style'] as DateStyle | undefined,
+      latinNames: values.latin,
+      continuation: values.continuation as GenerateOptions['continuation'],
+      output,
     });
     const name = `${type}-${tier}-${seed}`;
     if (output === 'pdf-text' || output === 'pdf-scan') writeFileSync(join(values.out!, `${name}.pdf`), doc.images[0]!);
-    else doc.images.forEach((img, p) => writeFileSync(join(values.out!, `${name}-p${p + 1}.${tier.startsWith('photo') ? 'jpg' : 'png'}`), img));
+    else
+      for (const [p, img] of doc.images.entries())
+        writeFileSync(join(values.out!, `${name}-p${p + 1}.${tier.startsWith('photo') ? 'jpg' : 'png'}`), img);
     writeFileSync(join(values.out!, `${name}.json`), JSON.stringify({ documentType: type, tier, seed, truth: doc.truth }, null, 2));
     console.log(`${name}: ${doc.pages} page(s), ${doc.truth.items.length} line(s)`);
   }

@@ -44,11 +44,16 @@ export function printDate(date: string, style: DateStyle): string {
   const month = Number(m) - 1;
   const day = String(Number(d));
   switch (style) {
-    case 'numeric': return date;
-    case 'words': return `${day} ${GENITIVE[month]} ${y} г.`;
-    case 'guillemets': return `«${d}» ${GENITIVE[month]} ${y} г.`;
-    case 'quotes': return `"${d}" ${GENITIVE[month]} ${y}`;
-    case 'nominative': return `${day} ${NOMINATIVE[month]} ${y}`;
+    case 'numeric':
+      return date;
+    case 'words':
+      return `${day} ${GENITIVE[month]} ${y} г.`;
+    case 'guillemets':
+      return `«${d}» ${GENITIVE[month]} ${y} г.`;
+    case 'quotes':
+      return `"${d}" ${GENITIVE[month]} ${y}`;
+    case 'nominative':
+      return `${day} ${NOMINATIVE[month]} ${y}`;
   }
 }
 

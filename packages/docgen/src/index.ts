@@ -57,7 +57,7 @@ export function generateTruth(opts: GenerateOptions): { truth: TruthData; html: 
   const rng = new Rng(opts.seed);
   const truth = makeTruth(rng, opts.type, opts.lines, opts.latinNames);
   // Invoices have no product-code column (А exists only on the UPD).
-  if (opts.type === 'invoice') truth.items.forEach((it) => (it.product_code = null));
+  if (opts.type === 'invoice') for (const it of truth.items) it.product_code = null;
   const o = { date: printDate(truth.document.date!, opts.dateStyle ?? 'numeric'), continuation: opts.continuation ?? 'repeat-header' } as const;
   const html = opts.type === 'torg12' ? torg12Html(truth, o) : updHtml(truth, opts.type, o);
   return { truth, html };

@@ -1,7 +1,15 @@
 import type { Rng } from './random.js';
 import type { TruthItem } from './truth.types.js';
 
-interface Product { name: string; code: string; unit: string; food?: boolean; weight?: boolean; min: number; max: number }
+interface Product {
+  name: string;
+  code: string;
+  unit: string;
+  food?: boolean;
+  weight?: boolean;
+  min: number;
+  max: number;
+}
 
 /** OKEI code → short name as printed (the units goods documents use most). */
 export const UNITS: Record<string, string> = { '796': 'шт', '166': 'кг', '112': 'л', '006': 'м', '778': 'упак', '839': 'компл' };

@@ -25,7 +25,9 @@ describe('photo-table tier (a sheet photographed on a desk)', () => {
   });
 
   it('makes a ~2000 px 4:3 JPEG with the sheet on 55–85 % of it, the same for the same seed', async () => {
-    const page = await sharp({ create: { width: 1754, height: 1240, channels: 3, background: '#ffffff' } }).png().toBuffer();
+    const page = await sharp({ create: { width: 1754, height: 1240, channels: 3, background: '#ffffff' } })
+      .png()
+      .toBuffer();
     const a = await photoOnTable(page, new Rng(5));
     const b = await photoOnTable(page, new Rng(5));
     expect(a.jpeg.equals(b.jpeg)).toBe(true);

@@ -6,7 +6,11 @@ import type { Rng } from './random.js';
 export type Quad = [[number, number], [number, number], [number, number], [number, number]];
 
 /** Geometry of one generated photo: frame size and where the sheet's corners landed (for tests). */
-export interface PhotoGeometry { width: number; height: number; corners: Quad }
+export interface PhotoGeometry {
+  width: number;
+  height: number;
+  corners: Quad;
+}
 
 /**
  * Where the sheet lands: a `sw`×`sh` sheet centred near the middle of a `width`×`height` frame, rotated by
@@ -19,7 +23,12 @@ export function placeSheet(width: number, height: number, sw: number, sh: number
   const cy = height / 2 + rng.real(-0.04, 0.04) * height;
   const j = 0.04 * Math.min(sw, sh);
   const m = 0.03 * Math.min(width, height);
-  const base: [number, number][] = [[-sw / 2, -sh / 2], [sw / 2, -sh / 2], [sw / 2, sh / 2], [-sw / 2, sh / 2]];
+  const base: [number, number][] = [
+    [-sw / 2, -sh / 2],
+    [sw / 2, -sh / 2],
+    [sw / 2, sh / 2],
+    [-sw / 2, sh / 2],
+  ];
   return base.map(([x, y]) => {
     const px = cx + x * Math.cos(a) - y * Math.sin(a) + rng.real(-j, j);
     const py = cy + x * Math.sin(a) + y * Math.cos(a) + rng.real(-j, j);
@@ -35,9 +44,11 @@ function deskSvg(w: number, h: number, rng: Rng): string {
     ? `<filter id="n"><feTurbulence type="fractalNoise" baseFrequency="${rng.real(0.002, 0.004).toFixed(4)} ${rng.real(0.04, 0.08).toFixed(3)}" numOctaves="3" seed="${rng.int(1, 999)}"/>` +
       `<feColorMatrix type="matrix" values="0 0 0 0 0  0 0 0 0 0  0 0 0 0 0  0 0 0 0.55 0"/></filter><rect width="100%" height="100%" filter="url(#n)"/>`
     : '';
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><defs><linearGradient id="d" x1="0" y1="0" x2="1" y2="1">` +
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><defs><linearGradient id="d" x1="0" y1="0" x2="1" y2="1">` +
     `<stop offset="0" stop-color="rgb(${r},${g},${b})"/><stop offset="1" stop-color="rgb(${Math.round(r * 0.7)},${Math.round(g * 0.7)},${Math.round(b * 0.7)})"/>` +
-    `</linearGradient></defs><rect width="100%" height="100%" fill="url(#d)"/>${grain}</svg>`;
+    `</linearGradient></defs><rect width="100%" height="100%" fill="url(#d)"/>${grain}</svg>`
+  );
 }
 
 /** Light falling unevenly: a radial gradient from a random point, plus a soft shadow band (a hand, the phone). */
@@ -47,11 +58,13 @@ function lightSvg(w: number, h: number, rng: Rng): string {
   const edge = Math.round(255 * rng.real(0.7, 0.85));
   const sx = Math.round(rng.real(0, 1) * w);
   const shade = rng.real(0.15, 0.3).toFixed(2);
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><defs>` +
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><defs>` +
     `<radialGradient id="g" cx="${cx}" cy="${cy}" r="${Math.max(w, h)}" gradientUnits="userSpaceOnUse"><stop offset="0" stop-color="#fffdf6"/>` +
     `<stop offset="1" stop-color="rgb(${edge},${edge - 4},${edge - 12})"/></radialGradient>` +
     `<filter id="b"><feGaussianBlur stdDeviation="${Math.round(w / 12)}"/></filter></defs><rect width="100%" height="100%" fill="url(#g)"/>` +
-    `<ellipse cx="${sx}" cy="${rng.chance(0.5) ? 0 : h}" rx="${Math.round(w / 5)}" ry="${Math.round(h / 3)}" fill="black" fill-opacity="${shade}" filter="url(#b)"/></svg>`;
+    `<ellipse cx="${sx}" cy="${rng.chance(0.5) ? 0 : h}" rx="${Math.round(w / 5)}" ry="${Math.round(h / 3)}" fill="black" fill-opacity="${shade}" filter="url(#b)"/></svg>`
+  );
 }
 
 /**
@@ -72,17 +85,29 @@ export async function photoOnTable(png: Buffer, rng: Rng): Promise<{ jpeg: Buffe
   const [sw, sh] = landscape ? [long, long / ratio] : [long / ratio, long];
   const corners = placeSheet(W, H, sw, sh, rng);
   // The page is reduced with sharp first (proper antialiasing), then warped at that scale.
-  const sheet = await sharp(png).resize({ width: Math.round(sw * 1.05) }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const sheet = await sharp(png)
+    .resize({ width: Math.round(sw * 1.05) })
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const warped = await warp(sheet.data, sheet.info.width, sheet.info.height, corners, W, H);
   const light = Buffer.from(lightSvg(W, H, rng));
   const scene = await sharp(Buffer.from(deskSvg(W, H, rng)))
     .composite([{ input: warped, raw: { width: W, height: H, channels: 4 } }])
     .png()
     .toBuffer();
-  const lit = await sharp(scene).composite([{ input: light, blend: 'multiply' }]).blur(rng.real(0.5, 0.9)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const lit = await sharp(scene)
+    .composite([{ input: light, blend: 'multiply' }])
+    .blur(rng.real(0.5, 0.9))
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const noise = rng.real(3, 6);
-  for (let i = 0; i < lit.data.length; i++) lit.data[i] = Math.max(0, Math.min(255, lit.data[i] + (rng.next() + rng.next() + rng.next() - 1.5) * noise));
-  const jpeg = await sharp(lit.data, { raw: { width: W, height: H, channels: 3 } }).jpeg({ quality: rng.int(76, 84) }).toBuffer();
+  for (let i = 0; i < lit.data.length; i++)
+    lit.data[i] = Math.max(0, Math.min(255, lit.data[i] + (rng.next() + rng.next() + rng.next() - 1.5) * noise));
+  const jpeg = await sharp(lit.data, { raw: { width: W, height: H, channels: 3 } })
+    .jpeg({ quality: rng.int(76, 84) })
+    .toBuffer();
   return { jpeg, geometry: { width: W, height: H, corners } };
 }
 

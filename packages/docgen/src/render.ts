@@ -2,8 +2,16 @@ import { chromium, type Browser } from 'playwright-core';
 
 /** Debian's chromium; playwright's own browser builds cannot be downloaded here (check-system installs this). */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
-const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const LAUNCH_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 let browser: Promise<Browser> | null = null;
 

@@ -18,7 +18,13 @@ async function photo(png: Buffer, rng: Rng): Promise<Buffer> {
   const shear = rng.real(-0.015, 0.015);
   const base = await sharp(png)
     .resize({ width })
-    .affine([[1, shear], [0, 1]], { background: '#d8d4cc' })
+    .affine(
+      [
+        [1, shear],
+        [0, 1],
+      ],
+      { background: '#d8d4cc' },
+    )
     .rotate(angle, { background: '#c9c4ba' })
     .blur(rng.real(0.5, 1.2))
     .toBuffer({ resolveWithObject: true });
@@ -26,7 +32,8 @@ async function photo(png: Buffer, rng: Rng): Promise<Buffer> {
   const cx = Math.round(rng.real(0.1, 0.9) * w);
   const cy = Math.round(rng.real(0.1, 0.9) * h);
   const dark = rng.real(0.55, 0.8).toFixed(2);
-  const light = `<svg width="${w}" height="${h}"><defs><radialGradient id="g" cx="${cx}" cy="${cy}" r="${Math.max(w, h)}" gradientUnits="userSpaceOnUse">` +
+  const light =
+    `<svg width="${w}" height="${h}"><defs><radialGradient id="g" cx="${cx}" cy="${cy}" r="${Math.max(w, h)}" gradientUnits="userSpaceOnUse">` +
     `<stop offset="0" stop-color="#fffdf6"/><stop offset="1" stop-color="rgb(${Math.round(255 * Number(dark))},${Math.round(250 * Number(dark))},${Math.round(240 * Number(dark))})"/></radialGradient></defs>` +
     `<rect width="100%" height="100%" fill="url(#g)"/></svg>`;
   return sharp(base.data)

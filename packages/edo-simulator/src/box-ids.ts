@@ -5,7 +5,11 @@ import { createHash } from 'node:crypto';
  * GUID `2a208d03-…`. Both are accepted in queries, so every comparison goes through {@link normalizeBoxId}.
  */
 export function normalizeBoxId(id: string): string {
-  return id.trim().toLowerCase().replace(/@diadoc\.ru$/, '').replace(/-/g, '');
+  return id
+    .trim()
+    .toLowerCase()
+    .replace(/@diadoc\.ru$/, '')
+    .replace(/-/g, '');
 }
 
 /** The `@diadoc.ru` form of a GUID. */

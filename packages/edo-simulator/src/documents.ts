@@ -13,19 +13,44 @@ export const DOCUMENT_TYPES: Record<string, string[]> = {
 };
 
 /** Status suffixes of `filterCategory` (GetDocuments.rst lists about 35; the simulator knows these). */
-const SUFFIXES = ['', 'NotRead', 'Finished', 'NotFinished', 'WaitingForRecipientSignature', 'WithRecipientSignature',
-  'WaitingForSenderSignature', 'RequestsMySignature', 'NotRevoked', 'HaveToCreateReceipt', 'RevocationAccepted',
-  'RecipientSignatureRequestRejected', 'InvalidSenderSignature', 'Approved', 'Disapproved', 'WaitingForResolution'];
+const SUFFIXES = [
+  '',
+  'NotRead',
+  'Finished',
+  'NotFinished',
+  'WaitingForRecipientSignature',
+  'WithRecipientSignature',
+  'WaitingForSenderSignature',
+  'RequestsMySignature',
+  'NotRevoked',
+  'HaveToCreateReceipt',
+  'RevocationAccepted',
+  'RecipientSignatureRequestRejected',
+  'InvalidSenderSignature',
+  'Approved',
+  'Disapproved',
+  'WaitingForResolution',
+];
 
 const matchesSuffix = (d: SimDocument, suffix: string): boolean => {
   switch (suffix) {
-    case '': case 'NotRevoked': return true;
-    case 'NotRead': return !d.isRead;
-    case 'Finished': case 'WithRecipientSignature': return d.state === 'Finished';
-    case 'NotFinished': return d.state !== 'Finished';
-    case 'WaitingForRecipientSignature': case 'WaitingForSenderSignature': return d.state === suffix;
-    case 'RequestsMySignature': return d.direction === 'Inbound' && d.state === 'WaitingForRecipientSignature';
-    default: return false;
+    case '':
+    case 'NotRevoked':
+      return true;
+    case 'NotRead':
+      return !d.isRead;
+    case 'Finished':
+    case 'WithRecipientSignature':
+      return d.state === 'Finished';
+    case 'NotFinished':
+      return d.state !== 'Finished';
+    case 'WaitingForRecipientSignature':
+    case 'WaitingForSenderSignature':
+      return d.state === suffix;
+    case 'RequestsMySignature':
+      return d.direction === 'Inbound' && d.state === 'WaitingForRecipientSignature';
+    default:
+      return false;
   }
 };
 
@@ -67,7 +92,8 @@ function dateFilter(name: string, value: string | undefined): Date | undefined {
 /** GET /V3/GetDocuments: filter, order, page after `afterIndexKey` (exclusive); TotalCount capped at 1000. */
 export function queryDocuments(state: SimState, q: DocumentsQuery) {
   const byCategory = parseFilterCategory(q.filterCategory);
-  if ((q.fromDocumentDate || q.toDocumentDate) && (q.timestampFromTicks || q.timestampToTicks)) throw badRequest('Document dates cannot be combined with timestamps');
+  if ((q.fromDocumentDate || q.toDocumentDate) && (q.timestampFromTicks || q.timestampToTicks))
+    throw badRequest('Document dates cannot be combined with timestamps');
   if (q.documentNumber && (q.timestampFromTicks || q.timestampToTicks)) throw badRequest('documentNumber cannot be combined with timestamps');
   const count = q.count ?? 100;
   if (!Number.isInteger(count) || count < 0 || count > 100) throw badRequest(`Invalid count: ${q.count}, expected 0..100`);
@@ -81,7 +107,10 @@ export function queryDocuments(state: SimState, q: DocumentsQuery) {
     .filter((d) => !d.isDeleted && byCategory(d))
     .filter((d) => !cp || normalizeBoxId(d.counteragent.boxGuid) === cp)
     .filter((d) => !q.documentNumber || d.number === q.documentNumber)
-    .filter((d) => { const t = parseDdmmyyyy(d.date)!; return (!from || t >= from) && (!to || t <= to); })
+    .filter((d) => {
+      const t = parseDdmmyyyy(d.date)!;
+      return (!from || t >= from) && (!to || t <= to);
+    })
     .filter((d) => (tFrom === undefined || sortTicks(d) >= tFrom) && (tTo === undefined || sortTicks(d) <= tTo))
     .map((d) => ({ d, key: documentIndexKey(d) }))
     .sort((a, b) => (a.key < b.key ? -1 : 1) * (desc ? -1 : 1));

@@ -61,8 +61,16 @@ export async function startEdoSimulator(opts: StartEdoSimulatorOptions = {}): Pr
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : opts.port;
   return {
-    apiUrl: `http://${host}:${port}`, issuerUrl, clientId, clientSecret, refreshToken: idp.issueRefreshToken(clientId, state.meUserId),
-    boxId: boxIdOf(state.ours.boxGuid), state, faults, idp, requests,
+    apiUrl: `http://${host}:${port}`,
+    issuerUrl,
+    clientId,
+    clientSecret,
+    refreshToken: idp.issueRefreshToken(clientId, state.meUserId),
+    boxId: boxIdOf(state.ours.boxGuid),
+    state,
+    faults,
+    idp,
+    requests,
     async close() {
       await app.close();
       await idp.close();

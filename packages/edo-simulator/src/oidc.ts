@@ -15,7 +15,10 @@ function basicCredentials(header: string | undefined): { name: string; pass: str
   return i < 0 ? undefined : { name: decodeURIComponent(text.slice(0, i)), pass: decodeURIComponent(text.slice(i + 1)) };
 }
 
-interface Grant { clientId: string; userId: string }
+interface Grant {
+  clientId: string;
+  userId: string;
+}
 type Body = Record<string, string | undefined>;
 
 /**
@@ -42,18 +45,28 @@ export class SimIdentityProvider {
       if (!('scope' in token.payload)) return;
       const now = Math.floor(this.clock.now().getTime() / 1000);
       const grant = this.grants.get(String((req.body as Body).refresh_token));
-      Object.assign(token.payload, { iat: now, nbf: now - 10, exp: now + this.tokenTtlSeconds, sub: grant?.userId, scope: DIADOC_SCOPE, aud: DIADOC_SCOPE });
+      Object.assign(token.payload, {
+        iat: now,
+        nbf: now - 10,
+        exp: now + this.tokenTtlSeconds,
+        sub: grant?.userId,
+        scope: DIADOC_SCOPE,
+        aud: DIADOC_SCOPE,
+      });
     });
     this.server.service.on('beforeResponse', (res, req) => this.decide(res, req.body as Body, basicCredentials(req.headers.authorization)));
   }
 
   private decide(res: { body: unknown; statusCode: number }, body: Body, basic: { name: string; pass: string } | undefined): void {
-    const fail = (statusCode: number, error: string, description: string) => Object.assign(res, { statusCode, body: { error, error_description: description } });
+    const fail = (statusCode: number, error: string, description: string) =>
+      Object.assign(res, { statusCode, body: { error, error_description: description } });
     if (body.grant_type !== 'refresh_token') return void fail(400, 'unsupported_grant_type', 'only refresh_token is enabled for this client');
     const clientId = basic?.name ?? body.client_id ?? '';
     const secret = basic?.pass ?? body.client_secret;
-    if (!this.clients.has(clientId) || this.clients.get(clientId) !== secret) return void fail(401, 'invalid_client', 'unknown client or wrong secret');
-    if (body.scope && !body.scope.split(' ').every((s) => [DIADOC_SCOPE, 'offline_access'].includes(s))) return void fail(400, 'invalid_scope', `scope must be ${DIADOC_SCOPE}`);
+    if (!this.clients.has(clientId) || this.clients.get(clientId) !== secret)
+      return void fail(401, 'invalid_client', 'unknown client or wrong secret');
+    if (body.scope && !body.scope.split(' ').every((s) => [DIADOC_SCOPE, 'offline_access'].includes(s)))
+      return void fail(400, 'invalid_scope', `scope must be ${DIADOC_SCOPE}`);
     const grant = this.grants.get(body.refresh_token ?? '');
     if (!grant || grant.clientId !== clientId) return void fail(400, 'invalid_grant', 'refresh token is invalid, expired or revoked');
     const out = res.body as Record<string, unknown>;

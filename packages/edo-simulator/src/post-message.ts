@@ -33,7 +33,8 @@ function attachment(ctx: SimContext, a: unknown, i: number, to: SimDocument['cou
   if (!isObj(sc)) throw badRequest(`${f}.SignedContent is required`);
   const content = bytes(sc.Content, `${f}.SignedContent.Content`, true)!;
   const signature = bytes(sc.Signature, `${f}.SignedContent.Signature`, false);
-  if (!signature && sc.SignWithTestSignature !== true && !isDraft) throw badRequest(`${f}: a signature is required (or SignWithTestSignature on a test box, or IsDraft)`, 'SignatureRequired');
+  if (!signature && sc.SignWithTestSignature !== true && !isDraft)
+    throw badRequest(`${f}: a signature is required (or SignWithTestSignature on a test box, or IsDraft)`, 'SignatureRequired');
   const metadata = Array.isArray(a.Metadata) ? (a.Metadata as { Key: string; Value: string }[]) : [];
   const now = ctx.clock.now();
   let number = metadata.find((m) => m.Key === 'DocumentNumber')?.Value ?? '';
@@ -43,18 +44,38 @@ function attachment(ctx: SimContext, a: unknown, i: number, to: SimDocument['cou
     if (!fileName) throw badRequest(`${f}.Metadata: FileName is required for Nonformalized documents`, 'MetadataRequired');
   } else {
     const xml = content.toString('utf8');
-    const n = /НомерДок="([^"]*)"/.exec(xml), d = /ДатаДок="(\d{2}\.\d{2}\.\d{4})"/.exec(xml), id = /ИдФайл="([^"]+)"/.exec(xml);
+    const n = /НомерДок="([^"]*)"/.exec(xml),
+      d = /ДатаДок="(\d{2}\.\d{2}\.\d{4})"/.exec(xml),
+      id = /ИдФайл="([^"]+)"/.exec(xml);
     if (!n || !d) throw badRequest(`${f}.SignedContent.Content is not a valid ${a.TypeNamedId} XML (НомерДок/ДатаДок missing)`, 'InvalidXml');
     [number, date, fileName] = [n[1]!, d[1]!, fileName ?? `${id?.[1] ?? 'document'}.xml`];
   }
   const ticks = ticksOf(now, 0);
   return {
-    messageId, entityId: ctx.ids.uuid(), signatureEntityId: signature || sc.SignWithTestSignature ? ctx.ids.uuid() : null,
-    direction: 'Outbound', counteragent: to, typeNamedId: a.TypeNamedId, func: String(a.Function ?? 'default'), version, fileName: fileName!,
-    content, signature: signature ?? (sc.SignWithTestSignature ? createHash('sha512').update(content).digest() : null),
-    number, date, title: `${a.TypeNamedId} № ${number} от ${date}`, sendTicks: ticks, deliveryTicks: ticks, lastModificationTicks: ticks,
-    isRead: true, isDeleted: false, isDraft, state: isDraft ? 'Draft' : 'WaitingForRecipientSignature',
-    customDocumentId: String(a.CustomDocumentId ?? ''), comment: String(a.Comment ?? ''), metadata,
+    messageId,
+    entityId: ctx.ids.uuid(),
+    signatureEntityId: signature || sc.SignWithTestSignature ? ctx.ids.uuid() : null,
+    direction: 'Outbound',
+    counteragent: to,
+    typeNamedId: a.TypeNamedId,
+    func: String(a.Function ?? 'default'),
+    version,
+    fileName: fileName!,
+    content,
+    signature: signature ?? (sc.SignWithTestSignature ? createHash('sha512').update(content).digest() : null),
+    number,
+    date,
+    title: `${a.TypeNamedId} № ${number} от ${date}`,
+    sendTicks: ticks,
+    deliveryTicks: ticks,
+    lastModificationTicks: ticks,
+    isRead: true,
+    isDeleted: false,
+    isDraft,
+    state: isDraft ? 'Draft' : 'WaitingForRecipientSignature',
+    customDocumentId: String(a.CustomDocumentId ?? ''),
+    comment: String(a.Comment ?? ''),
+    metadata,
   };
 }
 
@@ -68,10 +89,12 @@ export function postMessage(ctx: SimContext, body: unknown, operationId?: string
   const known = ctx.state.operations.get(opId);
   if (known) return ctx.state.documents.filter((d) => d.messageId === known);
   if (typeof body.FromBoxId !== 'string') throw badRequest('FromBoxId is required');
-  if (normalizeBoxId(body.FromBoxId) !== normalizeBoxId(ctx.state.ours.boxGuid)) throw new DiadocError(403, 'Http.Forbidden', `Access to box ${body.FromBoxId} is denied`);
+  if (normalizeBoxId(body.FromBoxId) !== normalizeBoxId(ctx.state.ours.boxGuid))
+    throw new DiadocError(403, 'Http.Forbidden', `Access to box ${body.FromBoxId} is denied`);
   const to = ctx.state.counteragents.find((c) => typeof body.ToBoxId === 'string' && normalizeBoxId(c.boxGuid) === normalizeBoxId(body.ToBoxId));
   if (!to) throw badRequest(`ToBoxId '${String(body.ToBoxId ?? '')}' is not a counteragent box`, 'RecipientBoxNotFound');
-  if (to.counteragentStatus !== 'IsMyCounteragent') throw new DiadocError(409, 'CounteragentRequired', 'The recipient accepts documents only from its counteragents');
+  if (to.counteragentStatus !== 'IsMyCounteragent')
+    throw new DiadocError(409, 'CounteragentRequired', 'The recipient accepts documents only from its counteragents');
   const list = body.DocumentAttachments;
   if (!Array.isArray(list) || list.length === 0 || list.length > 40) throw badRequest('DocumentAttachments must hold 1 to 40 documents');
   const messageId = ctx.ids.uuid();

@@ -16,7 +16,8 @@ function inScope(d: SimDocument, scope: string): boolean {
 }
 
 /** Full-text haystack: number, title, file name, counteragent name and INN, and the XML text itself. */
-const haystack = (d: SimDocument) => [d.number, d.title, d.fileName, d.counteragent.fullName, d.counteragent.inn, d.content.toString('utf8')].join('\n').toLowerCase();
+const haystack = (d: SimDocument) =>
+  [d.number, d.title, d.fileName, d.counteragent.fullName, d.counteragent.inn, d.content.toString('utf8')].join('\n').toLowerCase();
 
 /**
  * POST /V3/SearchDocflows: `SearchDocflowsRequest {QueryString (required), Count ≤ 100 (default 100), FirstIndex,
@@ -40,10 +41,25 @@ export function searchDocflows(ctx: SimContext, body: unknown) {
     Documents: page.map((d) => ({
       DocumentId: { MessageId: d.messageId, EntityId: d.entityId },
       LastEvent: { EventId: d.entityId, Timestamp: { DateTime: ticksToIso(d.lastModificationTicks), Ticks: d.lastModificationTicks } },
-      DocumentInfo: { DocumentDirection: d.direction, IsRead: d.isRead, IsDeleted: d.isDeleted, TypeNamedId: d.typeNamedId, Function: d.func,
-        Version: d.version, CounteragentBoxId: boxIdOf(d.counteragent.boxGuid), DocumentDate: d.date, DocumentNumber: d.number,
-        Title: d.title, FileName: d.fileName, IndexKey: documentIndexKey(d), CustomDocumentId: d.customDocumentId },
-      Docflow: { IsFinished: d.state === 'Finished', DocflowStatus: { PrimaryStatus: { Severity: d.state === 'Finished' ? 'Success' : 'Info', StatusText: d.state } } },
+      DocumentInfo: {
+        DocumentDirection: d.direction,
+        IsRead: d.isRead,
+        IsDeleted: d.isDeleted,
+        TypeNamedId: d.typeNamedId,
+        Function: d.func,
+        Version: d.version,
+        CounteragentBoxId: boxIdOf(d.counteragent.boxGuid),
+        DocumentDate: d.date,
+        DocumentNumber: d.number,
+        Title: d.title,
+        FileName: d.fileName,
+        IndexKey: documentIndexKey(d),
+        CustomDocumentId: d.customDocumentId,
+      },
+      Docflow: {
+        IsFinished: d.state === 'Finished',
+        DocflowStatus: { PrimaryStatus: { Severity: d.state === 'Finished' ? 'Success' : 'Info', StatusText: d.state } },
+      },
     })),
     HaveMoreDocuments: first + count < hits.length,
   };

@@ -15,7 +15,10 @@ function legalParties(): TruthParty[] {
   const out: TruthParty[] = [];
   for (const seed of PARTY_SEEDS) {
     const p = generateTruth({ seed, type: 'upd', tier: 'scan', lines: 1 }).truth.seller;
-    if (p.kpp && p.inn && !seen.has(p.inn)) out.push(p), seen.add(p.inn);
+    if (p.kpp && p.inn && !seen.has(p.inn)) {
+      out.push(p);
+      seen.add(p.inn);
+    }
   }
   return out;
 }
@@ -24,8 +27,14 @@ function org(p: TruthParty, i: number): SimOrg {
   const [zip = '101000', city = 'г. Москва'] = (p.address ?? '').split(', ');
   const guid = stableUuid(`box:${p.inn}`);
   return {
-    orgId: stableUuid(`org:${p.inn}`), boxGuid: guid, inn: p.inn!, kpp: p.kpp!, fullName: p.name!, shortName: p.name!,
-    ogrn: `10${p.inn!.slice(0, 4)}${String(1000000 + i * 7919).slice(0, 7)}`, fnsParticipantId: `2BM-${p.inn}-${p.kpp}`,
+    orgId: stableUuid(`org:${p.inn}`),
+    boxGuid: guid,
+    inn: p.inn!,
+    kpp: p.kpp!,
+    fullName: p.name!,
+    shortName: p.name!,
+    ogrn: `10${p.inn!.slice(0, 4)}${String(1000000 + i * 7919).slice(0, 7)}`,
+    fnsParticipantId: `2BM-${p.inn}-${p.kpp}`,
     address: { zipCode: zip, region: p.inn!.slice(0, 2), city, text: p.address ?? '' },
   };
 }
@@ -51,16 +60,34 @@ function seededDocument(i: number, ours: SimOrg, cps: SimOrg[]): SimDocument {
   const content = Buffer.from(documentXml(kind, id, truth), 'utf8');
   const state = STATES[i % STATES.length]!;
   return {
-    messageId, entityId, signatureEntityId: stableUuid(`signature:${i}`), direction, counteragent: cp,
-    typeNamedId: kind === 'upd' ? 'UniversalTransferDocument' : 'Invoice', func: kind === 'upd' ? 'СЧФДОП' : 'default',
-    version: kind === 'upd' ? 'utd970_05_03_01' : 'invoice_05_03_01', fileName: `${id}.xml`, content,
-    signature: createHash('sha512').update(content).digest(), number: truth.document.number!, date: truth.document.date!,
+    messageId,
+    entityId,
+    signatureEntityId: stableUuid(`signature:${i}`),
+    direction,
+    counteragent: cp,
+    typeNamedId: kind === 'upd' ? 'UniversalTransferDocument' : 'Invoice',
+    func: kind === 'upd' ? 'СЧФДОП' : 'default',
+    version: kind === 'upd' ? 'utd970_05_03_01' : 'invoice_05_03_01',
+    fileName: `${id}.xml`,
+    content,
+    signature: createHash('sha512').update(content).digest(),
+    number: truth.document.number!,
+    date: truth.document.date!,
     title: `${kind === 'upd' ? 'УПД' : 'Счет-фактура'} № ${truth.document.number} от ${truth.document.date}`,
-    sendTicks, deliveryTicks, lastModificationTicks: deliveryTicks, isRead: i % 3 !== 0, isDeleted: false, isDraft: false,
-    state, customDocumentId: '', comment: '',
+    sendTicks,
+    deliveryTicks,
+    lastModificationTicks: deliveryTicks,
+    isRead: i % 3 !== 0,
+    isDeleted: false,
+    isDraft: false,
+    state,
+    customDocumentId: '',
+    comment: '',
     metadata: [
-      { Key: 'FileName', Value: `${id}.xml` }, { Key: 'DocumentNumber', Value: truth.document.number! },
-      { Key: 'DocumentDate', Value: truth.document.date! }, { Key: 'TotalSum', Value: String(truth.totals.amount_with_nds) },
+      { Key: 'FileName', Value: `${id}.xml` },
+      { Key: 'DocumentNumber', Value: truth.document.number! },
+      { Key: 'DocumentDate', Value: truth.document.date! },
+      { Key: 'TotalSum', Value: String(truth.totals.amount_with_nds) },
       { Key: 'TotalVat', Value: String(truth.totals.nds_amount ?? 0) },
     ],
   };
@@ -76,13 +103,22 @@ const PEOPLE: [string, string, string, string, string, boolean][] = [
 function employee(p: (typeof PEOPLE)[number], i: number, base: Date): SimEmployee {
   const [login, last, first, middle, position, admin] = p;
   return {
-    userId: stableUuid(`user:${login}`), login, fullName: { LastName: last, FirstName: first, MiddleName: middle },
-    isRegistered: i < 3, position, canBeInvitedForChat: true, departmentId: HEAD_DEPARTMENT, isAdministrator: admin,
-    accessLevel: admin ? 'AllDocuments' : 'DepartmentOnly', selectedDepartmentIds: [],
-    actions: ['CreateDocuments', 'DeleteRestoreDocuments', 'SignDocuments', 'AddResolutions', 'RequestResolutions', 'ManageCounteragents']
-      .map((Name, k) => ({ Name, IsAllowed: admin || k < 3 })),
+    userId: stableUuid(`user:${login}`),
+    login,
+    fullName: { LastName: last, FirstName: first, MiddleName: middle },
+    isRegistered: i < 3,
+    position,
+    canBeInvitedForChat: true,
+    departmentId: HEAD_DEPARTMENT,
+    isAdministrator: admin,
+    accessLevel: admin ? 'AllDocuments' : 'DepartmentOnly',
+    selectedDepartmentIds: [],
+    actions: ['CreateDocuments', 'DeleteRestoreDocuments', 'SignDocuments', 'AddResolutions', 'RequestResolutions', 'ManageCounteragents'].map(
+      (Name, k) => ({ Name, IsAllowed: admin || k < 3 }),
+    ),
     authorization: { IsBlocked: false, Comment: '' },
-    creationTicks: ticksOf(new Date(base.getTime() + i * 86_400_000), i * 1111), deleted: false,
+    creationTicks: ticksOf(new Date(base.getTime() + i * 86_400_000), i * 1111),
+    deleted: false,
   };
 }
 

@@ -1,22 +1,29 @@
 import type { TruthData, TruthParty } from '@app/docgen';
 
 const esc = (s: string | number | null | undefined): string =>
-  String(s ?? '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  String(s ?? '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
 const money = (n: number | null): string => (n ?? 0).toFixed(2);
 
 function party(tag: string, p: TruthParty): string {
-  const id = p.inn && p.inn.length === 12
-    ? `<СвИП ИННФЛ="${esc(p.inn)}"><ФИО Фамилия="${esc(p.name)}"/></СвИП>`
-    : `<СвЮЛУч НаимОрг="${esc(p.name)}" ИННЮЛ="${esc(p.inn)}" КПП="${esc(p.kpp)}"/>`;
+  const id =
+    p.inn && p.inn.length === 12
+      ? `<СвИП ИННФЛ="${esc(p.inn)}"><ФИО Фамилия="${esc(p.name)}"/></СвИП>`
+      : `<СвЮЛУч НаимОрг="${esc(p.name)}" ИННЮЛ="${esc(p.inn)}" КПП="${esc(p.kpp)}"/>`;
   return `    <${tag}><ИдСв>${id}</ИдСв><Адрес><АдрИнф КодСтр="643" НаимСтран="Россия" АдрТекст="${esc(p.address)}"/></Адрес></${tag}>`;
 }
 
 function item(it: TruthData['items'][number]): string {
   const rate = it.nds_rate === null ? 'без НДС' : `${it.nds_rate}%`;
   const vat = it.nds_amount === null ? '<БезНДС>без НДС</БезНДС>' : `<СумНал>${money(it.nds_amount)}</СумНал>`;
-  return `    <СведТов НомСтр="${it.number}" НаимТов="${esc(it.name)}" ОКЕИ_Тов="${esc(it.unit.code)}" НаимЕдИзм="${esc(it.unit.name)}"`
-    + ` КолТов="${it.quantity}" ЦенаТов="${money(it.price)}" СтТовБезНДС="${money(it.amount_without_nds)}" НалСт="${rate}"`
-    + ` СтТовУчНал="${money(it.amount_with_nds)}"><Акциз><БезАкциз>без акциза</БезАкциз></Акциз><СумНал>${vat}</СумНал></СведТов>`;
+  return (
+    `    <СведТов НомСтр="${it.number}" НаимТов="${esc(it.name)}" ОКЕИ_Тов="${esc(it.unit.code)}" НаимЕдИзм="${esc(it.unit.name)}"` +
+    ` КолТов="${it.quantity}" ЦенаТов="${money(it.price)}" СтТовБезНДС="${money(it.amount_without_nds)}" НалСт="${rate}"` +
+    ` СтТовУчНал="${money(it.amount_with_nds)}"><Акциз><БезАкциз>без акциза</БезАкциз></Акциз><СумНал>${vat}</СумНал></СведТов>`
+  );
 }
 
 /** `ON_NSCHFDOPPR_<buyer>_<seller>_<yyyymmdd>_<guid>`: the ФНС file id that is also the file name (without .xml). */
@@ -37,8 +44,8 @@ export function documentXml(kind: 'upd' | 'invoice', id: string, truth: TruthDat
   return [
     '<?xml version="1.0" encoding="utf-8"?>',
     `<Файл ИдФайл="${esc(id)}" ВерсФорм="5.03" ВерсПрог="edo-simulator 0.1">`,
-    `  <Документ КНД="1115131" Функция="${kind === 'upd' ? 'СЧФДОП' : 'СЧФ'}" ДатаИнфПр="${esc(truth.document.date)}"`
-      + ` НаимЭконСубСост="${esc(truth.seller.name)}">`,
+    `  <Документ КНД="1115131" Функция="${kind === 'upd' ? 'СЧФДОП' : 'СЧФ'}" ДатаИнфПр="${esc(truth.document.date)}"` +
+      ` НаимЭконСубСост="${esc(truth.seller.name)}">`,
     `   <СвСчФакт НомерДок="${esc(truth.document.number)}" ДатаДок="${esc(truth.document.date)}">`,
     party('СвПрод', truth.seller),
     party('СвПокуп', truth.buyer),
@@ -46,8 +53,8 @@ export function documentXml(kind: 'upd' | 'invoice', id: string, truth: TruthDat
     '   </СвСчФакт>',
     '   <ТаблСчФакт>',
     ...truth.items.map(item),
-    `    <ВсегоОпл СтТовБезНДСВсего="${money(t.amount_without_nds)}" СтТовУчНалВсего="${money(t.amount_with_nds)}">`
-      + `<СумНалВсего>${totalVat}</СумНалВсего></ВсегоОпл>`,
+    `    <ВсегоОпл СтТовБезНДСВсего="${money(t.amount_without_nds)}" СтТовУчНалВсего="${money(t.amount_with_nds)}">` +
+      `<СумНалВсего>${totalVat}</СумНалВсего></ВсегоОпл>`,
     '   </ТаблСчФакт>',
     '  </Документ>',
     '</Файл>',

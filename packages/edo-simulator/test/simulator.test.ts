@@ -20,7 +20,10 @@ async function token(over: Record<string, string> = {}) {
   return fetch(`${sim.issuerUrl}/connect/token`, { method: 'POST', body: new URLSearchParams(form) });
 }
 const api = (path: string, bearer?: string, init: RequestInit = {}) =>
-  fetch(`${sim.apiUrl}${path}`, { ...init, headers: { accept: 'application/json', ...(bearer ? { authorization: `Bearer ${bearer}` } : {}), ...init.headers } });
+  fetch(`${sim.apiUrl}${path}`, {
+    ...init,
+    headers: { accept: 'application/json', ...(bearer ? { authorization: `Bearer ${bearer}` } : {}), ...init.headers },
+  });
 
 describe('edo-simulator: the seeded box', () => {
   it('our organization and three counteragents have valid INN check digits and KPP', () => {
@@ -36,7 +39,9 @@ describe('edo-simulator: the seeded box', () => {
     const docs = sim.state.documents;
     expect(docs.length).toBe(SEEDED_DOCUMENTS);
     expect(SEEDED_DOCUMENTS).toBeGreaterThanOrEqual(20);
-    expect(new Set(docs.map((d) => `${d.direction} ${d.typeNamedId}`))).toEqual(new Set(['Inbound UniversalTransferDocument', 'Inbound Invoice', 'Outbound UniversalTransferDocument', 'Outbound Invoice']));
+    expect(new Set(docs.map((d) => `${d.direction} ${d.typeNamedId}`))).toEqual(
+      new Set(['Inbound UniversalTransferDocument', 'Inbound Invoice', 'Outbound UniversalTransferDocument', 'Outbound Invoice']),
+    );
     for (const d of docs) {
       const xml = d.content.toString('utf8');
       expect(xml).toContain(`ИННЮЛ="${sim.state.ours.inn}"`);
@@ -62,7 +67,11 @@ describe('edo-simulator: identity provider and Diadoc errors', () => {
 
   it('Diadoc answers 401 text/plain with X-Diadoc-ErrorCode without a token, and for a token past its hour', async () => {
     const none = await api(`/GetMyOrganizations`);
-    expect([none.status, none.headers.get('x-diadoc-errorcode'), none.headers.get('content-type')]).toEqual([401, 'Http.Unauthorized', 'text/plain; charset=utf-8']);
+    expect([none.status, none.headers.get('x-diadoc-errorcode'), none.headers.get('content-type')]).toEqual([
+      401,
+      'Http.Unauthorized',
+      'text/plain; charset=utf-8',
+    ]);
     const { access_token } = (await (await token()).json()) as { access_token: string };
     expect((await api('/GetMyOrganizations', access_token)).status).toBe(200);
     clock.advance(3601_000);
@@ -76,13 +85,21 @@ describe('edo-simulator: identity provider and Diadoc errors', () => {
     const bad = await api(`/GetEmployees?boxId=${sim.boxId}&count=51`, access_token);
     expect([bad.status, await bad.text()]).toEqual([400, 'count must be 1..50']);
     const u = sim.state.employees[1]!.userId;
-    const unwrapped = await api(`/UpdateEmployee?boxId=${sim.boxId}&userId=${u}`, access_token, { method: 'POST', body: JSON.stringify({ Position: 'x' }), headers: { 'content-type': 'application/json' } });
+    const unwrapped = await api(`/UpdateEmployee?boxId=${sim.boxId}&userId=${u}`, access_token, {
+      method: 'POST',
+      body: JSON.stringify({ Position: 'x' }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(unwrapped.status).toBe(400);
   });
 
   it('switches faults over HTTP: 429 as nginx HTML with Retry-After, then cleared', async () => {
     const { access_token } = (await (await token()).json()) as { access_token: string };
-    await fetch(`${sim.apiUrl}/__sim/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'rate-limit', retryAfter: 12 }) });
+    await fetch(`${sim.apiUrl}/__sim/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'rate-limit', retryAfter: 12 }),
+    });
     const limited = await api(`/V8/GetNewEvents?boxId=${sim.boxId}`, access_token);
     expect([limited.status, limited.headers.get('retry-after'), limited.headers.get('content-type')]).toEqual([429, '12', 'text/html']);
     expect(await limited.text()).toContain('<h1>429 Too Many Requests</h1>');

@@ -121,7 +121,8 @@ export function parseConfig(raw: unknown, origin = 'config'): SimulatorConfig {
     if (!ok) throw new Error(`${origin}: program ${p.id} of type ${p.type} lacks its value`);
   }
   for (const c of raw.coupons) {
-    if ((c.percent === undefined) === (c.amountMinor === undefined)) throw new Error(`${origin}: coupon ${c.code} needs exactly one of percent, amountMinor`);
+    if ((c.percent === undefined) === (c.amountMinor === undefined))
+      throw new Error(`${origin}: coupon ${c.code} needs exactly one of percent, amountMinor`);
   }
   return raw;
 }

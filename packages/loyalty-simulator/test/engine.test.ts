@@ -16,8 +16,13 @@ describe('demo config', () => {
   it('holds what the demo needs', () => {
     const c = loadConfigFile(fileURLToPath(new URL('../config/demo.json', import.meta.url)));
     expect(c.allOrganizations).toBe(true);
-    expect(c.programs).toEqual([expect.objectContaining({ type: 'percent', percent: 10, minSubtotalMinor: 150000, posDiscountId: expect.any(String) })]);
-    expect(c.coupons.map((x) => [x.code, x.amountMinor, x.posDiscountId === null])).toEqual([['WELCOME200', 20000, false], ['UNMAPPED50', 5000, true]]);
+    expect(c.programs).toEqual([
+      expect.objectContaining({ type: 'percent', percent: 10, minSubtotalMinor: 150000, posDiscountId: expect.any(String) }),
+    ]);
+    expect(c.coupons.map((x) => [x.code, x.amountMinor, x.posDiscountId === null])).toEqual([
+      ['WELCOME200', 20000, false],
+      ['UNMAPPED50', 5000, true],
+    ]);
     expect(c.guests).toEqual([expect.objectContaining({ phone: '+79990000001', bonusBalanceMinor: 50000 })]);
     expect(c.certificates).toEqual([{ serial: 'CERT-1000', balanceMinor: 100000 }]);
     const e = new LoyaltyEngine(c, new ManualClock(), new SequentialIds());
@@ -27,8 +32,19 @@ describe('demo config', () => {
 
 describe('parseConfig', () => {
   it('names the bad path', () => {
-    expect(() => parseConfig({ apiLogins: [], programs: [], coupons: [], guests: [], certificates: [], allOrganizations: true })).toThrow(/apiLogins/);
-    expect(() => parseConfig({ apiLogins: ['x'], programs: [], coupons: [], guests: [{ phone: '89990000001', bonusBalanceMinor: 1, accrualPercent: 1 }], certificates: [], allOrganizations: true })).toThrow(/guests/);
+    expect(() => parseConfig({ apiLogins: [], programs: [], coupons: [], guests: [], certificates: [], allOrganizations: true })).toThrow(
+      /apiLogins/,
+    );
+    expect(() =>
+      parseConfig({
+        apiLogins: ['x'],
+        programs: [],
+        coupons: [],
+        guests: [{ phone: '89990000001', bonusBalanceMinor: 1, accrualPercent: 1 }],
+        certificates: [],
+        allOrganizations: true,
+      }),
+    ).toThrow(/guests/);
   });
 
   it('refuses a coupon with both or neither of percent and amount, and a config without organizations', () => {
@@ -47,7 +63,10 @@ describe('LoyaltyEngine.calculate', () => {
 
   it('caps the sum of discounts at the subtotal and the coupon at what is left', () => {
     const e = engine({
-      programs: [{ id: 'f', name: 'f', type: 'fixed', amountMinor: 700, posDiscountId: 'd' }, { id: 'g', name: 'g', type: 'fixed', amountMinor: 700, posDiscountId: 'd' }],
+      programs: [
+        { id: 'f', name: 'f', type: 'fixed', amountMinor: 700, posDiscountId: 'd' },
+        { id: 'g', name: 'g', type: 'fixed', amountMinor: 700, posDiscountId: 'd' },
+      ],
       coupons: [{ code: 'HALF', percent: 50, posDiscountId: 'c' }],
     });
     const r = e.calculate({ organizationId: 'o', lines: [l(A, 1000)], coupon: 'HALF' });
@@ -67,7 +86,21 @@ describe('LoyaltyEngine.calculate', () => {
 
   it('honours coupon validity windows and minimum order by the injected clock', () => {
     const clock = new ManualClock('2026-11-23T09:00:00Z');
-    const e = engine({ coupons: [{ code: 'WIN', amountMinor: 100, validFrom: '2026-11-24T00:00:00Z', validTo: '2026-11-25T00:00:00Z', minSubtotalMinor: 500, posDiscountId: 'c' }] }, clock);
+    const e = engine(
+      {
+        coupons: [
+          {
+            code: 'WIN',
+            amountMinor: 100,
+            validFrom: '2026-11-24T00:00:00Z',
+            validTo: '2026-11-25T00:00:00Z',
+            minSubtotalMinor: 500,
+            posDiscountId: 'c',
+          },
+        ],
+      },
+      clock,
+    );
     const calc = (total: number) => e.calculate({ organizationId: 'o', lines: [l(A, total)], coupon: 'WIN' }).coupon;
     expect(calc(1000).reason).toBe('not_started');
     clock.set('2026-11-24T12:00:00+03:00');
@@ -82,7 +115,10 @@ describe('LoyaltyEngine.calculate', () => {
     const e = engine({ certificates: [{ serial: 'S', balanceMinor: 100, validTo: '2026-11-23T10:00:00Z' }] }, clock);
     expect(e.calculate({ organizationId: 'o', lines: [], certificate: { serial: 'S', amountMinor: 50 } }).certificate?.status).toBe('available');
     clock.advance(3600_000);
-    expect(e.calculate({ organizationId: 'o', lines: [], certificate: { serial: 'S', amountMinor: 50 } }).certificate).toEqual({ status: 'invalid', availableMinor: 0 });
+    expect(e.calculate({ organizationId: 'o', lines: [], certificate: { serial: 'S', amountMinor: 50 } }).certificate).toEqual({
+      status: 'invalid',
+      availableMinor: 0,
+    });
   });
 });
 

@@ -39,7 +39,13 @@ describe('loyalty simulator over HTTP', () => {
     expect((await post('/api/1/access_token', { apiLogin: 'nope' })).status).toBe(401);
     expect((await post(`${P}/coupons/info`, { organizationId: 'org', number: 'W' })).body).toMatchObject({ error: 'UNAUTHORIZED' });
     const t = await token();
-    expect((await post(`${P}/coupons/info`, { organizationId: 'org', number: 'W' }, t)).body).toEqual({ exist: true, status: 'active', percent: null, sum: 200, posDiscountId: 'd' });
+    expect((await post(`${P}/coupons/info`, { organizationId: 'org', number: 'W' }, t)).body).toEqual({
+      exist: true,
+      status: 'active',
+      percent: null,
+      sum: 200,
+      posDiscountId: 'd',
+    });
     clock.advance(3600_000);
     expect((await post(`${P}/coupons/info`, { organizationId: 'org', number: 'W' }, t)).status).toBe(401);
   });
@@ -48,7 +54,12 @@ describe('loyalty simulator over HTTP', () => {
     const [a, b] = [await token('login-a'), await token('login-b')];
     const info = await post(`${P}/customer/info`, { organizationId: 'org', type: 'phone', phone: '+79990000001' }, a);
     expect(info.body.walletBalances).toEqual([{ id: expect.any(String), type: 'bonus', balance: 500 }]);
-    const hold = (t: string, key: string) => post(`${P}/customer/wallet/hold`, { organizationId: 'org', customerId: info.body.id, walletId: info.body.walletBalances[0].id, sum: 1.05, idempotencyKey: key }, t);
+    const hold = (t: string, key: string) =>
+      post(
+        `${P}/customer/wallet/hold`,
+        { organizationId: 'org', customerId: info.body.id, walletId: info.body.walletBalances[0].id, sum: 1.05, idempotencyKey: key },
+        t,
+      );
     expect((await hold(a, 'k1')).body).toEqual({ transactionId: expect.any(String), sum: 1.05, status: 'held' });
     await hold(a, 'k2');
     clock.advance(10_000);

@@ -25,7 +25,12 @@ export interface PartnerClientOptions {
 }
 
 /** A raw answer: status, headers, parsed JSON body (undefined for an empty body), and the X-Request-ID sent. */
-export interface PartnerResponse<B = unknown> { status: number; headers: Headers; body: B; requestId: string }
+export interface PartnerResponse<B = unknown> {
+  status: number;
+  headers: Headers;
+  body: B;
+  requestId: string;
+}
 
 /**
  * Typed, signing client of the Delivery Partner API. Every request gets a new X-Request-ID and is signed over
@@ -48,7 +53,11 @@ export class PartnerClient {
    * each attempt re-signed (a new X-Request-ID, except after 503 authentication_unavailable, where the spec asks
    * for the same one). Throws PartnerApiError (non-2xx except 304), PartnerConnectionError, PartnerTimeoutError.
    */
-  async request<B = unknown>(method: 'GET' | 'POST', path: string, opts: { query?: Record<string, string>; body?: unknown; headers?: Record<string, string> } = {}): Promise<PartnerResponse<B>> {
+  async request<B = unknown>(
+    method: 'GET' | 'POST',
+    path: string,
+    opts: { query?: Record<string, string>; body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<PartnerResponse<B>> {
     const signedPath = escapePath(path);
     const retry: RetryOptions = { ...DEFAULT_RETRY, ...this.o.retry, maxRetries: this.o.maxRetries ?? DEFAULT_RETRY.maxRetries };
     let requestId = this.ids.uuid();
@@ -70,9 +79,22 @@ export class PartnerClient {
   }
 
   /** One signed attempt. */
-  private async once<B>(method: 'GET' | 'POST', signedPath: string, requestId: string, opts: { query?: Record<string, string>; body?: unknown; headers?: Record<string, string> }): Promise<PartnerResponse<B>> {
+  private async once<B>(
+    method: 'GET' | 'POST',
+    signedPath: string,
+    requestId: string,
+    opts: { query?: Record<string, string>; body?: unknown; headers?: Record<string, string> },
+  ): Promise<PartnerResponse<B>> {
     const bytes = opts.body === undefined ? '' : JSON.stringify(opts.body);
-    const auth = buildSignedHeaders({ apiKey: this.o.apiKey, secret: this.o.apiSecret, method, path: signedPath, body: bytes, requestId, now: this.clock.now() });
+    const auth = buildSignedHeaders({
+      apiKey: this.o.apiKey,
+      secret: this.o.apiSecret,
+      method,
+      path: signedPath,
+      body: bytes,
+      requestId,
+      now: this.clock.now(),
+    });
     const qs = opts.query ? `?${new URLSearchParams(opts.query).toString()}` : '';
     const timeoutMs = this.o.timeoutMs ?? 30_000;
     let res: Response;
@@ -91,7 +113,7 @@ export class PartnerClient {
       if (name === 'TimeoutError' || name === 'AbortError') throw new PartnerTimeoutError(requestId, timeoutMs);
       throw new PartnerConnectionError(requestId, { cause: err });
     }
-    let body: unknown = undefined;
+    let body: unknown;
     if (text !== '') {
       try {
         body = JSON.parse(text);
@@ -118,34 +140,58 @@ export class PartnerClient {
   }
 
   /** GET /v1/points. */
-  async listPoints(): Promise<T.Point[]> { return (await this.get<{ points: T.Point[] }>('/v1/points')).points; }
+  async listPoints(): Promise<T.Point[]> {
+    return (await this.get<{ points: T.Point[] }>('/v1/points')).points;
+  }
   /** GET /v1/points/{id}/status. */
-  pointStatus(pointId: string): Promise<T.PointStatus> { return this.get(`/v1/points/${pointId}/status`); }
+  pointStatus(pointId: string): Promise<T.PointStatus> {
+    return this.get(`/v1/points/${pointId}/status`);
+  }
   /** GET /v1/points/{id}/menu with If-None-Match; `{notModified: true}` on 304. */
-  menu(pointId: string, opts: { etag?: string } = {}): Promise<T.Conditional<T.Menu>> { return this.conditional(`/v1/points/${pointId}/menu`, opts.etag); }
+  menu(pointId: string, opts: { etag?: string } = {}): Promise<T.Conditional<T.Menu>> {
+    return this.conditional(`/v1/points/${pointId}/menu`, opts.etag);
+  }
   /** GET /v1/points/{id}/stop-list with If-None-Match. */
-  stopList(pointId: string, opts: { etag?: string } = {}): Promise<T.Conditional<T.StopList>> { return this.conditional(`/v1/points/${pointId}/stop-list`, opts.etag); }
+  stopList(pointId: string, opts: { etag?: string } = {}): Promise<T.Conditional<T.StopList>> {
+    return this.conditional(`/v1/points/${pointId}/stop-list`, opts.etag);
+  }
   /** GET /v1/catalog/revision. */
-  catalogRevision(): Promise<T.CatalogRevision> { return this.get('/v1/catalog/revision'); }
+  catalogRevision(): Promise<T.CatalogRevision> {
+    return this.get('/v1/catalog/revision');
+  }
   /** GET /v1/points/{id}/products (legacy mapping). */
-  products(pointId: string): Promise<T.LegacyProducts> { return this.get(`/v1/points/${pointId}/products`); }
+  products(pointId: string): Promise<T.LegacyProducts> {
+    return this.get(`/v1/points/${pointId}/products`);
+  }
   /** GET /v1/points/{id}/delivery-zones. */
-  async deliveryZones(pointId: string): Promise<T.DeliveryZone[]> { return (await this.get<{ zones: T.DeliveryZone[] }>(`/v1/points/${pointId}/delivery-zones`)).zones; }
+  async deliveryZones(pointId: string): Promise<T.DeliveryZone[]> {
+    return (await this.get<{ zones: T.DeliveryZone[] }>(`/v1/points/${pointId}/delivery-zones`)).zones;
+  }
   /** POST /v1/delivery/resolve. */
-  resolveDelivery(body: T.ResolveRequest): Promise<T.ResolveResult> { return this.post('/v1/delivery/resolve', body); }
+  resolveDelivery(body: T.ResolveRequest): Promise<T.ResolveResult> {
+    return this.post('/v1/delivery/resolve', body);
+  }
   /** POST /v1/addresses/check. */
-  checkAddress(body: T.AddressCheckRequest): Promise<T.AddressCheckResult> { return this.post('/v1/addresses/check', body); }
+  checkAddress(body: T.AddressCheckRequest): Promise<T.AddressCheckResult> {
+    return this.post('/v1/addresses/check', body);
+  }
   /** POST /v1/checkout/calculate (no side effects). */
-  calculateCheckout(body: T.CheckoutRequest): Promise<T.CheckoutResult> { return this.post('/v1/checkout/calculate', body); }
+  calculateCheckout(body: T.CheckoutRequest): Promise<T.CheckoutResult> {
+    return this.post('/v1/checkout/calculate', body);
+  }
   /** POST /v1/orders; 201 created or 200 idempotent repeat (same body). 409 price_changed carries `body.calculation`. */
   async createOrder(body: T.OrderRequest): Promise<{ status: number; order: T.OrderView }> {
     const r = await this.request<T.OrderView>('POST', '/v1/orders', { body });
     return { status: r.status, order: r.body };
   }
   /** GET /v1/orders?externalOrderId=... (orders of the key's source). */
-  getOrderByExternalId(externalOrderId: string): Promise<T.OrderView> { return this.get('/v1/orders', { externalOrderId }); }
+  getOrderByExternalId(externalOrderId: string): Promise<T.OrderView> {
+    return this.get('/v1/orders', { externalOrderId });
+  }
   /** GET /v1/orders/{id}?source=... */
-  getOrder(id: string, source: string): Promise<T.OrderView> { return this.get(`/v1/orders/${id}`, { source }); }
+  getOrder(id: string, source: string): Promise<T.OrderView> {
+    return this.get(`/v1/orders/${id}`, { source });
+  }
   /** POST /v1/orders/{id}/cancel: 200 cancelled or already final, 202 passed to the POS; 409 cancel_rejected throws. */
   async cancelOrder(id: string, body: T.CancelRequest): Promise<T.CancelResult> {
     const r = await this.request<T.OrderView>('POST', `/v1/orders/${id}/cancel`, { body });

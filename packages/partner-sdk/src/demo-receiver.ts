@@ -60,7 +60,9 @@ export async function startDemoReceiver(o: DemoReceiverOptions): Promise<DemoRec
       } else {
         seen.add(e.eventId);
         events.push(e);
-        o.log(`webhook ${e.type} order ${e.order.id} (${e.order.externalOrderId}) state=${e.order.state} deliveryStatus=${e.order.deliveryStatus ?? '-'} cancelState=${e.order.cancelState} event ${e.eventId}`);
+        o.log(
+          `webhook ${e.type} order ${e.order.id} (${e.order.externalOrderId}) state=${e.order.state} deliveryStatus=${e.order.deliveryStatus ?? '-'} cancelState=${e.order.cancelState} event ${e.eventId}`,
+        );
       }
       res.writeHead(204).end();
     } catch (err) {

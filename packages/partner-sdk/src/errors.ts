@@ -35,7 +35,10 @@ export class PartnerApiError extends Error {
 
 /** The request never got an answer: connection refused or reset, DNS failure. `requestId` was sent (or about to be). */
 export class PartnerConnectionError extends Error {
-  constructor(readonly requestId: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly requestId: string,
+    options?: { cause?: unknown },
+  ) {
     super(`Delivery Partner API unreachable (X-Request-ID ${requestId})`, options);
     this.name = 'PartnerConnectionError';
   }
@@ -43,7 +46,10 @@ export class PartnerConnectionError extends Error {
 
 /** No answer within the client's `timeoutMs`. The server may have acted: repeat only what is safe to repeat. */
 export class PartnerTimeoutError extends Error {
-  constructor(readonly requestId: string, readonly timeoutMs: number) {
+  constructor(
+    readonly requestId: string,
+    readonly timeoutMs: number,
+  ) {
     super(`Delivery Partner API did not answer within ${timeoutMs} ms (X-Request-ID ${requestId})`);
     this.name = 'PartnerTimeoutError';
   }
@@ -51,7 +57,10 @@ export class PartnerTimeoutError extends Error {
 
 /** The one mapping of HTTP status + parsed body (or text) to {@link PartnerApiError}. */
 export function toPartnerApiError(status: number, body: unknown, requestId: string, retryAfter: string | null = null): PartnerApiError {
-  const fromBody = typeof body === 'object' && body !== null && typeof (body as { error?: unknown }).error === 'string' ? (body as { error: string }).error : undefined;
+  const fromBody =
+    typeof body === 'object' && body !== null && typeof (body as { error?: unknown }).error === 'string'
+      ? (body as { error: string }).error
+      : undefined;
   const code = fromBody ?? (status === 413 ? 'payload_too_large' : `http_${status}`);
   const err = new PartnerApiError(status, code, body, requestId);
   err.retryAfter = retryAfter;

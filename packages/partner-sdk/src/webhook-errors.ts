@@ -28,7 +28,10 @@ export type WebhookVerificationReason =
 
 /** The one error type of the verifier; answer 400 (or 401 for signature reasons) and do not process the event. */
 export class WebhookVerificationError extends Error {
-  constructor(readonly reason: WebhookVerificationReason, message: string) {
+  constructor(
+    readonly reason: WebhookVerificationReason,
+    message: string,
+  ) {
     super(message);
     this.name = 'WebhookVerificationError';
   }

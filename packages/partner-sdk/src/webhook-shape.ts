@@ -8,8 +8,21 @@ import type { WebhookVerificationError } from './webhook-errors.js';
  */
 export const ENVELOPE_FIELDS = ['eventId', 'type', 'occurredAt', 'order'] as const;
 export const ORDER_FIELDS = [
-  'id', 'externalOrderId', 'source', 'state', 'payloadSha256', 'route', 'posOrderId', 'posDeliveryId',
-  'deliveryStatus', 'deliveryStatusAt', 'cancelState', 'cancelReason', 'cancelDetail', 'createdAt', 'updatedAt',
+  'id',
+  'externalOrderId',
+  'source',
+  'state',
+  'payloadSha256',
+  'route',
+  'posOrderId',
+  'posDeliveryId',
+  'deliveryStatus',
+  'deliveryStatusAt',
+  'cancelState',
+  'cancelReason',
+  'cancelDetail',
+  'createdAt',
+  'updatedAt',
 ] as const;
 export const ROUTE_FIELDS = ['source', 'externalPointId'] as const;
 
@@ -46,7 +59,8 @@ export function checkWebhookShape(body: unknown, fail: Fail): void {
   for (const k of ORDER_FIELDS) {
     if (k === 'route') continue;
     const v = order[k];
-    if (!(typeof v === 'string' || (v === null && NULLABLE.has(k)))) fail('invalid_field', `field "order.${k}" must be a string${NULLABLE.has(k) ? ' or null' : ''}`);
+    if (!(typeof v === 'string' || (v === null && NULLABLE.has(k))))
+      fail('invalid_field', `field "order.${k}" must be a string${NULLABLE.has(k) ? ' or null' : ''}`);
   }
   if (!isObject(order.route)) fail('invalid_field', 'field "order.route" must be an object');
   exactKeys(order.route, ROUTE_FIELDS, 'order.route.', fail);

@@ -50,15 +50,24 @@ export function verifyWebhook(input: VerifyWebhookInput): VerifiedWebhook {
   const eventId = header(input.headers, 'x-service-event-id');
   const timestamp = header(input.headers, 'x-service-timestamp');
   const signature = header(input.headers, 'x-service-signature');
-  for (const [name, v] of [['X-Service-Event-Id', eventId], ['X-Service-Timestamp', timestamp], ['X-Service-Signature', signature]] as const) {
+  for (const [name, v] of [
+    ['X-Service-Event-Id', eventId],
+    ['X-Service-Timestamp', timestamp],
+    ['X-Service-Signature', signature],
+  ] as const) {
     if (!v) fail('missing_header', `header ${name} is missing or empty`);
   }
   if (!UUID_RE.test(eventId!)) fail('invalid_event_id', `X-Service-Event-Id "${eventId}" is not a UUID`);
   if (!/^\d{1,12}$/.test(timestamp!)) fail('invalid_timestamp', `X-Service-Timestamp "${timestamp}" is not Unix seconds`);
   const tolerance = input.toleranceSeconds ?? DEFAULT_WEBHOOK_TOLERANCE_SECONDS;
   const skew = Number(timestamp) - Math.floor((input.now ?? new Date()).getTime() / 1000);
-  if (skew < -tolerance) fail('timestamp_too_old', `X-Service-Timestamp is ${-skew} s old (tolerance ${tolerance} s); replayed or delayed, or the receiver clock is ahead`);
-  if (skew > tolerance) fail('timestamp_in_future', `X-Service-Timestamp is ${skew} s in the future (tolerance ${tolerance} s); check the receiver clock`);
+  if (skew < -tolerance)
+    fail(
+      'timestamp_too_old',
+      `X-Service-Timestamp is ${-skew} s old (tolerance ${tolerance} s); replayed or delayed, or the receiver clock is ahead`,
+    );
+  if (skew > tolerance)
+    fail('timestamp_in_future', `X-Service-Timestamp is ${skew} s in the future (tolerance ${tolerance} s); check the receiver clock`);
   const bytes = typeof input.rawBody === 'string' ? Buffer.from(input.rawBody, 'utf8') : input.rawBody;
   const expected = signWebhook(input.secret, timestamp!, eventId!, bytes);
   if (!safeEqualHex(expected, signature!)) {

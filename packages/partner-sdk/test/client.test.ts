@@ -29,7 +29,15 @@ describe('PartnerClient against a server that verifies signatures', () => {
 
   it('POST: the signed bytes are the bytes sent (non-ASCII included), Content-Type JSON', async () => {
     route = (r) => ({ status: 201, json: { echoed: JSON.parse(r.body) } });
-    const body: OrderRequest = { schemaVersion: 1, source: 'website', externalOrderId: 'A-1', externalPointId: '101', address: { street: 'Тверская', house: '1' }, items: [], total: { amountMinor: 0, currency: 'RUB' } };
+    const body: OrderRequest = {
+      schemaVersion: 1,
+      source: 'website',
+      externalOrderId: 'A-1',
+      externalPointId: '101',
+      address: { street: 'Тверская', house: '1' },
+      items: [],
+      total: { amountMinor: 0, currency: 'RUB' },
+    };
     const r = await client().createOrder(body);
     expect(r.status).toBe(201);
     expect(server.seen.at(-1)!.body).toBe(JSON.stringify(body));
@@ -37,7 +45,10 @@ describe('PartnerClient against a server that verifies signatures', () => {
   });
 
   it('menu with ETag: 304 gives {notModified: true}; 200 gives data and etag', async () => {
-    route = (r) => (r.headers['if-none-match'] === 'rev-1' ? { status: 304, headers: { etag: 'rev-1' } } : { status: 200, json: { revision: 'rev-1' }, headers: { etag: 'rev-1' } });
+    route = (r) =>
+      r.headers['if-none-match'] === 'rev-1'
+        ? { status: 304, headers: { etag: 'rev-1' } }
+        : { status: 200, json: { revision: 'rev-1' }, headers: { etag: 'rev-1' } };
     expect(await client().menu('101')).toEqual({ notModified: false, etag: 'rev-1', data: { revision: 'rev-1' } });
     expect(await client().menu('101', { etag: 'rev-1' })).toEqual({ notModified: true });
   });
@@ -53,14 +64,21 @@ describe('PartnerClient against a server that verifies signatures', () => {
 
   it('errors map to PartnerApiError with code, status, body and the request id; a wrong secret is 401 unauthorized', async () => {
     route = () => ({ status: 409, json: { error: 'price_changed', calculation: { total: { amountMinor: 1, currency: 'RUB' } } } });
-    const e = await client().createOrder({} as never).catch((x: unknown) => x);
+    const e = await client()
+      .createOrder({} as never)
+      .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(PartnerApiError);
     expect(e).toMatchObject({ status: 409, code: 'price_changed', requestId: server.seen.at(-1)!.headers['x-request-id'] });
     expect((e as PartnerApiError).body).toMatchObject({ calculation: { total: { amountMinor: 1 } } });
-    const bad = await client({ apiSecret: 'wrong-secret-0123456789abcdef0123456' }).listPoints().catch((x: unknown) => x);
+    const bad = await client({ apiSecret: 'wrong-secret-0123456789abcdef0123456' })
+      .listPoints()
+      .catch((x: unknown) => x);
     expect(bad).toMatchObject({ status: 401, code: 'unauthorized' });
     route = () => ({ status: 202, json: { id: 'o1', cancelState: 'requested' } });
-    expect(await client().cancelOrder('5d0f1c2a-3b4c-4d5e-8f60-718293a4b5c6', { reason: 'guest_request', comment: '' })).toEqual({ status: 202, order: { id: 'o1', cancelState: 'requested' } });
+    expect(await client().cancelOrder('5d0f1c2a-3b4c-4d5e-8f60-718293a4b5c6', { reason: 'guest_request', comment: '' })).toEqual({
+      status: 202,
+      order: { id: 'o1', cancelState: 'requested' },
+    });
   });
 
   it('toPartnerApiError: 413 plain text and bodies without a code', () => {

@@ -13,7 +13,10 @@ const KEY = { apiKey: 'curl-key-0001', apiSecret: 'curl-secret-0123456789abcdef0
 let server: Awaited<ReturnType<typeof startSignedServer>>;
 beforeAll(async () => {
   // Real clock: the scripts take the time from `date +%s`.
-  server = await startSignedServer({ ...KEY, route: (r: SeenRequest) => ({ status: 200, json: { method: r.method, path: r.path, query: r.query, body: r.body } }) });
+  server = await startSignedServer({
+    ...KEY,
+    route: (r: SeenRequest) => ({ status: 200, json: { method: r.method, path: r.path, query: r.query, body: r.body } }),
+  });
 });
 afterAll(async () => server.close());
 

@@ -14,7 +14,12 @@ const SECRET = v.secret;
 /** Posts the vector body signed now (the receivers use the real clock), optionally tampered after signing. */
 async function post(url: string, tamper = false): Promise<{ status: number; body: string }> {
   const ts = String(Math.floor(Date.now() / 1000));
-  const headers = { 'content-type': 'application/json', 'x-service-event-id': v.eventId, 'x-service-timestamp': ts, 'x-service-signature': signWebhook(SECRET, ts, v.eventId, v.body) };
+  const headers = {
+    'content-type': 'application/json',
+    'x-service-event-id': v.eventId,
+    'x-service-timestamp': ts,
+    'x-service-signature': signWebhook(SECRET, ts, v.eventId, v.body),
+  };
   const res = await fetch(url, { method: 'POST', headers, body: tamper ? v.body.replace('queued', 'QUEUED') : v.body });
   return { status: res.status, body: await res.text() };
 }
@@ -41,7 +46,13 @@ describe('receivers verify, de-duplicate by eventId and refuse tampered bodies',
     const handled: VerifiedWebhook[] = [];
     const server = createReceiver(SECRET, async (e) => void handled.push(e));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    closers.push(() => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); }));
+    closers.push(
+      () =>
+        new Promise((resolve) => {
+          server.closeAllConnections();
+          server.close(resolve);
+        }),
+    );
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
     expect((await post(url)).status).toBe(204);
     expect((await post(url)).status).toBe(204);

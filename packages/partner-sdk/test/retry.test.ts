@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, SequentialIds } from '@app/shared';
-import { DEFAULT_RETRY, PartnerApiError, PartnerClient, PartnerConnectionError, PartnerTimeoutError, retryDelayMs, type OrderRequest } from '../src/index.js';
+import {
+  DEFAULT_RETRY,
+  PartnerApiError,
+  PartnerClient,
+  PartnerConnectionError,
+  PartnerTimeoutError,
+  retryDelayMs,
+  type OrderRequest,
+} from '../src/index.js';
 import { startSignedServer, type Answer, type SeenRequest } from './signed-server.js';
 
 const KEY = { apiKey: 'demo-key-0001', apiSecret: 'demo-secret-0123456789abcdef0123456789' };
@@ -9,7 +17,11 @@ const ids = new SequentialIds();
 let server: Awaited<ReturnType<typeof startSignedServer>>;
 let answers: Answer[] = [];
 beforeAll(async () => {
-  server = await startSignedServer({ ...KEY, now: () => clock.now(), route: (_r: SeenRequest) => answers.shift() ?? { status: 200, json: { ok: true } } });
+  server = await startSignedServer({
+    ...KEY,
+    now: () => clock.now(),
+    route: (_r: SeenRequest) => answers.shift() ?? { status: 200, json: { ok: true } },
+  });
 });
 afterAll(async () => server.close());
 
@@ -20,11 +32,23 @@ function client(over: Partial<ConstructorParameters<typeof PartnerClient>[0]> = 
   return { c, waits };
 }
 const sent = (n: number) => server.seen.slice(-n).map((r) => r.headers['x-request-id']);
-const order: OrderRequest = { schemaVersion: 1, source: 'website', externalOrderId: 'R-1', externalPointId: '101', address: { street: 'Тверская', house: '1' }, items: [], total: { amountMinor: 0, currency: 'RUB' } };
+const order: OrderRequest = {
+  schemaVersion: 1,
+  source: 'website',
+  externalOrderId: 'R-1',
+  externalPointId: '101',
+  address: { street: 'Тверская', house: '1' },
+  items: [],
+  total: { amountMinor: 0, currency: 'RUB' },
+};
 
 describe('PartnerClient retries (safe calls only, jittered back-off, Retry-After)', () => {
   it('a read is retried after 500 internal_error with a new X-Request-ID and jittered back-off', async () => {
-    answers = [{ status: 500, json: { error: 'internal_error' } }, { status: 500, json: { error: 'internal_error' } }, { status: 200, json: { points: [] } }];
+    answers = [
+      { status: 500, json: { error: 'internal_error' } },
+      { status: 500, json: { error: 'internal_error' } },
+      { status: 200, json: { points: [] } },
+    ];
     const { c, waits } = client();
     expect(await c.listPoints()).toEqual([]);
     expect(waits).toEqual([250, 500]); // random 0.5 × 500 × 2^0, × 2^1
@@ -32,7 +56,11 @@ describe('PartnerClient retries (safe calls only, jittered back-off, Retry-After
   });
 
   it('POST /v1/orders (same body) is retried on 409 hold_in_progress and honours Retry-After of a 429', async () => {
-    answers = [{ status: 409, json: { error: 'hold_in_progress' } }, { status: 429, json: { error: 'rate_limited' }, headers: { 'retry-after': '60' } }, { status: 201, json: { id: 'o1' } }];
+    answers = [
+      { status: 409, json: { error: 'hold_in_progress' } },
+      { status: 429, json: { error: 'rate_limited' }, headers: { 'retry-after': '60' } },
+      { status: 201, json: { id: 'o1' } },
+    ];
     const { c, waits } = client();
     expect((await c.createOrder(order)).status).toBe(201);
     expect(waits).toEqual([250, 60_000]);
@@ -40,7 +68,10 @@ describe('PartnerClient retries (safe calls only, jittered back-off, Retry-After
   });
 
   it('503 authentication_unavailable is repeated with the same X-Request-ID, also for a cancel', async () => {
-    answers = [{ status: 503, json: { error: 'authentication_unavailable' } }, { status: 200, json: { id: 'o1', state: 'cancelled' } }];
+    answers = [
+      { status: 503, json: { error: 'authentication_unavailable' } },
+      { status: 200, json: { id: 'o1', state: 'cancelled' } },
+    ];
     const { c } = client();
     await c.cancelOrder('5d0f1c2a-3b4c-4d5e-8f60-718293a4b5c6', { reason: 'guest_request', comment: '' });
     const [a, b] = sent(2);
@@ -50,7 +81,9 @@ describe('PartnerClient retries (safe calls only, jittered back-off, Retry-After
   it('never repeats a cancel on 500, nor any contract error, nor beyond maxRetries', async () => {
     answers = [{ status: 500, json: { error: 'internal_error' } }];
     const { c, waits } = client();
-    await expect(c.cancelOrder('5d0f1c2a-3b4c-4d5e-8f60-718293a4b5c6', { reason: 'guest_request', comment: '' })).rejects.toMatchObject({ code: 'internal_error' });
+    await expect(c.cancelOrder('5d0f1c2a-3b4c-4d5e-8f60-718293a4b5c6', { reason: 'guest_request', comment: '' })).rejects.toMatchObject({
+      code: 'internal_error',
+    });
     answers = [{ status: 409, json: { error: 'price_changed', calculation: {} } }];
     await expect(c.createOrder(order)).rejects.toMatchObject({ code: 'price_changed' });
     answers = Array(5).fill({ status: 503, json: { error: 'loyalty_unavailable' } });
@@ -67,7 +100,8 @@ describe('PartnerClient retries (safe calls only, jittered back-off, Retry-After
     expect(refused.waits).toHaveLength(1);
     let calls = 0;
     const slow = client({
-      maxRetries: 2, timeoutMs: 5,
+      maxRetries: 2,
+      timeoutMs: 5,
       fetch: async () => {
         calls++;
         throw Object.assign(new Error('The operation was aborted due to timeout'), { name: 'TimeoutError' });
@@ -78,7 +112,9 @@ describe('PartnerClient retries (safe calls only, jittered back-off, Retry-After
     expect(e).toMatchObject({ timeoutMs: 5 });
     expect(calls).toBe(3);
     const cancel = client({ baseUrl: 'http://127.0.0.1:1' });
-    await expect(cancel.c.cancelOrder('5d0f1c2a-3b4c-4d5e-8f60-718293a4b5c6', { reason: 'other', comment: '' })).rejects.toBeInstanceOf(PartnerConnectionError);
+    await expect(cancel.c.cancelOrder('5d0f1c2a-3b4c-4d5e-8f60-718293a4b5c6', { reason: 'other', comment: '' })).rejects.toBeInstanceOf(
+      PartnerConnectionError,
+    );
     expect(cancel.waits).toEqual([]); // a cancel is never repeated blindly
   });
 

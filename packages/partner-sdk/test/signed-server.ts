@@ -3,9 +3,20 @@ import type { AddressInfo } from 'node:net';
 import { isUuid, safeEqualHex, signRequest } from '@app/shared';
 
 /** A request the server accepted, with the exact bytes received. */
-export interface SeenRequest { method: string; path: string; query: string; headers: IncomingHttpHeaders; body: string }
+export interface SeenRequest {
+  method: string;
+  path: string;
+  query: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
 /** Answer of a route: status, optional JSON body (or text), optional headers. */
-export interface Answer { status: number; json?: unknown; text?: string; headers?: Record<string, string> }
+export interface Answer {
+  status: number;
+  json?: unknown;
+  text?: string;
+  headers?: Record<string, string>;
+}
 
 /**
  * A local HTTP server that authenticates requests exactly as the spec says (Authentication): key known,
@@ -26,7 +37,13 @@ export async function startSignedServer(o: { apiKey: string; apiSecret: string; 
       const rid = h('x-request-id');
       const nowS = Math.floor((o.now?.() ?? new Date()).getTime() / 1000);
       const expected = signRequest(o.apiSecret, { timestamp: ts, requestId: rid, method: req.method ?? '', path, body: raw });
-      const ok = h('x-api-key') === o.apiKey && /^\d+$/.test(ts) && Math.abs(Number(ts) - nowS) <= 60 && isUuid(rid) && !usedIds.has(rid) && safeEqualHex(expected, h('x-signature'));
+      const ok =
+        h('x-api-key') === o.apiKey &&
+        /^\d+$/.test(ts) &&
+        Math.abs(Number(ts) - nowS) <= 60 &&
+        isUuid(rid) &&
+        !usedIds.has(rid) &&
+        safeEqualHex(expected, h('x-signature'));
       if (!ok) return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"unauthorized"}');
       const r: SeenRequest = { method: req.method ?? '', path, query, headers: req.headers, body: raw.toString('utf8') };
       seen.push(r);
@@ -34,7 +51,9 @@ export async function startSignedServer(o: { apiKey: string; apiSecret: string; 
       // like the real server: an id is not consumed when the single-use store could not answer (spec: Authentication)
       if (!(a.status === 503 && (a.json as { error?: string } | undefined)?.error === 'authentication_unavailable')) usedIds.add(rid);
       const body = a.json !== undefined ? JSON.stringify(a.json) : (a.text ?? '');
-      res.writeHead(a.status, { ...(a.json !== undefined ? { 'content-type': 'application/json' } : {}), ...a.headers }).end(a.status === 304 ? undefined : body);
+      res
+        .writeHead(a.status, { ...(a.json !== undefined ? { 'content-type': 'application/json' } : {}), ...a.headers })
+        .end(a.status === 304 ? undefined : body);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -42,6 +61,10 @@ export async function startSignedServer(o: { apiKey: string; apiSecret: string; 
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     seen,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

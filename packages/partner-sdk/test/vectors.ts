@@ -28,7 +28,12 @@ export function computeWithNodeCrypto(secret: string, timestamp: string, eventId
 
 /** Headers the service would send for a vector. */
 export function vectorHeaders(v: WebhookVector): Record<string, string> {
-  return { 'x-service-event-id': v.eventId, 'x-service-timestamp': v.timestamp, 'x-service-signature': v.signature, 'content-type': 'application/json' };
+  return {
+    'x-service-event-id': v.eventId,
+    'x-service-timestamp': v.timestamp,
+    'x-service-signature': v.signature,
+    'content-type': 'application/json',
+  };
 }
 
 /** The vector's send time as a Date. */

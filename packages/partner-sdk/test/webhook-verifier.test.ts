@@ -9,7 +9,11 @@ const v0 = vectors[0]!;
 /** Re-signs a (possibly modified) body so that only the property under test is broken. */
 function signed(v: WebhookVector, body: string, eventId = v.eventId, timestamp = v.timestamp) {
   const signature = computeWithNodeCrypto(v.secret, timestamp, eventId, body).signature;
-  return { rawBody: body, headers: { 'x-service-event-id': eventId, 'x-service-timestamp': timestamp, 'x-service-signature': signature }, secret: v.secret };
+  return {
+    rawBody: body,
+    headers: { 'x-service-event-id': eventId, 'x-service-timestamp': timestamp, 'x-service-signature': signature },
+    secret: v.secret,
+  };
 }
 
 function reasonOf(fn: () => unknown): WebhookVerificationReason {

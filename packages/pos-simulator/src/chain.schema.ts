@@ -12,10 +12,7 @@ const NonEmpty = Type.String({ minLength: 1 });
 const HhMm = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' });
 
 /** One opening window; weekday 0 = Sunday; `close <= open` crosses midnight ("00:00"-"00:00" = 24 h). Spec: Point.schedule. */
-export const ScheduleEntrySchema = Type.Object(
-  { weekday: Type.Integer({ minimum: 0, maximum: 6 }), open: HhMm, close: HhMm },
-  strict,
-);
+export const ScheduleEntrySchema = Type.Object({ weekday: Type.Integer({ minimum: 0, maximum: 6 }), open: HhMm, close: HhMm }, strict);
 
 /** The point's route for the chain's source: where the POS creates orders (iiko-style ids). */
 export const RouteSchema = Type.Object(

@@ -51,21 +51,42 @@ function checkReferences(c: ChainDescription, origin: string): void {
   const fail = (field: string, detail: string): never => {
     throw new ChainError(field, detail, origin);
   };
-  unique(c.points.map((p) => p.pointId), '/points', 'pointId', fail);
+  unique(
+    c.points.map((p) => p.pointId),
+    '/points',
+    'pointId',
+    fail,
+  );
   // A POS credential is bound to one terminal group, so two points cannot share one.
-  unique(c.points.map((p) => p.route.terminalGroupId), '/points', 'route/terminalGroupId', fail);
+  unique(
+    c.points.map((p) => p.route.terminalGroupId),
+    '/points',
+    'route/terminalGroupId',
+    fail,
+  );
   c.points.forEach((p, i) => {
     if (p.streetsKey !== null && !(p.streetsKey in c.streetDictionaries)) {
       fail(`/points/${i}/streetsKey`, `"${p.streetsKey}" is not a key of streetDictionaries`);
     }
   });
   const categoryIds = new Set(c.menu.categories.map((x) => x.id));
-  unique(c.menu.categories.map((x) => x.id), '/menu/categories', 'id', fail);
+  unique(
+    c.menu.categories.map((x) => x.id),
+    '/menu/categories',
+    'id',
+    fail,
+  );
   c.menu.categories.forEach((x, i) => {
-    if (x.parentId !== null && (!categoryIds.has(x.parentId) || x.parentId === x.id)) fail(`/menu/categories/${i}/parentId`, 'names no other category');
+    if (x.parentId !== null && (!categoryIds.has(x.parentId) || x.parentId === x.id))
+      fail(`/menu/categories/${i}/parentId`, 'names no other category');
   });
   const itemIds = new Set(c.menu.items.map((x) => x.id));
-  unique(c.menu.items.map((x) => x.id), '/menu/items', 'id', fail);
+  unique(
+    c.menu.items.map((x) => x.id),
+    '/menu/items',
+    'id',
+    fail,
+  );
   c.menu.items.forEach((x, i) => {
     if (!categoryIds.has(x.categoryId)) fail(`/menu/items/${i}/categoryId`, 'names no category');
   });
@@ -75,7 +96,12 @@ function checkReferences(c: ChainDescription, origin: string): void {
   c.stopList.rotation.forEach((id, i) => {
     if (!itemIds.has(id)) fail(`/stopList/rotation/${i}`, 'names no menu item');
   });
-  unique(c.productMappings.map((m) => m.externalProductId), '/productMappings', 'externalProductId', fail);
+  unique(
+    c.productMappings.map((m) => m.externalProductId),
+    '/productMappings',
+    'externalProductId',
+    fail,
+  );
   c.productMappings.forEach((m, i) => {
     if (!itemIds.has(m.productId)) fail(`/productMappings/${i}/productId`, 'names no menu item');
   });

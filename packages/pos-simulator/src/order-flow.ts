@@ -1,8 +1,6 @@
 import type { Clock, IdSource } from '@app/shared';
 import { errFields, type SimLogger } from './log.js';
-import {
-  cancelDecision, decideOutcome, nextCreationState, nextDeliveryStatus, type RefusalRule, type SimOrder,
-} from './sim-order.js';
+import { cancelDecision, decideOutcome, nextCreationState, nextDeliveryStatus, type RefusalRule, type SimOrder } from './sim-order.js';
 import type { Terminal } from './terminal.js';
 
 /** What an order round needs besides the terminal. `deliveryStepMs` is clock time; `claimLimit` 1..50. */
@@ -20,7 +18,14 @@ export interface OrderFlowContext {
  * Server answers after which retrying the same report cannot succeed: the order is forgotten (a lost lease puts
  * it back in the queue, so the next claim brings it back with a new claimId). Anything else is retried next round.
  */
-const GIVE_UP = new Set(['invalid_or_expired_claim', 'invalid_state_transition', 'stable_id_mismatch', 'not_found', 'scope_violation', 'invalid_request']);
+const GIVE_UP = new Set([
+  'invalid_or_expired_claim',
+  'invalid_state_transition',
+  'stable_id_mismatch',
+  'not_found',
+  'scope_violation',
+  'invalid_request',
+]);
 
 /**
  * One order round of a collecting terminal (docs/pos-simulator.md "Orders"): execute or refuse requested
@@ -43,9 +48,17 @@ async function claimNew(t: Terminal, ctx: OrderFlowContext): Promise<number> {
       const before = t.orders.get(c.orderId);
       const decided = decideOutcome(c.order, ctx.refuse);
       t.orders.set(c.orderId, {
-        orderId: c.orderId, stableId: c.stableId, claimId: c.claimId, deliveryType: c.order.deliveryType, ...decided,
-        state: 'claimed', posOrderId: before?.posOrderId ?? ctx.ids.uuid(), posDeliveryId: before?.posDeliveryId ?? ctx.ids.uuid(),
-        deliveryStatus: null, deliveryStatusAt: null, cancelled: false,
+        orderId: c.orderId,
+        stableId: c.stableId,
+        claimId: c.claimId,
+        deliveryType: c.order.deliveryType,
+        ...decided,
+        state: 'claimed',
+        posOrderId: before?.posOrderId ?? ctx.ids.uuid(),
+        posDeliveryId: before?.posDeliveryId ?? ctx.ids.uuid(),
+        deliveryStatus: null,
+        deliveryStatusAt: null,
+        cancelled: false,
       });
       ctx.log.info({ pointId: t.pointId, orderId: c.orderId, outcome: decided.outcome }, 'order claimed');
     }
@@ -58,7 +71,9 @@ async function advanceCreation(t: Terminal, o: SimOrder, ctx: OrderFlowContext):
     const created = state === 'created_verified';
     const failed = await attempt(t, ctx, 'state', o, async () => {
       await t.client.reportState(o.orderId, {
-        claimId: o.claimId, stableId: o.stableId, state,
+        claimId: o.claimId,
+        stableId: o.stableId,
+        state,
         ...(created ? { posOrderId: o.posOrderId, posDeliveryId: o.posDeliveryId } : {}),
         ...(state === o.outcome && o.message ? { message: o.message } : {}),
       });
@@ -110,7 +125,10 @@ async function attempt(t: Terminal, ctx: OrderFlowContext, what: string, o: SimO
     t.lastError = { what, code, at: ctx.clock.now().getTime() };
     const drop = o !== undefined && GIVE_UP.has(code);
     if (drop) t.orders.delete(o.orderId);
-    ctx.log.warn({ pointId: t.pointId, orderId: o?.orderId, what, err: errFields(err) }, drop ? 'order dropped: the server refused the report' : `${what} failed; retried next round`);
+    ctx.log.warn(
+      { pointId: t.pointId, orderId: o?.orderId, what, err: errFields(err) },
+      drop ? 'order dropped: the server refused the report' : `${what} failed; retried next round`,
+    );
     return 1;
   }
 }

@@ -1,11 +1,12 @@
 import { buildSignedHeaders, randomIds, systemClock, type Clock, type IdSource } from '@app/shared';
 import type { ChainCategory, ChainMenuItem, ProductMapping, StopListEntry, Street } from './chain.js';
-import type {
-  CancellationRequest, CancelResultReport, ClaimedOrder, DeliveryStatusReport, PosOrderView, StateReport,
-} from './pos-orders.types.js';
+import type { CancellationRequest, CancelResultReport, ClaimedOrder, DeliveryStatusReport, PosOrderView, StateReport } from './pos-orders.types.js';
 
 /** `fetch`-compatible function; injectable so tests can capture the exact bytes sent. */
-export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body: Uint8Array; signal?: AbortSignal }) => Promise<Response>;
+export type FetchLike = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body: Uint8Array; signal?: AbortSignal },
+) => Promise<Response>;
 
 /** Answer to `POST /pos/v1/heartbeat`: server time (RFC 3339) and how long (seconds) the terminal counts as alive. */
 export interface HeartbeatReply {
@@ -132,8 +133,13 @@ export class PosClient {
     const url = new URL(this.base + path);
     const bytes = new TextEncoder().encode(JSON.stringify(body));
     const signed = buildSignedHeaders({
-      apiKey: this.opts.apiKey, secret: this.opts.apiSecret, method: 'POST', path: url.pathname, body: bytes,
-      requestId: this.ids.uuid(), now: this.clock.now(),
+      apiKey: this.opts.apiKey,
+      secret: this.opts.apiSecret,
+      method: 'POST',
+      path: url.pathname,
+      body: bytes,
+      requestId: this.ids.uuid(),
+      now: this.clock.now(),
     });
     let res: Response;
     try {
@@ -179,7 +185,12 @@ function isHeartbeatReply(v: unknown): v is HeartbeatReply {
 
 function isClaimReply(v: unknown): v is { orders: ClaimedOrder[] } {
   const r = v as { orders?: unknown } | undefined;
-  return Array.isArray(r?.orders) && r.orders.every((o: ClaimedOrder) => typeof o?.orderId === 'string' && typeof o.claimId === 'string' && typeof o.order === 'object' && o.order !== null);
+  return (
+    Array.isArray(r?.orders) &&
+    r.orders.every(
+      (o: ClaimedOrder) => typeof o?.orderId === 'string' && typeof o.claimId === 'string' && typeof o.order === 'object' && o.order !== null,
+    )
+  );
 }
 
 function isCancellationsReply(v: unknown): v is { cancellations: CancellationRequest[] } {

@@ -101,7 +101,12 @@ export async function startPosSimulator(opts: PosSimulatorOptions): Promise<PosS
   const intervals = { ...DEFAULT_INTERVALS, ...opts.intervals };
   const ctx: CatalogContext = { clock, log: toLogger(opts.log) };
   const orderCtx: OrderFlowContext = {
-    clock, ids, log: ctx.log, refuse: opts.refuse ?? refuseTagged, deliveryStepMs: opts.deliveryStepMs ?? 20_000, claimLimit: opts.claimLimit ?? 10,
+    clock,
+    ids,
+    log: ctx.log,
+    refuse: opts.refuse ?? refuseTagged,
+    deliveryStepMs: opts.deliveryStepMs ?? 20_000,
+    claimLimit: opts.claimLimit ?? 10,
   };
   const pool = [...new Set([...opts.chain.stopList.initial.map((e) => e.id), ...opts.chain.stopList.rotation])];
   const terminals = opts.terminals.map((cred) => {
@@ -117,10 +122,14 @@ export async function startPosSimulator(opts: PosSimulatorOptions): Promise<PosS
   /** Runs `work` (which returns its number of failed calls) on every terminal of `which`, each in its own queue. */
   const eachTerminal = async (work: (t: Terminal) => Promise<number>, which: Terminal[] = terminals): Promise<void> => {
     if (stopped) return;
-    await Promise.all(which.map((t) => t.serial(async () => {
-      const failed = await work(t);
-      if (failed === 0 && t.pending.size === 0) t.lastError = null;
-    })));
+    await Promise.all(
+      which.map((t) =>
+        t.serial(async () => {
+          const failed = await work(t);
+          if (failed === 0 && t.pending.size === 0) t.lastError = null;
+        }),
+      ),
+    );
   };
   const heartbeat = async (t: Terminal): Promise<number> => ((await sendHeartbeat(t, ctx)) ? 0 : 1);
   // Rotation draws from `random` synchronously in terminal order, so a seeded source gives the same lists.
@@ -136,12 +145,13 @@ export async function startPosSimulator(opts: PosSimulatorOptions): Promise<PosS
   };
 
   const sim: PosSimulator = {
-    syncAll: () => eachTerminal(async (t) => {
-      t.owe(...PUSH_ORDER);
-      const failed = await syncPending(t, ctx);
-      // Heartbeat last: the terminal reports alive only once its catalog is on the server.
-      return failed + (await heartbeat(t));
-    }),
+    syncAll: () =>
+      eachTerminal(async (t) => {
+        t.owe(...PUSH_ORDER);
+        const failed = await syncPending(t, ctx);
+        // Heartbeat last: the terminal reports alive only once its catalog is on the server.
+        return failed + (await heartbeat(t));
+      }),
     tick: () => {
       rotateAll();
       return eachTerminal(async (t) => {
@@ -171,10 +181,12 @@ export async function startPosSimulator(opts: PosSimulatorOptions): Promise<PosS
     // Also retries whatever else is owed, so a failed push waits at most one stop-list period.
     return eachTerminal((t) => syncPending(t, ctx));
   });
-  every(intervals.menuMs, () => eachTerminal((t) => {
-    t.owe('menu');
-    return syncPending(t, ctx);
-  }));
+  every(intervals.menuMs, () =>
+    eachTerminal((t) => {
+      t.owe('menu');
+      return syncPending(t, ctx);
+    }),
+  );
   every(intervals.ordersMs, () => eachTerminal((t) => runOrderRound(t, orderCtx), collecting));
   return sim;
 }
@@ -187,6 +199,12 @@ function statusOf(t: Terminal): TerminalStatus {
     aliveAt: iso(t.aliveAt),
     lastError: t.lastError && { ...t.lastError, at: iso(t.lastError.at)! },
     stopList: t.stopList.map((e) => ({ ...e })),
-    orders: [...t.orders.values()].map((o) => ({ orderId: o.orderId, state: o.state, posOrderId: o.posOrderId, deliveryStatus: o.deliveryStatus, cancelled: o.cancelled })),
+    orders: [...t.orders.values()].map((o) => ({
+      orderId: o.orderId,
+      state: o.state,
+      posOrderId: o.posOrderId,
+      deliveryStatus: o.deliveryStatus,
+      cancelled: o.cancelled,
+    })),
   };
 }

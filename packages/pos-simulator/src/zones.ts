@@ -64,7 +64,8 @@ export async function loadZones(path: string, pointIds?: readonly string[]): Pro
     const p = f.properties;
     if (seen.has(p.id)) throw new ChainError(`${at}/properties/id`, `duplicates "${p.id}"`, path);
     seen.add(p.id);
-    if (pointIds && !pointIds.includes(p.pointId)) throw new ChainError(`${at}/properties/pointId`, `"${p.pointId}" is not a point of the chain`, path);
+    if (pointIds && !pointIds.includes(p.pointId))
+      throw new ChainError(`${at}/properties/pointId`, `"${p.pointId}" is not a point of the chain`, path);
     if ((p.etaMin === undefined) !== (p.etaMax === undefined) || (p.etaMin !== undefined && p.etaMax! < p.etaMin)) {
       throw new ChainError(`${at}/properties/etaMax`, 'needs etaMin and must be >= it', path);
     }

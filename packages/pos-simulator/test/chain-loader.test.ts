@@ -29,16 +29,76 @@ const fieldOf = (fn: () => unknown): string => {
 
 describe('parseChain names the bad field', () => {
   it.each([
-    ['a non-UUID item id', (c: ChainDescription) => { c.menu.items[3].id = 'pizza-1'; }, '/menu/items/3/id'],
-    ['a schedule time 24:00', (c: ChainDescription) => { c.points[0].schedule![2].close = '24:00'; }, '/points/0/schedule/2/close'],
-    ['an unknown field', (c: ChainDescription) => { Object.assign(c.points[5], { color: 'red' }); }, '/points/5/color'],
-    ['fractional kopecks', (c: ChainDescription) => { c.menu.items[0].priceMinor = 549.5; }, '/menu/items/0/priceMinor'],
-    ['an item of no category', (c: ChainDescription) => { c.menu.items[7].categoryId = c.points[0].route.organizationId; }, '/menu/items/7/categoryId'],
-    ['a duplicate item id', (c: ChainDescription) => { c.menu.items[9].id = c.menu.items[1].id; }, '/menu/items/9/id'],
-    ['a missing street dictionary', (c: ChainDescription) => { c.points[2].streetsKey = 'moscow-nowhere'; }, '/points/2/streetsKey'],
-    ['a stop-list item not on the menu', (c: ChainDescription) => { c.stopList.rotation[1] = c.menu.categories[0].id; }, '/stopList/rotation/1'],
-    ['a mapping to no product', (c: ChainDescription) => { c.productMappings[4].productId = c.menu.categories[0].id; }, '/productMappings/4/productId'],
-    ['two points on one terminal group', (c: ChainDescription) => { c.points[6].route.terminalGroupId = c.points[1].route.terminalGroupId; }, '/points/6/route/terminalGroupId'],
+    [
+      'a non-UUID item id',
+      (c: ChainDescription) => {
+        c.menu.items[3].id = 'pizza-1';
+      },
+      '/menu/items/3/id',
+    ],
+    [
+      'a schedule time 24:00',
+      (c: ChainDescription) => {
+        c.points[0].schedule![2].close = '24:00';
+      },
+      '/points/0/schedule/2/close',
+    ],
+    [
+      'an unknown field',
+      (c: ChainDescription) => {
+        Object.assign(c.points[5], { color: 'red' });
+      },
+      '/points/5/color',
+    ],
+    [
+      'fractional kopecks',
+      (c: ChainDescription) => {
+        c.menu.items[0].priceMinor = 549.5;
+      },
+      '/menu/items/0/priceMinor',
+    ],
+    [
+      'an item of no category',
+      (c: ChainDescription) => {
+        c.menu.items[7].categoryId = c.points[0].route.organizationId;
+      },
+      '/menu/items/7/categoryId',
+    ],
+    [
+      'a duplicate item id',
+      (c: ChainDescription) => {
+        c.menu.items[9].id = c.menu.items[1].id;
+      },
+      '/menu/items/9/id',
+    ],
+    [
+      'a missing street dictionary',
+      (c: ChainDescription) => {
+        c.points[2].streetsKey = 'moscow-nowhere';
+      },
+      '/points/2/streetsKey',
+    ],
+    [
+      'a stop-list item not on the menu',
+      (c: ChainDescription) => {
+        c.stopList.rotation[1] = c.menu.categories[0].id;
+      },
+      '/stopList/rotation/1',
+    ],
+    [
+      'a mapping to no product',
+      (c: ChainDescription) => {
+        c.productMappings[4].productId = c.menu.categories[0].id;
+      },
+      '/productMappings/4/productId',
+    ],
+    [
+      'two points on one terminal group',
+      (c: ChainDescription) => {
+        c.points[6].route.terminalGroupId = c.points[1].route.terminalGroupId;
+      },
+      '/points/6/route/terminalGroupId',
+    ],
   ])('%s', (_name, edit, field) => {
     expect(fieldOf(() => parseChain(broken(edit)))).toBe(field);
   });

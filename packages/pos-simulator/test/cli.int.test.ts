@@ -9,7 +9,10 @@ import { FakePosServer } from './fake-pos-server.js';
 
 const CLI = join(import.meta.dirname, '..', 'src', 'cli.ts');
 const run = promisify(execFile);
-const keys = { '101': { apiKey: 'pos-key-101', apiSecret: 'secret-101-0123456789abcdef0123456789' }, '114': { apiKey: 'pos-key-114', apiSecret: 'secret-114-0123456789abcdef0123456789' } };
+const keys = {
+  '101': { apiKey: 'pos-key-101', apiSecret: 'secret-101-0123456789abcdef0123456789' },
+  '114': { apiKey: 'pos-key-114', apiSecret: 'secret-114-0123456789abcdef0123456789' },
+};
 
 let server: FakePosServer;
 let baseUrl: string;
@@ -29,15 +32,25 @@ describe('cli --once', { timeout: 60_000 }, () => {
     expect(server.rejected).toEqual([]);
     // Point 114 has no street dictionary: four calls; point 101 five.
     expect(server.of('pos-key-101')).toHaveLength(5);
-    expect(server.of('pos-key-114').map((r) => r.path)).toEqual(['/pos/v1/menu', '/pos/v1/stop-list', '/pos/v1/product-mappings', '/pos/v1/heartbeat']);
+    expect(server.of('pos-key-114').map((r) => r.path)).toEqual([
+      '/pos/v1/menu',
+      '/pos/v1/stop-list',
+      '/pos/v1/product-mappings',
+      '/pos/v1/heartbeat',
+    ]);
     const status = JSON.parse(stdout.trim().split('\n').at(-1)!).status as { pointId: string; pending: string[] }[];
-    expect(status.map((s) => [s.pointId, s.pending])).toEqual([['101', []], ['114', []]]);
+    expect(status.map((s) => [s.pointId, s.pending])).toEqual([
+      ['101', []],
+      ['114', []],
+    ]);
   });
 
   it('exits 1 when a push fails (the server refuses the signature)', async () => {
     const file = join(dir, 'list.json');
     writeFileSync(file, JSON.stringify([{ pointId: '101', ...keys['101'], apiSecret: 'wrong-secret-0123456789abcdef012345' }]));
-    await expect(run(process.execPath, ['--import', 'tsx', CLI, '--base-url', baseUrl, '--credentials', file, '--once'])).rejects.toMatchObject({ code: 1 });
+    await expect(run(process.execPath, ['--import', 'tsx', CLI, '--base-url', baseUrl, '--credentials', file, '--once'])).rejects.toMatchObject({
+      code: 1,
+    });
   });
 });
 

@@ -7,13 +7,15 @@ let chain: ChainDescription;
 let zones: ZonesFile;
 beforeAll(async () => {
   chain = await loadChain(DEMO_CHAIN_PATH);
-  zones = await loadZones(DEMO_ZONES_PATH, chain.points.map((p) => p.pointId));
+  zones = await loadZones(
+    DEMO_ZONES_PATH,
+    chain.points.map((p) => p.pointId),
+  );
 });
 
 const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3));
 const pointOf = (id: string) => chain.points.find((p) => p.pointId === id)!;
-const inZone = (z: ZonesFile['features'][number], loc: { lat: number; lon: number }) =>
-  booleanPointInPolygon([loc.lon, loc.lat], z.geometry);
+const inZone = (z: ZonesFile['features'][number], loc: { lat: number; lon: number }) => booleanPointInPolygon([loc.lon, loc.lat], z.geometry);
 
 describe('demo chain', () => {
   it('has 14 points 101..114, one of which collects orders', () => {
@@ -90,7 +92,10 @@ describe('demo chain', () => {
 describe('demo zones', () => {
   it('gives every courier point an active zone, each zone containing its point and staying within ~10 km of it', () => {
     for (const p of chain.points.filter((x) => x.deliveryTypes.includes('courier'))) {
-      expect(zones.features.some((z) => z.properties.pointId === p.pointId && z.properties.active), p.pointId).toBe(true);
+      expect(
+        zones.features.some((z) => z.properties.pointId === p.pointId && z.properties.active),
+        p.pointId,
+      ).toBe(true);
     }
     for (const z of zones.features) {
       const p = pointOf(z.properties.pointId);

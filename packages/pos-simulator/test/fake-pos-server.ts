@@ -72,8 +72,15 @@ export class FakePosServer {
     const [apiKey, timestamp, requestId, signature] = [h('x-api-key'), h('x-timestamp'), h('x-request-id'), h('x-signature')];
     const secret = this.secrets[apiKey];
     const expected = secret && signRequest(secret, { timestamp, requestId, method: req.method ?? '', path, body: raw });
-    const reason = !secret ? 'unknown key' : !isUuid(requestId) ? 'request id not a UUID' : this.seenIds.has(requestId) ? 'request id reused'
-      : !safeEqualHex(expected as string, signature) ? `signature mismatch over ${JSON.stringify(canonicalRequestString({ timestamp, requestId, method: 'POST', path, body: raw }))}` : null;
+    const reason = !secret
+      ? 'unknown key'
+      : !isUuid(requestId)
+        ? 'request id not a UUID'
+        : this.seenIds.has(requestId)
+          ? 'request id reused'
+          : !safeEqualHex(expected as string, signature)
+            ? `signature mismatch over ${JSON.stringify(canonicalRequestString({ timestamp, requestId, method: 'POST', path, body: raw }))}`
+            : null;
     if (reason) {
       this.rejected.push({ path, reason });
       return { status: 401, body: { error: 'unauthorized', message: reason } };

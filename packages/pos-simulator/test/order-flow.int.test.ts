@@ -1,8 +1,16 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isUuid, ManualClock, SequentialIds } from '@app/shared';
 import {
-  DEMO_CHAIN_PATH, loadChain, seededRandom, startPosSimulator,
-  type ChainDescription, type ClaimedOrder, type PosOrderPayload, type PosSimulator, type SimLogger, type TerminalCredential,
+  DEMO_CHAIN_PATH,
+  loadChain,
+  seededRandom,
+  startPosSimulator,
+  type ChainDescription,
+  type ClaimedOrder,
+  type PosOrderPayload,
+  type PosSimulator,
+  type SimLogger,
+  type TerminalCredential,
 } from '../src/index.js';
 import { FakePosServer } from './fake-pos-server.js';
 
@@ -13,7 +21,11 @@ const HOUR = 3_600_000;
 
 beforeAll(async () => {
   chain = await loadChain(DEMO_CHAIN_PATH);
-  creds = chain.points.map((p) => ({ pointId: p.pointId, apiKey: `pos-key-${p.pointId}`, apiSecret: `secret-of-terminal-${p.pointId}-0123456789abcdef` }));
+  creds = chain.points.map((p) => ({
+    pointId: p.pointId,
+    apiKey: `pos-key-${p.pointId}`,
+    apiSecret: `secret-of-terminal-${p.pointId}-0123456789abcdef`,
+  }));
 });
 
 const running: { sim?: PosSimulator; server: FakePosServer }[] = [];
@@ -25,15 +37,33 @@ afterEach(async () => {
 });
 
 /** A report as sent: `kind` (state, delivery-status, cancel-result) plus the body's string fields. */
-type Report = { kind: string } & Partial<Record<'state' | 'status' | 'claimId' | 'stableId' | 'posOrderId' | 'posDeliveryId' | 'message' | 'result' | 'detail' | 'at', string>>;
+type Report = { kind: string } & Partial<
+  Record<'state' | 'status' | 'claimId' | 'stableId' | 'posOrderId' | 'posDeliveryId' | 'message' | 'result' | 'detail' | 'at', string>
+>;
 
 let seq = 0;
 /** A claim of a courier order at 101 with an `ok` street; `over` patches the payload. */
 function claim(over: Partial<PosOrderPayload> = {}, streetStatus: PosOrderPayload['address']['streetStatus'] = 'ok'): ClaimedOrder {
   const orderId = `5a1e0000-0000-4000-8000-${String(++seq).padStart(12, '0')}`;
   const order = {
-    orderId, stableId: orderId, externalNumber: `ord-${seq}`, kind: 'checkout', deliveryType: 'courier', comment: null,
-    address: { city: 'Москва', street: 'Тверская улица', streetStatus, streetCity: 'Москва', house: '1', flat: null, entrance: null, floor: null, doorphone: null, comment: null },
+    orderId,
+    stableId: orderId,
+    externalNumber: `ord-${seq}`,
+    kind: 'checkout',
+    deliveryType: 'courier',
+    comment: null,
+    address: {
+      city: 'Москва',
+      street: 'Тверская улица',
+      streetStatus,
+      streetCity: 'Москва',
+      house: '1',
+      flat: null,
+      entrance: null,
+      floor: null,
+      doorphone: null,
+      comment: null,
+    },
     ...over,
   } as PosOrderPayload;
   return { orderId, claimId: `c-${seq}`, claimExpiresAt: '2026-11-23T09:02:00Z', stableId: orderId, order };
@@ -49,13 +79,23 @@ async function setup(opts: { refuse?: (o: PosOrderPayload) => boolean; script?: 
   const log: SimLogger = { info: () => {}, warn: (fields, msg) => warns.push({ fields, msg }) };
   const clock = new ManualClock('2026-11-23T09:00:00Z');
   const sim = await startPosSimulator({
-    baseUrl, chain, terminals: creds, clock, ids: new SequentialIds(), random: seededRandom(1), log, refuse: opts.refuse,
+    baseUrl,
+    chain,
+    terminals: creds,
+    clock,
+    ids: new SequentialIds(),
+    random: seededRandom(1),
+    log,
+    refuse: opts.refuse,
     intervals: { heartbeatMs: HOUR, stopListMs: HOUR, menuMs: HOUR, ordersMs: HOUR },
   });
   entry.sim = sim;
   /** Accepted reports on one order, in order: `kind` is the last path segment, the rest is the body sent. */
-  const reports = (orderId: string): Report[] => server.of(KEY).filter((r) => r.path.startsWith(`/pos/v1/orders/${orderId}/`))
-    .map((r) => ({ kind: r.path.split('/').pop()!, ...(r.body as Record<string, string>) }));
+  const reports = (orderId: string): Report[] =>
+    server
+      .of(KEY)
+      .filter((r) => r.path.startsWith(`/pos/v1/orders/${orderId}/`))
+      .map((r) => ({ kind: r.path.split('/').pop()!, ...(r.body as Record<string, string>) }));
   const orders = () => sim.status().find((s) => s.pointId === '101')!.orders;
   return { server, sim, clock, warns, reports, orders };
 }
@@ -97,7 +137,11 @@ describe('order flow of the simulated POS (against a signature-checking HTTP ser
     const c = claim({ deliveryType: 'pickup' });
     server.queue.set(KEY, [c]);
     for (let i = 0; i < 4; i++, clock.advance(20_000)) await sim.tick();
-    expect(reports(c.orderId).filter((r) => r.kind === 'delivery-status').map((r) => r.status)).toEqual(['Unconfirmed', 'New', 'Closed']);
+    expect(
+      reports(c.orderId)
+        .filter((r) => r.kind === 'delivery-status')
+        .map((r) => r.status),
+    ).toEqual(['Unconfirmed', 'New', 'Closed']);
   });
 
   it('an ambiguous, not_found or unknown street ends in reconciliation_required; #refuse ends in rejected_final', async () => {
@@ -121,7 +165,11 @@ describe('order flow of the simulated POS (against a signature-checking HTTP ser
     const refused = claim({ externalNumber: 'ord-x' });
     server.queue.set(KEY, [plain, refused]);
     await sim.tick();
-    expect(reports(plain.orderId).map((r) => r.state).filter(Boolean)).toEqual(['prepared', 'create_sending', 'created_verified']);
+    expect(
+      reports(plain.orderId)
+        .map((r) => r.state)
+        .filter(Boolean),
+    ).toEqual(['prepared', 'create_sending', 'created_verified']);
     expect(reports(refused.orderId).map((r) => r.state)).toEqual(['prepared', 'create_sending', 'rejected_final']);
   });
 
@@ -137,11 +185,22 @@ describe('order flow of the simulated POS (against a signature-checking HTTP ser
     server.queue.set(KEY, [early]);
     await sim.tick(); // late: Waiting; early: Unconfirmed
     const unknown = '5a1e0000-0000-4000-8000-ffffffffffff';
-    server.cancelQueue.set(KEY, [early, late, { orderId: unknown }].map((o) => ({ orderId: o.orderId, stableId: o.orderId, posOrderId: null, state: 'created_verified', reason: 'client refusal' })));
+    server.cancelQueue.set(
+      KEY,
+      [early, late, { orderId: unknown }].map((o) => ({
+        orderId: o.orderId,
+        stableId: o.orderId,
+        posOrderId: null,
+        state: 'created_verified',
+        reason: 'client refusal',
+      })),
+    );
     clock.advance(20_000);
     await sim.tick();
     expect(reports(early.orderId).filter((r) => r.kind === 'cancel-result')).toEqual([{ kind: 'cancel-result', result: 'cancelled' }]);
-    expect(reports(late.orderId).filter((r) => r.kind === 'cancel-result')).toEqual([{ kind: 'cancel-result', result: 'rejected', detail: 'not_new' }]);
+    expect(reports(late.orderId).filter((r) => r.kind === 'cancel-result')).toEqual([
+      { kind: 'cancel-result', result: 'rejected', detail: 'not_new' },
+    ]);
     expect(server.of(KEY, `/pos/v1/orders/${unknown}/cancel-result`).map((r) => r.body)).toEqual([{ result: 'rejected', detail: 'not_found' }]);
     // The cancel went first in the round: the cancelled order never moved on, the refused one kept walking.
     expect(reports(early.orderId).at(-1)).toMatchObject({ kind: 'cancel-result' });
@@ -154,7 +213,10 @@ describe('order flow of the simulated POS (against a signature-checking HTTP ser
   it('a failed report is logged and resumed next round with the same ids; a lost lease drops the order until it is claimed again', async () => {
     let fail: string | null = 'create_sending';
     const { server, sim, reports, warns, orders } = await setup({
-      script: ({ path, body }) => ((body as { state?: string }).state === fail && path.endsWith('/state') ? { status: 500, body: { error: 'internal_error', message: 'boom' } } : undefined),
+      script: ({ path, body }) =>
+        (body as { state?: string }).state === fail && path.endsWith('/state')
+          ? { status: 500, body: { error: 'internal_error', message: 'boom' } }
+          : undefined,
     });
     const c = claim();
     server.queue.set(KEY, [c]);
@@ -167,7 +229,10 @@ describe('order flow of the simulated POS (against a signature-checking HTTP ser
     expect(reports(c.orderId).map((r) => r.state)).toEqual(['prepared', 'create_sending']);
 
     // The lease expired meanwhile: the server refuses the claim id; the order is forgotten, then claimed again.
-    server.script = ({ body }) => ((body as { claimId?: string }).claimId === c.claimId ? { status: 409, body: { error: 'invalid_or_expired_claim', message: 'claim is not current' } } : undefined);
+    server.script = ({ body }) =>
+      (body as { claimId?: string }).claimId === c.claimId
+        ? { status: 409, body: { error: 'invalid_or_expired_claim', message: 'claim is not current' } }
+        : undefined;
     await sim.tick();
     expect(orders()).toEqual([]);
     expect(warns.at(-1)).toMatchObject({ msg: 'order dropped: the server refused the report', fields: { orderId: c.orderId } });

@@ -15,7 +15,14 @@ function client(answer: (s: Sent) => Response | Promise<Response>, baseUrl = 'ht
     sent.push(s);
     return answer(s);
   };
-  const c = new PosClient({ baseUrl, apiKey: 'pos-key-1', apiSecret: 'a-secret-of-at-least-32-characters!!', fetch, clock: new ManualClock('2026-11-23T09:00:00Z'), ids: new SequentialIds() });
+  const c = new PosClient({
+    baseUrl,
+    apiKey: 'pos-key-1',
+    apiSecret: 'a-secret-of-at-least-32-characters!!',
+    fetch,
+    clock: new ManualClock('2026-11-23T09:00:00Z'),
+    ids: new SequentialIds(),
+  });
   return { c, sent };
 }
 
@@ -30,9 +37,18 @@ describe('PosClient', () => {
     expect(sent.map((s) => s.url)).toEqual(['http://pos.test/api/pos/v1/stop-list', 'http://pos.test/api/pos/v1/streets']);
     for (const s of sent) {
       const expected = signRequest('a-secret-of-at-least-32-characters!!', {
-        timestamp: '1795424400', requestId: s.headers['X-Request-ID'], method: 'POST', path: new URL(s.url).pathname, body: s.body,
+        timestamp: '1795424400',
+        requestId: s.headers['X-Request-ID'],
+        method: 'POST',
+        path: new URL(s.url).pathname,
+        body: s.body,
       });
-      expect(s.headers).toMatchObject({ 'X-API-Key': 'pos-key-1', 'X-Timestamp': '1795424400', 'X-Signature': expected, 'Content-Type': 'application/json' });
+      expect(s.headers).toMatchObject({
+        'X-API-Key': 'pos-key-1',
+        'X-Timestamp': '1795424400',
+        'X-Signature': expected,
+        'Content-Type': 'application/json',
+      });
     }
     expect(sent[0].headers['X-Request-ID']).not.toBe(sent[1].headers['X-Request-ID']);
     // UTF-8 bytes of the compact JSON: the Cyrillic street name is sent and signed as UTF-8.
@@ -68,8 +84,12 @@ describe('PosClient', () => {
     const view = { id: 'o-1', state: 'prepared', posOrderId: null, deliveryStatus: null, cancelState: 'none', cancelDetail: null };
     const { c, sent } = client((s) => {
       const path = new URL(s.url).pathname;
-      if (path.endsWith('/orders/claim')) return json(200, { orders: [{ orderId: 'o-1', claimId: 'c-1', claimExpiresAt: '2026-11-23T09:02:00Z', stableId: 'o-1', order: { orderId: 'o-1' } }] });
-      if (path.endsWith('/cancellations/claim')) return json(200, { cancellations: [{ orderId: 'o-1', stableId: 'o-1', posOrderId: null, state: 'claimed', reason: 'client refusal' }] });
+      if (path.endsWith('/orders/claim'))
+        return json(200, {
+          orders: [{ orderId: 'o-1', claimId: 'c-1', claimExpiresAt: '2026-11-23T09:02:00Z', stableId: 'o-1', order: { orderId: 'o-1' } }],
+        });
+      if (path.endsWith('/cancellations/claim'))
+        return json(200, { cancellations: [{ orderId: 'o-1', stableId: 'o-1', posOrderId: null, state: 'claimed', reason: 'client refusal' }] });
       return json(200, view);
     });
     expect((await c.claimOrders(5)).map((o) => o.claimId)).toEqual(['c-1']);
@@ -88,8 +108,11 @@ describe('PosClient', () => {
 
   it('maps a 409 of a report to PosRequestError and rejects a claim answer without orders', async () => {
     const conflict = client(() => json(409, { error: 'invalid_or_expired_claim', message: 'claim is not current' }));
-    await expect(conflict.c.reportState('o-1', { claimId: 'c-0', stableId: 'o-1', state: 'create_sending' }))
-      .rejects.toMatchObject({ status: 409, code: 'invalid_or_expired_claim', path: '/pos/v1/orders/o-1/state' });
+    await expect(conflict.c.reportState('o-1', { claimId: 'c-0', stableId: 'o-1', state: 'create_sending' })).rejects.toMatchObject({
+      status: 409,
+      code: 'invalid_or_expired_claim',
+      path: '/pos/v1/orders/o-1/state',
+    });
     const odd = client(() => json(200, { revision: 'r1' }));
     await expect(odd.c.claimOrders(1)).rejects.toMatchObject({ code: 'invalid_response' });
   });

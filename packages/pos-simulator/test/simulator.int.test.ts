@@ -1,8 +1,15 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ManualClock, SequentialIds } from '@app/shared';
 import {
-  DEMO_CHAIN_PATH, loadChain, rotateStopList, seededRandom, startPosSimulator,
-  type ChainDescription, type PosSimulator, type SimLogger, type TerminalCredential,
+  DEMO_CHAIN_PATH,
+  loadChain,
+  rotateStopList,
+  seededRandom,
+  startPosSimulator,
+  type ChainDescription,
+  type PosSimulator,
+  type SimLogger,
+  type TerminalCredential,
 } from '../src/index.js';
 import { FakePosServer } from './fake-pos-server.js';
 
@@ -12,7 +19,11 @@ const PATHS = ['/pos/v1/menu', '/pos/v1/stop-list', '/pos/v1/streets', '/pos/v1/
 
 beforeAll(async () => {
   chain = await loadChain(DEMO_CHAIN_PATH);
-  creds = chain.points.map((p) => ({ pointId: p.pointId, apiKey: `pos-key-${p.pointId}`, apiSecret: `secret-of-terminal-${p.pointId}-0123456789abcdef` }));
+  creds = chain.points.map((p) => ({
+    pointId: p.pointId,
+    apiKey: `pos-key-${p.pointId}`,
+    apiSecret: `secret-of-terminal-${p.pointId}-0123456789abcdef`,
+  }));
 });
 
 const running: { sim?: PosSimulator; server?: FakePosServer }[] = [];
@@ -37,7 +48,15 @@ async function setup(opts: { seed?: number; clock?: ManualClock; script?: FakePo
   const clock = opts.clock ?? new ManualClock('2026-11-23T09:00:00Z');
   const entry: { sim?: PosSimulator; server?: FakePosServer } = { server };
   running.push(entry);
-  const sim = await startPosSimulator({ baseUrl, chain, terminals: creds, clock, ids: new SequentialIds(), random: seededRandom(opts.seed ?? 7), log });
+  const sim = await startPosSimulator({
+    baseUrl,
+    chain,
+    terminals: creds,
+    clock,
+    ids: new SequentialIds(),
+    random: seededRandom(opts.seed ?? 7),
+    log,
+  });
   entry.sim = sim;
   return { server, sim, log, clock };
 }
@@ -54,7 +73,8 @@ describe('startPosSimulator against a signature-checking HTTP server', () => {
       expect(menu.body).toEqual({ categories: chain.menu.categories, items: chain.menu.items });
       expect(server.of(`pos-key-${p.pointId}`, '/pos/v1/stop-list')[0].body).toEqual({ items: chain.stopList.initial });
       expect(server.of(`pos-key-${p.pointId}`, '/pos/v1/product-mappings')[0].body).toEqual({ products: chain.productMappings });
-      if (p.streetsKey) expect(server.of(`pos-key-${p.pointId}`, '/pos/v1/streets')[0].body).toEqual({ streets: chain.streetDictionaries[p.streetsKey] });
+      if (p.streetsKey)
+        expect(server.of(`pos-key-${p.pointId}`, '/pos/v1/streets')[0].body).toEqual({ streets: chain.streetDictionaries[p.streetsKey] });
     }
     expect(server.requests).toHaveLength(chain.points.length * 5 - chain.points.filter((p) => p.streetsKey === null).length);
     // Timestamps come from the injected clock (Unix seconds of 2026-11-23T09:00:00Z).
@@ -95,15 +115,19 @@ describe('startPosSimulator against a signature-checking HTTP server', () => {
   it('survives a 500 on a push and a heartbeat, logs them, and retries on the next tick', async () => {
     let failing = true;
     const { server, sim, log } = await setup({
-      script: ({ apiKey, path }) => (failing && apiKey === 'pos-key-101' && (path === '/pos/v1/menu' || path === '/pos/v1/heartbeat')
-        ? { status: 500, body: { error: 'internal_error', message: 'boom' } } : undefined),
+      script: ({ apiKey, path }) =>
+        failing && apiKey === 'pos-key-101' && (path === '/pos/v1/menu' || path === '/pos/v1/heartbeat')
+          ? { status: 500, body: { error: 'internal_error', message: 'boom' } }
+          : undefined,
     });
     const s101 = () => sim.status().find((s) => s.pointId === '101')!;
     expect(s101().pending).toEqual(['menu']);
     expect(s101().aliveAt).toBeNull();
     expect(s101().lastError).toMatchObject({ what: 'heartbeat', code: 'internal_error' });
-    expect(log.warns.map((w) => [w.fields.pointId, w.fields.kind ?? 'heartbeat', (w.fields.err as { status: number }).status]))
-      .toEqual([['101', 'menu', 500], ['101', 'heartbeat', 500]]);
+    expect(log.warns.map((w) => [w.fields.pointId, w.fields.kind ?? 'heartbeat', (w.fields.err as { status: number }).status])).toEqual([
+      ['101', 'menu', 500],
+      ['101', 'heartbeat', 500],
+    ]);
     // The later pushes of that terminal were still made.
     expect(server.of('pos-key-101').map((r) => r.path)).toEqual(['/pos/v1/stop-list', '/pos/v1/streets', '/pos/v1/product-mappings']);
 
@@ -117,7 +141,9 @@ describe('startPosSimulator against a signature-checking HTTP server', () => {
   });
 
   it('survives the server refusing the credential (401) without throwing', async () => {
-    const { server, sim } = await setup({ script: ({ apiKey }) => (apiKey === 'pos-key-105' ? { status: 401, body: { error: 'unauthorized', message: 'revoked' } } : undefined) });
+    const { server, sim } = await setup({
+      script: ({ apiKey }) => (apiKey === 'pos-key-105' ? { status: 401, body: { error: 'unauthorized', message: 'revoked' } } : undefined),
+    });
     const s = sim.status().find((x) => x.pointId === '105')!;
     expect(s.pending).toEqual(['menu', 'stopList', 'streets', 'productMappings']);
     expect(s.lastError?.code).toBe('unauthorized');
@@ -141,7 +167,8 @@ describe('startPosSimulator against a signature-checking HTTP server', () => {
   });
 
   it('refuses a terminal of a point the chain does not have', async () => {
-    await expect(startPosSimulator({ baseUrl: 'http://127.0.0.1:9', chain, terminals: [{ pointId: '999', apiKey: 'k', apiSecret: 's' }] }))
-      .rejects.toThrow(/point 999/);
+    await expect(
+      startPosSimulator({ baseUrl: 'http://127.0.0.1:9', chain, terminals: [{ pointId: '999', apiKey: 'k', apiSecret: 's' }] }),
+    ).rejects.toThrow(/point 999/);
   });
 });

@@ -1,22 +1,38 @@
 import { describe, expect, it } from 'vitest';
 import { rotateStopList, seededRandom } from '../src/index.js';
 
-const scripted = (...values: number[]) => () => values.shift() ?? 0;
+const scripted =
+  (...values: number[]) =>
+  () =>
+    values.shift() ?? 0;
 
 describe('rotateStopList', () => {
   const pool = ['a', 'b', 'c'];
 
   it('adds an item of the pool with balance 0 when the draw says enter', () => {
     expect(rotateStopList([{ id: 'a', balance: 0 }], pool, scripted(0.1, 0.6))).toEqual({
-      next: [{ id: 'a', balance: 0 }, { id: 'c', balance: 0 }],
+      next: [
+        { id: 'a', balance: 0 },
+        { id: 'c', balance: 0 },
+      ],
       change: { id: 'c', change: 'entered' },
     });
   });
 
   it('removes an item of the list when the draw says leave, keeping the order of the rest', () => {
-    const current = [{ id: 'a', balance: 0 }, { id: 'b', balance: 2 }, { id: 'c', balance: 0 }];
+    const current = [
+      { id: 'a', balance: 0 },
+      { id: 'b', balance: 2 },
+      { id: 'c', balance: 0 },
+    ];
     // Everything is in: the only way is out, and only one draw (the item) is used.
-    expect(rotateStopList(current, pool, scripted(0.5))).toEqual({ next: [{ id: 'a', balance: 0 }, { id: 'c', balance: 0 }], change: { id: 'b', change: 'left' } });
+    expect(rotateStopList(current, pool, scripted(0.5))).toEqual({
+      next: [
+        { id: 'a', balance: 0 },
+        { id: 'c', balance: 0 },
+      ],
+      change: { id: 'b', change: 'left' },
+    });
   });
 
   it('enters when the list is empty and changes nothing when the pool is empty', () => {

@@ -92,9 +92,17 @@ export function createRecognitionServices(deps: RecognitionAppDeps) {
   const scheduler = deps.scheduler ?? realScheduler;
   const highLane = new Lane('priority=high', deps.highSlots ?? 2, deps.clock);
   const documents = new DocumentsService({
-    docs, callbacks, files: deps.files, clock: deps.clock, scheduler, allowLoopbackCallbacks: deps.allowLoopbackCallbacks,
-    resolve: deps.resolve ?? systemResolver, syncBudgetMs: deps.syncBudgetMs, onQueued: deps.onQueued,
-    checkImage: deps.checkImage ?? inProcessCheck, highLane,
+    docs,
+    callbacks,
+    files: deps.files,
+    clock: deps.clock,
+    scheduler,
+    allowLoopbackCallbacks: deps.allowLoopbackCallbacks,
+    resolve: deps.resolve ?? systemResolver,
+    syncBudgetMs: deps.syncBudgetMs,
+    onQueued: deps.onQueued,
+    checkImage: deps.checkImage ?? inProcessCheck,
+    highLane,
     high: { processor, queue, clock: deps.clock, scheduler, engine: deps.highEngine ?? engine, log: deps.log },
   });
   const health = () => checkHealth({ db: deps.db, queue, localEngine: deps.localEngine, aiEngine: deps.aiEngine });
@@ -102,7 +110,12 @@ export function createRecognitionServices(deps: RecognitionAppDeps) {
   const adminConfig = adminSettings(deps.admin);
   const admin = createAdminServices({ db: deps.db, clock: deps.clock, ids: deps.ids, files: deps.files, keys, edo, settings: adminConfig });
   const imageRetention = new ImageRetention({
-    db: deps.db, files: deps.files, clock: deps.clock, registry: metrics.registry, days: deps.imageRetentionDays ?? DEFAULT_IMAGE_RETENTION_DAYS, log: deps.log,
+    db: deps.db,
+    files: deps.files,
+    clock: deps.clock,
+    registry: metrics.registry,
+    days: deps.imageRetentionDays ?? DEFAULT_IMAGE_RETENTION_DAYS,
+    log: deps.log,
   });
   return { keys, docs, callbacks, queue, processor, documents, health, edo, highLane, scheduler, admin, adminConfig, metrics, imageRetention };
 }
@@ -130,21 +143,29 @@ export async function buildRecognitionApp(
         title: 'Document Recognition API',
         version: SERVICE_VERSION,
         license: { name: 'Proprietary: for the chain and its partners', identifier: 'LicenseRef-Proprietary' },
-        description: 'Spec: document-recognition-api.md; decisions: docs/recognition.md and docs/edo-gateway.md. Every operation except GET /api/v1/health needs X-API-Key.',
+        description:
+          'Spec: document-recognition-api.md; decisions: docs/recognition.md and docs/edo-gateway.md. Every operation except GET /api/v1/health needs X-API-Key.',
       },
       servers: [{ url: '/', description: 'this server (npm start: the RECOGNITION_PORT of the service)' }],
       components: {
         securitySchemes: {
           apiKey: {
-            type: 'apiKey', in: 'header', name: 'X-API-Key',
-            description: 'an API key from the administration panel; /api/v1/edo/* needs a key with the `edo` scope, the rest the `recognition` scope (else 403 FORBIDDEN)',
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-API-Key',
+            description:
+              'an API key from the administration panel; /api/v1/edo/* needs a key with the `edo` scope, the rest the `recognition` scope (else 403 FORBIDDEN)',
           },
         },
       },
       security: [{ apiKey: [] }],
       tags: [
         { name: 'documents', description: 'Recognition of accounting documents, the stored documents and their export (Spec: Endpoints)' },
-        { name: 'edo', description: 'E-document operator gateway under /api/v1/edo (Spec: E-document operator gateway; docs/edo-gateway.md); needs the `edo` scope' },
+        {
+          name: 'edo',
+          description:
+            'E-document operator gateway under /api/v1/edo (Spec: E-document operator gateway; docs/edo-gateway.md); needs the `edo` scope',
+        },
         { name: 'health', description: 'Service health (no authentication)' },
       ],
     },

@@ -65,7 +65,10 @@ export function loadAdminConfig(env: NodeJS.ProcessEnv): AdminConfig {
   const username = (env.ADMIN_USERNAME || 'admin').trim();
   if (!/^[A-Za-z0-9._@-]{1,64}$/.test(username)) throw new ConfigError('ADMIN_USERNAME: 1-64 of letters, digits, . _ @ -');
   return {
-    username, passwordHash: env.ADMIN_PASSWORD_HASH?.trim() || undefined, demoPassword: env.DEMO_ADMIN_PASSWORD || undefined, sessionKey,
+    username,
+    passwordHash: env.ADMIN_PASSWORD_HASH?.trim() || undefined,
+    demoPassword: env.DEMO_ADMIN_PASSWORD || undefined,
+    sessionKey,
     cookieSecure: secure === 'auto' ? 'auto' : secure === '1' || secure === 'true',
     idleMinutes: envInt(env, 'ADMIN_SESSION_IDLE_MINUTES', 30, 1, 24 * 60),
     maxHours: envInt(env, 'ADMIN_SESSION_MAX_HOURS', 12, 1, 24 * 30),
@@ -119,10 +122,18 @@ export function loadEdoConfig(env: NodeJS.ProcessEnv): EdoConfig {
   if (given.length > 0 && given.length < DIADOC_REQUIRED.length) {
     throw new ConfigError(`${DIADOC_REQUIRED.filter((n) => !env[n]).join(', ')} must be set together with ${given.join(', ')}`);
   }
-  const seed: EdoConnectionInput | undefined = given.length === 0 ? undefined : {
-    clientId: env.DIADOC_CLIENT_ID, clientSecret: env.DIADOC_CLIENT_SECRET, refreshToken: env.DIADOC_REFRESH_TOKEN, boxId: env.DIADOC_BOX_ID,
-    issuerUrl: env.DIADOC_ISSUER_URL || undefined, apiBaseUrl: env.DIADOC_API_BASE_URL || undefined, scope: env.DIADOC_SCOPE || undefined,
-  };
+  const seed: EdoConnectionInput | undefined =
+    given.length === 0
+      ? undefined
+      : {
+          clientId: env.DIADOC_CLIENT_ID,
+          clientSecret: env.DIADOC_CLIENT_SECRET,
+          refreshToken: env.DIADOC_REFRESH_TOKEN,
+          boxId: env.DIADOC_BOX_ID,
+          issuerUrl: env.DIADOC_ISSUER_URL || undefined,
+          apiBaseUrl: env.DIADOC_API_BASE_URL || undefined,
+          scope: env.DIADOC_SCOPE || undefined,
+        };
   return { masterKey, timeoutMs: envInt(env, 'EDO_TIMEOUT_MS', 15_000, 500, 120_000), seed };
 }
 

@@ -11,9 +11,19 @@ import type { StartRecognitionOptions } from './server.js';
  */
 export function serviceOptionsFromConfig(config: RecognitionConfig, logger: Logger = createServiceLogger(config.logLevel)): StartRecognitionOptions {
   return {
-    dataDir: config.dataDir, port: config.port, host: config.host, databaseUrl: config.databaseUrl, ai: config.ai,
-    workers: config.workers, highSlots: config.highSlots, taskMemoryMb: config.taskMemoryMb,
-    allowLoopbackCallbacks: config.allowLoopbackCallbacks, logger, log: backgroundLog(logger), edo: config.edo, admin: config.admin,
+    dataDir: config.dataDir,
+    port: config.port,
+    host: config.host,
+    databaseUrl: config.databaseUrl,
+    ai: config.ai,
+    workers: config.workers,
+    highSlots: config.highSlots,
+    taskMemoryMb: config.taskMemoryMb,
+    allowLoopbackCallbacks: config.allowLoopbackCallbacks,
+    logger,
+    log: backgroundLog(logger),
+    edo: config.edo,
+    admin: config.admin,
     imageRetentionDays: config.imageRetentionDays,
   };
 }

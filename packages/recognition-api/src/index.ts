@@ -7,7 +7,15 @@ export { buildRecognitionApp, createRecognitionServices, type RecognitionAppDeps
 export { startRecognitionService, type StartRecognitionOptions, type RunningRecognitionService } from './server.js';
 export { serviceOptionsFromConfig } from './entry-options.js';
 export { createServiceLogger } from './http/logger.js';
-export { loadRecognitionConfig, loadEdoConfig, ConfigError, type RecognitionConfig, type AiConfig, type AdminConfig, type EdoConfig } from './config.js';
+export {
+  loadRecognitionConfig,
+  loadEdoConfig,
+  ConfigError,
+  type RecognitionConfig,
+  type AiConfig,
+  type AdminConfig,
+  type EdoConfig,
+} from './config.js';
 export { openRecognitionDb, MIGRATIONS_DIR } from './db.js';
 export { KeysRepo, API_SCOPES, type ApiScope } from './keys/keys.repo.js';
 export { DIADOC_DEFAULTS, type EdoConnectionAdmin, type EdoConnectionInput, type EdoConnectionView } from './edo/edo-connection.service.js';

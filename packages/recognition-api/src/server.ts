@@ -108,16 +108,32 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
   const aiEngine = opts.ai ? new AiEngine(opts.ai, { shrink: (images, signal) => pools.background.shrinkForAi(images, signal), log }) : undefined;
   const allowLoopback = opts.allowLoopbackCallbacks ?? false;
   const workers: Poller[] = [];
-  const wakeAll = () => workers.forEach((w) => w.poke());
+  const wakeAll = () => {
+    for (const w of workers) w.poke();
+  };
   const deps: RecognitionAppDeps = {
-    db, files: new LocalFileStore(join(opts.dataDir, 'recognition', 'files')), localEngine, aiEngine, clock, ids: randomIds,
-    allowLoopbackCallbacks: allowLoopback, onQueued: wakeAll, log, logger: opts.logger,
-    checkImage, highEngine: aiEngine ?? highLocal, highSlots, imageRetentionDays: opts.imageRetentionDays,
+    db,
+    files: new LocalFileStore(join(opts.dataDir, 'recognition', 'files')),
+    localEngine,
+    aiEngine,
+    clock,
+    ids: randomIds,
+    allowLoopbackCallbacks: allowLoopback,
+    onQueued: wakeAll,
+    log,
+    logger: opts.logger,
+    checkImage,
+    highEngine: aiEngine ?? highLocal,
+    highSlots,
+    imageRetentionDays: opts.imageRetentionDays,
     edo: { masterKey: loadMasterKey(opts.edo?.masterKey, opts.dataDir), timeoutMs: opts.edo?.timeoutMs },
     admin: {
-      sessionKey: loadSessionKey(opts.admin?.sessionKey, opts.dataDir), cookieSecure: opts.admin?.cookieSecure,
-      idleMs: opts.admin?.idleMinutes && opts.admin.idleMinutes * 60_000, absoluteMs: opts.admin?.maxHours && opts.admin.maxHours * 3_600_000,
-      loginMaxAttempts: opts.admin?.loginMaxAttempts, loginWindowMs: opts.admin?.loginWindowMinutes && opts.admin.loginWindowMinutes * 60_000,
+      sessionKey: loadSessionKey(opts.admin?.sessionKey, opts.dataDir),
+      cookieSecure: opts.admin?.cookieSecure,
+      idleMs: opts.admin?.idleMinutes && opts.admin.idleMinutes * 60_000,
+      absoluteMs: opts.admin?.maxHours && opts.admin.maxHours * 3_600_000,
+      loginMaxAttempts: opts.admin?.loginMaxAttempts,
+      loginWindowMs: opts.admin?.loginWindowMinutes && opts.admin.loginWindowMinutes * 60_000,
     },
   };
   const services = createRecognitionServices(deps);
@@ -138,7 +154,9 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
   }
   const passwordFile = demoAdminPasswordFile(opts.dataDir);
   const admin = await ensureAdminAccount(services.admin.repo, clock, {
-    username: opts.admin?.username ?? 'admin', passwordHash: opts.admin?.passwordHash, demoPassword: opts.admin?.demoPassword,
+    username: opts.admin?.username ?? 'admin',
+    passwordHash: opts.admin?.passwordHash,
+    demoPassword: opts.admin?.demoPassword,
     knownPassword: existsSync(passwordFile) ? readFileSync(passwordFile, 'utf8').trim() : undefined,
   });
   if (admin.password) writeFileSync(passwordFile, admin.password, { mode: 0o600 });
@@ -148,17 +166,31 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
   const pollMs = opts.pollMs ?? 1000;
   const onError = (err: unknown) => log?.('background step failed', { err: (err as Error).message });
   for (let i = 0; i < (opts.workers ?? 2); i++) {
-    workers.push(new Poller(() => runWorkerStep({ queue: services.queue, processor: services.processor, clock, log }), { intervalMs: pollMs, onError }));
+    workers.push(
+      new Poller(() => runWorkerStep({ queue: services.queue, processor: services.processor, clock, log }), { intervalMs: pollMs, onError }),
+    );
   }
   const http = new UndiciCallbackHttp({ allowLoopback });
   // Deliveries run in parallel; when one ends, the poller looks for more at once instead of after its idle pause.
-  const callbackSender: CallbackSender = new CallbackSender({ repo: services.callbacks, http, clock, log, metrics: services.metrics, onSlotFree: () => sender.poke() });
+  const callbackSender: CallbackSender = new CallbackSender({
+    repo: services.callbacks,
+    http,
+    clock,
+    log,
+    metrics: services.metrics,
+    onSlotFree: () => sender.poke(),
+  });
   const sender = new Poller(() => callbackSender.runOnce(), { intervalMs: pollMs, onError });
-  workers.forEach((w) => w.start());
+  for (const w of workers) w.start();
   sender.start();
 
   // Image retention (documents/image-retention.ts) every minute, never overlapping.
-  const purge = new Poller(() => services.imageRetention.runOnce().then(() => false), { intervalMs: 60_000, runAtStart: false, unref: true, onError });
+  const purge = new Poller(() => services.imageRetention.runOnce().then(() => false), {
+    intervalMs: 60_000,
+    runAtStart: false,
+    unref: true,
+    onError,
+  });
   purge.start();
 
   const url = await app.listen({ port: opts.port, host: opts.host });

@@ -57,26 +57,50 @@ export async function startRecognitionWorkers(opts: StartRecognitionWorkersOptio
   const db = await openRecognitionDb(opts);
   const pool = opts.engine ? null : new RecognitionPool({ name: 'background', threads: workerCount, niceness: 10, maxHeapMb: opts.taskMemoryMb });
   const localEngine = opts.engine ?? pooledOcrEngine(pool!, cachedProbe(tesseractProbe(), clock));
-  const aiEngine = opts.ai && pool ? new AiEngine(opts.ai, { shrink: (images, signal) => pool.shrinkForAi(images, signal), log: opts.log }) : undefined;
+  const aiEngine =
+    opts.ai && pool ? new AiEngine(opts.ai, { shrink: (images, signal) => pool.shrinkForAi(images, signal), log: opts.log }) : undefined;
   const allowLoopback = opts.allowLoopbackCallbacks ?? false;
   const deps: RecognitionAppDeps = {
-    db, files: new LocalFileStore(join(opts.dataDir, 'recognition', 'files')), localEngine, aiEngine, clock, ids: randomIds,
-    allowLoopbackCallbacks: allowLoopback, log: opts.log, imageRetentionDays: opts.imageRetentionDays,
+    db,
+    files: new LocalFileStore(join(opts.dataDir, 'recognition', 'files')),
+    localEngine,
+    aiEngine,
+    clock,
+    ids: randomIds,
+    allowLoopbackCallbacks: allowLoopback,
+    log: opts.log,
+    imageRetentionDays: opts.imageRetentionDays,
     edo: { masterKey: loadMasterKey(opts.edo?.masterKey, opts.dataDir), timeoutMs: opts.edo?.timeoutMs },
   };
   const services = createRecognitionServices(deps);
   const pollMs = opts.pollMs ?? 1000;
   const onError = (err: unknown) => opts.log?.('background step failed', { err: (err as Error).message });
-  const workers = Array.from({ length: workerCount }, () =>
-    new Poller(() => runWorkerStep({ queue: services.queue, processor: services.processor, clock, log: opts.log }), { intervalMs: pollMs, onError }));
+  const workers = Array.from(
+    { length: workerCount },
+    () =>
+      new Poller(() => runWorkerStep({ queue: services.queue, processor: services.processor, clock, log: opts.log }), {
+        intervalMs: pollMs,
+        onError,
+      }),
+  );
   const http = new UndiciCallbackHttp({ allowLoopback });
   const callbackSender: CallbackSender = new CallbackSender({
-    repo: services.callbacks, http, clock, log: opts.log, metrics: services.metrics, onSlotFree: () => sender.poke(),
+    repo: services.callbacks,
+    http,
+    clock,
+    log: opts.log,
+    metrics: services.metrics,
+    onSlotFree: () => sender.poke(),
   });
   const sender = new Poller(() => callbackSender.runOnce(), { intervalMs: pollMs, onError });
-  workers.forEach((w) => w.start());
+  for (const w of workers) w.start();
   sender.start();
-  const purge = new Poller(() => services.imageRetention.runOnce().then(() => false), { intervalMs: 60_000, runAtStart: false, unref: true, onError });
+  const purge = new Poller(() => services.imageRetention.runOnce().then(() => false), {
+    intervalMs: 60_000,
+    runAtStart: false,
+    unref: true,
+    onError,
+  });
   purge.start();
   return {
     async close() {

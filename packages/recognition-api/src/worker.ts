@@ -11,8 +11,15 @@ const config = loadRecognitionConfig();
 if (!config.databaseUrl) console.error('recognition-worker: without DATABASE_URL it uses the embedded PGlite, which one process at a time can open');
 const log = backgroundLog(createServiceLogger(config.logLevel));
 const workers = await startRecognitionWorkers({
-  dataDir: config.dataDir, databaseUrl: config.databaseUrl, workers: config.workers, taskMemoryMb: config.taskMemoryMb, ai: config.ai,
-  allowLoopbackCallbacks: config.allowLoopbackCallbacks, imageRetentionDays: config.imageRetentionDays, edo: config.edo, log,
+  dataDir: config.dataDir,
+  databaseUrl: config.databaseUrl,
+  workers: config.workers,
+  taskMemoryMb: config.taskMemoryMb,
+  ai: config.ai,
+  allowLoopbackCallbacks: config.allowLoopbackCallbacks,
+  imageRetentionDays: config.imageRetentionDays,
+  edo: config.edo,
+  log,
 });
 console.log(`recognition-worker running ${Math.max(1, config.workers)} workers`);
 const stop = async () => {

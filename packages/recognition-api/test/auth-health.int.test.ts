@@ -12,7 +12,13 @@ beforeAll(async () => {
 afterAll(async () => h.close());
 
 describe('API key authentication (Spec: Authentication)', () => {
-  const routes = [['GET', '/api/v1/documents'], ['GET', '/api/v1/documents/doc_x'], ['DELETE', '/api/v1/documents/doc_x'], ['GET', '/api/v1/documents/doc_x/export'], ['POST', '/api/v1/recognize']] as const;
+  const routes = [
+    ['GET', '/api/v1/documents'],
+    ['GET', '/api/v1/documents/doc_x'],
+    ['DELETE', '/api/v1/documents/doc_x'],
+    ['GET', '/api/v1/documents/doc_x/export'],
+    ['POST', '/api/v1/recognize'],
+  ] as const;
 
   for (const [method, url] of routes) {
     it(`${method} ${url}: 401 MISSING_API_KEY without the header, INVALID_API_KEY with a wrong one`, async () => {
@@ -57,7 +63,9 @@ describe('API key authentication (Spec: Authentication)', () => {
   it('GET /openapi.json is public and lists the endpoints', async () => {
     const res = await h.app.inject({ method: 'GET', url: '/openapi.json' });
     expect(res.statusCode).toBe(200);
-    expect(Object.keys(res.json().paths)).toEqual(expect.arrayContaining(['/api/v1/recognize', '/api/v1/documents', '/api/v1/documents/{id}/export', '/api/v1/health']));
+    expect(Object.keys(res.json().paths)).toEqual(
+      expect.arrayContaining(['/api/v1/recognize', '/api/v1/documents', '/api/v1/documents/{id}/export', '/api/v1/health']),
+    );
   });
 
   it('unknown routes are 404 NOT_FOUND in the error envelope', async () => {
@@ -72,8 +80,14 @@ describe('GET /api/v1/health', () => {
     const res = await h.app.inject({ method: 'GET', url: '/api/v1/health' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
-      status: 'ok', version: '1.0.0', python_worker: 'ok', ai_api: 'not_configured', database: 'connected', queue_store: 'connected',
-      queue_size: expect.any(Number), avg_processing_time_ms: expect.any(Number),
+      status: 'ok',
+      version: '1.0.0',
+      python_worker: 'ok',
+      ai_api: 'not_configured',
+      database: 'connected',
+      queue_store: 'connected',
+      queue_size: expect.any(Number),
+      avg_processing_time_ms: expect.any(Number),
     });
   });
 
@@ -87,9 +101,22 @@ describe('GET /api/v1/health', () => {
 
   it('with an AI engine: ai_api reports it and decides the status', async () => {
     const ai = new FakeEngine();
-    const h2 = await makeHarness({ aiEngine: ai, localEngine: { name: 'x', recognize: async () => { throw new Error('unused'); }, health: async (): Promise<EngineHealth> => 'unavailable' } satisfies RecognitionEngine });
+    const h2 = await makeHarness({
+      aiEngine: ai,
+      localEngine: {
+        name: 'x',
+        recognize: async () => {
+          throw new Error('unused');
+        },
+        health: async (): Promise<EngineHealth> => 'unavailable',
+      } satisfies RecognitionEngine,
+    });
     try {
-      expect((await h2.app.inject({ method: 'GET', url: '/api/v1/health' })).json()).toMatchObject({ status: 'ok', ai_api: 'ok', python_worker: 'unavailable' });
+      expect((await h2.app.inject({ method: 'GET', url: '/api/v1/health' })).json()).toMatchObject({
+        status: 'ok',
+        ai_api: 'ok',
+        python_worker: 'unavailable',
+      });
       ai.healthState = 'unavailable';
       const res = await h2.app.inject({ method: 'GET', url: '/api/v1/health' });
       expect(res.statusCode).toBe(503);
@@ -100,7 +127,12 @@ describe('GET /api/v1/health', () => {
   });
 
   it('503 with database disconnected when the database fails', async () => {
-    const broken = { ...h.db, query: async () => { throw new Error('connection refused'); } };
+    const broken = {
+      ...h.db,
+      query: async () => {
+        throw new Error('connection refused');
+      },
+    };
     const report = await checkHealth({ db: broken, queue: new QueueRepo(broken), localEngine: h.engine });
     expect(report).toMatchObject({ status: 'degraded', database: 'disconnected', queue_store: 'disconnected' });
   });

@@ -27,10 +27,15 @@ beforeAll(async () => {
   good = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
-    req.on('end', () => { received.push({ headers: req.headers, body, at: Date.now() }); res.end(); });
+    req.on('end', () => {
+      received.push({ headers: req.headers, body, at: Date.now() });
+      res.end();
+    });
   });
   // Accepts the connection and never answers: an unreachable-in-practice receiver.
-  hanging = createServer(() => { hangingHits++; });
+  hanging = createServer(() => {
+    hangingHits++;
+  });
   goodUrl = await listen(good);
   hangingUrl = await listen(hanging);
 });
@@ -42,8 +47,17 @@ afterAll(async () => {
 });
 
 const upload = async (key: string, url: string) =>
-  (await h.app.inject({ method: 'POST', url: '/api/v1/recognize', headers: { 'x-api-key': key }, payload: recognizeForm([await pngPage()], { callback_url: url }) })).json().id as string;
-const workAll = async () => { while (await runWorkerStep({ queue: h.services.queue, processor: h.services.processor, clock: h.clock })); };
+  (
+    await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/recognize',
+      headers: { 'x-api-key': key },
+      payload: recognizeForm([await pngPage()], { callback_url: url }),
+    })
+  ).json().id as string;
+const workAll = async () => {
+  while (await runWorkerStep({ queue: h.services.queue, processor: h.services.processor, clock: h.clock }));
+};
 const keyIdOf = async (name: string) => (await h.db.query<{ id: string }>('SELECT id FROM api_keys WHERE name = $1', [name]))[0]!.id;
 
 describe('callbacks are delivered in parallel and signed', () => {
@@ -84,7 +98,9 @@ describe('callbacks are delivered in parallel and signed', () => {
     expect(Number(sig.headers['webhook-timestamp'])).toBe(Math.floor(h.clock.now().getTime() / 1000));
     expect(() => verifyCallback(secret, sig.headers as Record<string, string>, sig.body, Number(sig.headers['webhook-timestamp']))).not.toThrow();
     const otherSecret = (await h.services.callbacks.secretFor(await keyIdOf('A')))!;
-    expect(() => verifyCallback(otherSecret, sig.headers as Record<string, string>, sig.body, Number(sig.headers['webhook-timestamp']))).toThrow(/no signature matches/);
+    expect(() => verifyCallback(otherSecret, sig.headers as Record<string, string>, sig.body, Number(sig.headers['webhook-timestamp']))).toThrow(
+      /no signature matches/,
+    );
   });
 
   it('caps deliveries in flight per key, so one key cannot take every slot', async () => {

@@ -36,16 +36,32 @@ afterAll(async () => {
   await h.close();
 });
 beforeEach(() => {
-  received = []; answer = 200; h.engine.fail = null; h.engine.data = makeData();
+  received = [];
+  answer = 200;
+  h.engine.fail = null;
+  h.engine.data = makeData();
 });
 
 /** A fresh sender (= a restarted process) whose runOnce also waits for the deliveries it started. */
 const sender = () => {
   const s = new CallbackSender({ repo: new CallbacksRepo(h.db), http, clock: h.clock });
-  return { runOnce: async () => { const started = await s.runOnce(); await s.settled(); return started; } };
+  return {
+    runOnce: async () => {
+      const started = await s.runOnce();
+      await s.settled();
+      return started;
+    },
+  };
 };
 const upload = async (fields: Record<string, string> = {}) =>
-  (await h.app.inject({ method: 'POST', url: '/api/v1/recognize', headers: { 'x-api-key': h.keyA }, payload: recognizeForm([await pngPage()], { callback_url: receiverUrl, ...fields }) })).json().id as string;
+  (
+    await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/recognize',
+      headers: { 'x-api-key': h.keyA },
+      payload: recognizeForm([await pngPage()], { callback_url: receiverUrl, ...fields }),
+    })
+  ).json().id as string;
 const work = () => runWorkerStep({ queue: h.services.queue, processor: h.services.processor, clock: h.clock });
 
 describe('completion callbacks (Spec: Events)', () => {
@@ -56,8 +72,16 @@ describe('completion callbacks (Spec: Events)', () => {
     expect(received).toHaveLength(1);
     expect(received[0]!.contentType).toBe('application/json');
     expect(received[0]!.body).toEqual({
-      event: 'document.completed', document_id: id, status: 'completed', document_type: 'upd', confidence: 1, data: makeData(),
-      warnings: [], completed_at: h.clock.now().toISOString(), client_ref: 'r-1', manual_check_recommended: false,
+      event: 'document.completed',
+      document_id: id,
+      status: 'completed',
+      document_type: 'upd',
+      confidence: 1,
+      data: makeData(),
+      warnings: [],
+      completed_at: h.clock.now().toISOString(),
+      client_ref: 'r-1',
+      manual_check_recommended: false,
     });
     expect((await h.services.callbacks.forDocument(id))!.status).toBe('delivered');
     expect(await sender().runOnce()).toBe(false);
@@ -101,7 +125,7 @@ describe('completion callbacks (Spec: Events)', () => {
     await expectNext(120_000, 3);
     h.clock.advance(120_000);
     expect(await sender().runOnce()).toBe(true);
-    expect((await h.services.callbacks.forDocument(id))).toMatchObject({ status: 'failed', attempts: 4 });
+    expect(await h.services.callbacks.forDocument(id)).toMatchObject({ status: 'failed', attempts: 4 });
     expect(received).toHaveLength(4);
     expect(h.clock.now().getTime() - t0).toBe(155_000);
     h.clock.advance(3_600_000);
@@ -116,7 +140,7 @@ describe('completion callbacks (Spec: Events)', () => {
     answer = 204;
     h.clock.advance(5_000);
     await sender().runOnce();
-    expect((await h.services.callbacks.forDocument(id))).toMatchObject({ status: 'delivered', attempts: 2 });
+    expect(await h.services.callbacks.forDocument(id)).toMatchObject({ status: 'delivered', attempts: 2 });
   });
 
   it('a sender that crashed mid-delivery leaves a lease; the row is sent after it expires', async () => {

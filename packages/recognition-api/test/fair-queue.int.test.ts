@@ -20,18 +20,29 @@ const upload = async (key: string, priority: 'normal' | 'batch' = 'normal') => {
   return uploadNow(key, priority);
 };
 const uploadNow = async (key: string, priority: 'normal' | 'batch') =>
-  (await h.app.inject({ method: 'POST', url: '/api/v1/recognize', headers: { 'x-api-key': key }, payload: recognizeForm([await pngPage()], { priority }) })).json().id as string;
+  (
+    await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/recognize',
+      headers: { 'x-api-key': key },
+      payload: recognizeForm([await pngPage()], { priority }),
+    })
+  ).json().id as string;
 /** Claims until the queue is empty; returns the claimed ids in order. */
 const drain = async () => {
   const order: string[] = [];
-  for (let doc = await h.services.queue.claim(h.clock.now(), JOB_LEASE_MS); doc; doc = await h.services.queue.claim(h.clock.now(), JOB_LEASE_MS)) order.push(doc.id);
+  for (let doc = await h.services.queue.claim(h.clock.now(), JOB_LEASE_MS); doc; doc = await h.services.queue.claim(h.clock.now(), JOB_LEASE_MS))
+    order.push(doc.id);
   return order;
 };
 
 describe('fair queue', () => {
   it("round-robins between keys: key B's single document is taken second, not after key A's backlog", async () => {
     const a: string[] = [];
-    for (let i = 0; i < 8; i++) { a.push(await upload(h.keyA)); h.clock.advance(1000); }
+    for (let i = 0; i < 8; i++) {
+      a.push(await upload(h.keyA));
+      h.clock.advance(1000);
+    }
     const b = await upload(h.keyB);
     const order = await drain();
     expect(order).toHaveLength(9);

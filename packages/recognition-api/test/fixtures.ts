@@ -9,14 +9,26 @@ export const BUYER_INN = '7736207543';
 /** A line that passes every rule: 2 × 100.00 + 20 % VAT. */
 export function makeItem(over: Partial<LineItem> = {}): LineItem {
   return {
-    number: 1, name: 'Бумага А4', product_code: 'A4-500', unit: { code: '796', name: 'шт' }, quantity: 2, price: 100,
-    amount_without_nds: 200, nds_rate: 20, nds_amount: 40, amount_with_nds: 240, ...over,
+    number: 1,
+    name: 'Бумага А4',
+    product_code: 'A4-500',
+    unit: { code: '796', name: 'шт' },
+    quantity: 2,
+    price: 100,
+    amount_without_nds: 200,
+    nds_rate: 20,
+    nds_amount: 40,
+    amount_with_nds: 240,
+    ...over,
   };
 }
 
 /** A document dated 15.11.2025 (20 % in force) whose lines and totals agree: no warnings, confidence 1.00. */
 export function makeData(over: Partial<RecognizedData> = {}): RecognizedData {
-  const items = over.items ?? [makeItem(), makeItem({ number: 2, name: 'Ручка', quantity: 3, price: 33.33, amount_without_nds: 99.99, nds_amount: 20, amount_with_nds: 119.99 })];
+  const items = over.items ?? [
+    makeItem(),
+    makeItem({ number: 2, name: 'Ручка', quantity: 3, price: 33.33, amount_without_nds: 99.99, nds_amount: 20, amount_with_nds: 119.99 }),
+  ];
   return {
     document: { number: 'УПД-17', date: '15.11.2025' },
     seller: { name: 'ООО «Поставщик»', inn: SELLER_INN, kpp: '770701001', address: 'Москва' },
@@ -58,11 +70,15 @@ export class FakeEngine implements RecognitionEngine {
 export async function pngPage(width = 64, height = 48): Promise<Buffer> {
   const raw = Buffer.alloc(width * height * 3, 255);
   for (let x = 0; x < width * 3 * 4; x++) raw[width * 3 * 10 + x] = 20;
-  return sharp(raw, { raw: { width, height, channels: 3 } }).png().toBuffer();
+  return sharp(raw, { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
 }
 
 export async function jpegPage(width = 64, height = 48): Promise<Buffer> {
-  return sharp(await pngPage(width, height)).jpeg({ quality: 90 }).toBuffer();
+  return sharp(await pngPage(width, height))
+    .jpeg({ quality: 90 })
+    .toBuffer();
 }
 
 /** A multipart form for POST /recognize with sensible defaults; `files` go in as images[]. */

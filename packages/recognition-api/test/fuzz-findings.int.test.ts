@@ -8,7 +8,8 @@ import { pngPage, recognizeForm } from './fixtures.js';
 /** Findings of the fuzz campaign of issue 11, each with the answer it must now get. */
 let prod: Harness;
 let demo: Harness;
-const resolve = async (host: string) => (host === 'metadata.google.internal' ? ['169.254.169.254'] : host === 'localhost' ? ['127.0.0.1'] : ['93.184.216.34']);
+const resolve = async (host: string) =>
+  host === 'metadata.google.internal' ? ['169.254.169.254'] : host === 'localhost' ? ['127.0.0.1'] : ['93.184.216.34'];
 beforeAll(async () => {
   prod = await makeHarness({ allowLoopbackCallbacks: false, resolve });
   demo = await makeHarness({ allowLoopbackCallbacks: true, resolve });
@@ -27,21 +28,42 @@ async function expectNothingStored(h: Harness) {
 async function sqlDuring(h: Harness, fn: () => Promise<unknown>): Promise<string[]> {
   const seen: string[] = [];
   const original = h.db.query.bind(h.db);
-  h.db.query = (async (sql: string, params?: unknown[]) => { seen.push(sql); return original(sql, params); }) as typeof h.db.query;
-  try { await fn(); } finally { h.db.query = original; }
+  h.db.query = (async (sql: string, params?: unknown[]) => {
+    seen.push(sql);
+    return original(sql, params);
+  }) as typeof h.db.query;
+  try {
+    await fn();
+  } finally {
+    h.db.query = original;
+  }
   return seen;
 }
 
 describe('callback_url SSRF targets', () => {
-  const targets = ['http://127.0.0.1/h', 'http://169.254.169.254/latest/meta-data/', 'http://[::1]/h', 'http://[::ffff:127.0.0.1]/h',
-    'http://0x7f000001/h', 'http://2130706433/h', 'http://10.0.0.1/h', 'http://metadata.google.internal/computeMetadata/v1/'];
+  const targets = [
+    'http://127.0.0.1/h',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://[::1]/h',
+    'http://[::ffff:127.0.0.1]/h',
+    'http://0x7f000001/h',
+    'http://2130706433/h',
+    'http://10.0.0.1/h',
+    'http://metadata.google.internal/computeMetadata/v1/',
+  ];
   it.each(targets)('%s → 422 callback_url in production, nothing stored', async (url) => {
     const res = await post(prod, recognizeForm([await pngPage()], { callback_url: url }));
     expect(res.statusCode).toBe(422);
     expect(res.json().error).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/^callback_url: /) });
     await expectNothingStored(prod);
   });
-  const neverLoopback = ['http://169.254.169.254/latest/meta-data/', 'http://10.0.0.1/h', 'http://metadata.google.internal/computeMetadata/v1/', 'http://[fe80::1]/h', 'http://192.168.0.10/h'];
+  const neverLoopback = [
+    'http://169.254.169.254/latest/meta-data/',
+    'http://10.0.0.1/h',
+    'http://metadata.google.internal/computeMetadata/v1/',
+    'http://[fe80::1]/h',
+    'http://192.168.0.10/h',
+  ];
   it.each(neverLoopback)('%s → 422 even under npm start (loopback only)', async (url) => {
     const res = await post(demo, recognizeForm([await pngPage()], { callback_url: url }));
     expect(res.statusCode).toBe(422);
@@ -66,7 +88,11 @@ describe('NUL bytes never reach the database', () => {
     expect(res.statusCode).toBe(422);
     expect(res.json().error.message).toMatch(/^callback_url: /);
   });
-  it.each([['GET', ''], ['DELETE', ''], ['GET', '/export']])('%s /documents/{id with NUL}%s → 404 NOT_FOUND with no documents query', async (method, tail) => {
+  it.each([
+    ['GET', ''],
+    ['DELETE', ''],
+    ['GET', '/export'],
+  ])('%s /documents/{id with NUL}%s → 404 NOT_FOUND with no documents query', async (method, tail) => {
     let res!: Awaited<ReturnType<typeof prod.app.inject>>;
     const sql = await sqlDuring(prod, async () => {
       res = await prod.app.inject({ method: method as 'GET', url: `/api/v1/documents/doc_abc%00def${tail}`, headers: { 'x-api-key': prod.keyA } });
@@ -101,12 +127,34 @@ describe('protocol errors carry the {error: {code, message}} envelope', () => {
 
 describe('hostile images → 422 naming the problem, nothing stored', () => {
   const cases: [string, () => Promise<Buffer>, RegExp][] = [
-    ['a 7070×7070 one-colour PNG (146 KB, 150 MB decoded)', () => sharp({ create: { width: 7070, height: 7070, channels: 3, background: '#3060a0' } }).png().toBuffer(),
-      /decompression bomb: 7070×7070 pixels of a single colour/],
-    ['a 30000×10 PNG (huge side)', () => sharp({ create: { width: 30_000, height: 10, channels: 3, background: '#000' } }).png().toBuffer(), /a side longer than 20000/],
+    [
+      'a 7070×7070 one-colour PNG (146 KB, 150 MB decoded)',
+      () =>
+        sharp({ create: { width: 7070, height: 7070, channels: 3, background: '#3060a0' } })
+          .png()
+          .toBuffer(),
+      /decompression bomb: 7070×7070 pixels of a single colour/,
+    ],
+    [
+      'a 30000×10 PNG (huge side)',
+      () =>
+        sharp({ create: { width: 30_000, height: 10, channels: 3, background: '#000' } })
+          .png()
+          .toBuffer(),
+      /a side longer than 20000/,
+    ],
     ['a zero-byte file', async () => Buffer.alloc(0), /file is empty/],
-    ['a truncated PNG', async () => { const p = await sharp({ create: { width: 900, height: 900, channels: 3, background: '#fff' } }).composite([{ input: await pngPage(400, 300) }]).png().toBuffer(); return p.subarray(0, p.length - 200); },
-      /PNG image is corrupt or truncated/],
+    [
+      'a truncated PNG',
+      async () => {
+        const p = await sharp({ create: { width: 900, height: 900, channels: 3, background: '#fff' } })
+          .composite([{ input: await pngPage(400, 300) }])
+          .png()
+          .toBuffer();
+        return p.subarray(0, p.length - 200);
+      },
+      /PNG image is corrupt or truncated/,
+    ],
   ];
   it.each(cases)('%s', async (_name, make, message) => {
     const res = await post(prod, recognizeForm([await make()], { priority: 'high' }));

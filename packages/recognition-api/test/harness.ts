@@ -11,8 +11,17 @@ import { FakeEngine } from './fixtures.js';
 
 /** One app over one test database (open per test file: PGlite start costs ~2 s). */
 export interface Harness {
-  app: FastifyInstance; db: Db; clock: ManualClock; engine: FakeEngine; files: LocalFileStore; dir: string;
-  services: RecognitionServices; deps: RecognitionAppDeps; keyA: string; keyB: string; close(): Promise<void>;
+  app: FastifyInstance;
+  db: Db;
+  clock: ManualClock;
+  engine: FakeEngine;
+  files: LocalFileStore;
+  dir: string;
+  services: RecognitionServices;
+  deps: RecognitionAppDeps;
+  keyA: string;
+  keyB: string;
+  close(): Promise<void>;
 }
 
 export async function makeHarness(over: Partial<RecognitionAppDeps> = {}): Promise<Harness> {
@@ -22,15 +31,30 @@ export async function makeHarness(over: Partial<RecognitionAppDeps> = {}): Promi
   const clock = over.clock instanceof ManualClock ? over.clock : new ManualClock('2026-11-23T09:05:00Z');
   const engine = new FakeEngine();
   const deps: RecognitionAppDeps = {
-    db, files, localEngine: engine, clock, ids: new SequentialIds(), allowLoopbackCallbacks: true,
-    resolve: async () => ['93.184.216.34'], ...over,
+    db,
+    files,
+    localEngine: engine,
+    clock,
+    ids: new SequentialIds(),
+    allowLoopbackCallbacks: true,
+    resolve: async () => ['93.184.216.34'],
+    ...over,
   };
   const services = createRecognitionServices(deps);
   const app = await buildRecognitionApp(deps, services);
   const keyA = (await services.keys.create('A')).key;
   const keyB = (await services.keys.create('B')).key;
   return {
-    app, db, clock, engine, files, dir, services, deps, keyA, keyB,
+    app,
+    db,
+    clock,
+    engine,
+    files,
+    dir,
+    services,
+    deps,
+    keyA,
+    keyB,
     async close() {
       await app.close();
       await db.close();

@@ -23,8 +23,12 @@ class StubbornEngine implements RecognitionEngine {
     await new Promise<void>((r) => this.release.push(r));
     return { documentType: 'upd', data: makeData(), warnings: [], pages: input.images.length };
   }
-  finishAll(): void { this.release.splice(0).forEach((r) => r()); }
-  async health() { return 'ok' as const; }
+  finishAll(): void {
+    this.release.splice(0).forEach((r) => r());
+  }
+  async health() {
+    return 'ok' as const;
+  }
 }
 
 /** Upload check that the test can hold (a slow check eats into the deadline counted from arrival). */
@@ -61,8 +65,13 @@ async function until(cond: () => boolean | Promise<boolean>): Promise<void> {
   throw new Error('condition not reached');
 }
 
-const postHigh = async () => h.app.inject({ method: 'POST', url: '/api/v1/recognize', headers: { 'x-api-key': h.keyA },
-  payload: recognizeForm([await pngPage()], { priority: 'high' }) });
+const postHigh = async () =>
+  h.app.inject({
+    method: 'POST',
+    url: '/api/v1/recognize',
+    headers: { 'x-api-key': h.keyA },
+    payload: recognizeForm([await pngPage()], { priority: 'high' }),
+  });
 const docs = async () => h.db.query<{ id: string; status: string; error_code: string | null }>('SELECT id, status, error_code FROM documents');
 
 describe('priority=high lane (issue 11, item 2)', () => {
@@ -127,7 +136,12 @@ describe('priority=high lane (issue 11, item 2)', () => {
     expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(35);
     expect(await docs()).toHaveLength(1);
     // normal requests are not affected by the high lane being full
-    const normal = await h.app.inject({ method: 'POST', url: '/api/v1/recognize', headers: { 'x-api-key': h.keyA }, payload: recognizeForm([await pngPage()]) });
+    const normal = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/recognize',
+      headers: { 'x-api-key': h.keyA },
+      payload: recognizeForm([await pngPage()]),
+    });
     expect(normal.statusCode).toBe(202);
     engine.finishAll();
     expect((await first).statusCode).toBe(200);
@@ -136,8 +150,12 @@ describe('priority=high lane (issue 11, item 2)', () => {
 });
 
 describe('leases and the worker-side timeout (issue 11, items 2 and 3)', () => {
-  const worker = () => runWorkerStep({ queue: h.services.queue, processor: h.services.processor, clock, scheduler: sched, jobTimeoutMs: 10 * 60_000 });
-  const upload = async () => (await h.app.inject({ method: 'POST', url: '/api/v1/recognize', headers: { 'x-api-key': h.keyA }, payload: recognizeForm([await pngPage()]) })).json().id as string;
+  const worker = () =>
+    runWorkerStep({ queue: h.services.queue, processor: h.services.processor, clock, scheduler: sched, jobTimeoutMs: 10 * 60_000 });
+  const upload = async () =>
+    (
+      await h.app.inject({ method: 'POST', url: '/api/v1/recognize', headers: { 'x-api-key': h.keyA }, payload: recognizeForm([await pngPage()]) })
+    ).json().id as string;
 
   it('renews the lease of a long job so no second worker takes it, and finishes it once', async () => {
     const id = await upload();

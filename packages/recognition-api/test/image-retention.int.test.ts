@@ -14,7 +14,12 @@ beforeAll(async () => {
 afterAll(async () => h.close());
 
 const upload = async () => {
-  const res = await h.app.inject({ method: 'POST', url: '/api/v1/recognize', headers: { 'x-api-key': h.keyA }, payload: recognizeForm([await pngPage(), await pngPage()], { priority: 'normal' }) });
+  const res = await h.app.inject({
+    method: 'POST',
+    url: '/api/v1/recognize',
+    headers: { 'x-api-key': h.keyA },
+    payload: recognizeForm([await pngPage(), await pngPage()], { priority: 'normal' }),
+  });
   expect(res.statusCode).toBe(202);
   return res.json().id as string;
 };
@@ -33,7 +38,15 @@ describe('Image retention (issue 13)', () => {
     h.clock.advance(20 * DAY + 1); // `old` finished 30 days + 1 ms ago, `recent` 20 days ago
     const logs: [string, object][] = [];
     const registry = new Registry();
-    const retention = new ImageRetention({ db: h.db, files: h.files, clock: h.clock, registry, days: 30, log: (m, e) => logs.push([m, e]), batchSize: 1 });
+    const retention = new ImageRetention({
+      db: h.db,
+      files: h.files,
+      clock: h.clock,
+      registry,
+      days: 30,
+      log: (m, e) => logs.push([m, e]),
+      batchSize: 1,
+    });
 
     expect(await retention.runOnce()).toBe(1);
     expect(existsSync(h.files.documentDir(old))).toBe(false);
@@ -45,7 +58,10 @@ describe('Image retention (issue 13)', () => {
     expect(logs).toEqual([['image retention purge', { documents: 1, finishedBefore: new Date(h.clock.now().getTime() - 30 * DAY).toISOString() }]]);
 
     // The admin panel's page view says the image is gone instead of failing.
-    await expect(h.services.admin.documents.page(old, 1)).rejects.toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('удалено по сроку хранения') });
+    await expect(h.services.admin.documents.page(old, 1)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: expect.stringContaining('удалено по сроку хранения'),
+    });
     expect((await h.services.admin.documents.page(recent, 1)).type).toBe('image/png');
 
     expect(await retention.runOnce()).toBe(0); // marked: not handled twice

@@ -2,7 +2,7 @@ import { ManualClock } from '@app/shared';
 import { describe, expect, it } from 'vitest';
 import { loadRecognitionConfig } from '../src/config.js';
 import { cachedProbe } from '../src/engine/pool/pooled-engine.js';
-import { ApiError } from '../src/errors.js';
+import type { ApiError } from '../src/errors.js';
 import { Lane } from '../src/jobs/lane.js';
 
 describe('high lane slots', () => {
@@ -13,7 +13,11 @@ describe('high lane slots', () => {
     const r1 = lane.enter(deadline);
     lane.enter(deadline);
     let err: ApiError | undefined;
-    try { lane.enter(deadline); } catch (e) { err = e as ApiError; }
+    try {
+      lane.enter(deadline);
+    } catch (e) {
+      err = e as ApiError;
+    }
     expect(err).toMatchObject({ code: 'HIGH_PRIORITY_BUSY', status: 503, headers: { 'retry-after': '5' } });
     clock.advance(4_000);
     r1();
@@ -27,7 +31,10 @@ describe('health probe cache', () => {
   it('runs the engine probe at most once per 30 s, one probe in flight for concurrent callers', async () => {
     const clock = new ManualClock();
     let probes = 0;
-    const probe = cachedProbe(async () => { probes++; return 'ok'; }, clock);
+    const probe = cachedProbe(async () => {
+      probes++;
+      return 'ok';
+    }, clock);
     expect(await Promise.all([probe(), probe(), probe()])).toEqual(['ok', 'ok', 'ok']);
     expect(probes).toBe(1);
     clock.advance(29_999);
@@ -38,7 +45,9 @@ describe('health probe cache', () => {
     expect(probes).toBe(2);
   });
   it('a probe that throws is reported unavailable', async () => {
-    const probe = cachedProbe(async () => { throw new Error('spawn ENOENT'); }, new ManualClock());
+    const probe = cachedProbe(async () => {
+      throw new Error('spawn ENOENT');
+    }, new ManualClock());
     expect(await probe()).toBe('unavailable');
   });
 });
@@ -49,6 +58,8 @@ describe('configuration', () => {
     expect(c).toMatchObject({ highSlots: 3, taskMemoryMb: 512, allowLoopbackCallbacks: true });
     expect(loadRecognitionConfig({})).toMatchObject({ highSlots: 2, taskMemoryMb: 768, allowLoopbackCallbacks: false });
     expect(() => loadRecognitionConfig({ RECOGNITION_HIGH_SLOTS: '0' })).toThrow(/RECOGNITION_HIGH_SLOTS/);
-    expect(() => loadRecognitionConfig({ AI_BASE_URL: 'https://ai.example/v1', AI_MODEL: 'm', AI_COST_INPUT_PER_MTOK: 'cheap' })).toThrow(/AI_COST_INPUT_PER_MTOK/);
+    expect(() => loadRecognitionConfig({ AI_BASE_URL: 'https://ai.example/v1', AI_MODEL: 'm', AI_COST_INPUT_PER_MTOK: 'cheap' })).toThrow(
+      /AI_COST_INPUT_PER_MTOK/,
+    );
   });
 });

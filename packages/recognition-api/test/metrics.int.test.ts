@@ -49,7 +49,12 @@ const sample = (text: string, line: string): number | undefined => {
 const upload = async (priority: 'normal' | 'batch', pages = 1, callback = true) => {
   const images = await Promise.all(Array.from({ length: pages }, () => pngPage()));
   const fields: Record<string, string> = { priority, ...(callback ? { callback_url: url } : {}) };
-  const res = await h.app.inject({ method: 'POST', url: '/api/v1/recognize', headers: { 'x-api-key': h.keyA }, payload: recognizeForm(images, fields) });
+  const res = await h.app.inject({
+    method: 'POST',
+    url: '/api/v1/recognize',
+    headers: { 'x-api-key': h.keyA },
+    payload: recognizeForm(images, fields),
+  });
   expect(res.statusCode).toBe(202);
 };
 const work = () => runWorkerStep({ queue: h.services.queue, processor: h.services.processor, clock: h.clock });

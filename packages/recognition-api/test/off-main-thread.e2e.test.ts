@@ -31,9 +31,16 @@ let bomb: Buffer;
 let svc: Awaited<ReturnType<typeof startRecognitionService>>;
 
 beforeAll(async () => {
-  for (const [type, seed] of [['upd', 21], ['torg12', 22], ['invoice', 23]] as const) pages.set(type, await generateDocument({ seed, type, tier: 'scan', lines: 2 }));
+  for (const [type, seed] of [
+    ['upd', 21],
+    ['torg12', 22],
+    ['invoice', 23],
+  ] as const)
+    pages.set(type, await generateDocument({ seed, type, tier: 'scan', lines: 2 }));
   await closeRenderer();
-  bomb = await realSharp({ create: { width: 7070, height: 7070, channels: 3, background: '#ffffff' } }).png().toBuffer();
+  bomb = await realSharp({ create: { width: 7070, height: 7070, channels: 3, background: '#ffffff' } })
+    .png()
+    .toBuffer();
   svc = await startRecognitionService({ dataDir: dir, port: 0, host: '127.0.0.1', workers: 0, highSlots: 2, demoApiKey: true });
   guard.forbidden = true;
 }, 120_000);
@@ -55,16 +62,20 @@ describe('pixel work runs in the worker pool, never on the main thread', () => {
     expect(guard.calls).toBe(0);
   });
 
-  it.each(['upd', 'torg12', 'invoice'] as DocType[])('a generated %s page is recognised by the real Tesseract through the high lane', async (type) => {
-    const doc = pages.get(type)!;
-    const res = await recognize(recognizeForm(doc.images, { priority: 'high', document_type: 'auto' }));
-    const body = (await res.json()) as Record<string, any>;
-    expect(res.status).toBe(200);
-    expect(body.document_type).toBe(type);
-    expect(body.data.totals).toEqual(doc.truth.totals);
-    expect(body.data.seller.inn).toBe(doc.truth.seller.inn);
-    expect(body.data.items).toHaveLength(doc.truth.items.length);
-    expect(typeof body.manual_check_recommended).toBe('boolean');
-    expect(guard.calls).toBe(0);
-  }, 90_000);
+  it.each(['upd', 'torg12', 'invoice'] as DocType[])(
+    'a generated %s page is recognised by the real Tesseract through the high lane',
+    async (type) => {
+      const doc = pages.get(type)!;
+      const res = await recognize(recognizeForm(doc.images, { priority: 'high', document_type: 'auto' }));
+      const body = (await res.json()) as Record<string, any>;
+      expect(res.status).toBe(200);
+      expect(body.document_type).toBe(type);
+      expect(body.data.totals).toEqual(doc.truth.totals);
+      expect(body.data.seller.inn).toBe(doc.truth.seller.inn);
+      expect(body.data.items).toHaveLength(doc.truth.items.length);
+      expect(typeof body.manual_check_recommended).toBe('boolean');
+      expect(guard.calls).toBe(0);
+    },
+    90_000,
+  );
 });

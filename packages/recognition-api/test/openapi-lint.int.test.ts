@@ -31,7 +31,9 @@ function emptySchemas(node: unknown, at = '#'): string[] {
     const isObj = value !== null && typeof value === 'object' && !Array.isArray(value);
     if (['schema', 'items', 'additionalProperties', 'not'].includes(key) && isObj && Object.keys(value).length === 0) out.push(here);
     if (['anyOf', 'oneOf', 'allOf', 'prefixItems'].includes(key) && Array.isArray(value)) {
-      value.forEach((v, i) => { if (v && typeof v === 'object' && Object.keys(v).length === 0) out.push(`${here}/${i}`); });
+      value.forEach((v, i) => {
+        if (v && typeof v === 'object' && Object.keys(v).length === 0) out.push(`${here}/${i}`);
+      });
     }
     if (['properties', 'patternProperties'].includes(key) && isObj) {
       for (const [name, v] of Object.entries(value)) if (v && typeof v === 'object' && Object.keys(v).length === 0) out.push(`${here}/${name}`);
@@ -93,7 +95,11 @@ export const noData = (d: Extract<DocumentRecord, { status: 'queued' | 'processi
 `,
       );
       const tsc = join(import.meta.dirname, '..', '..', '..', 'node_modules', 'typescript', 'bin', 'tsc');
-      execFileSync(process.execPath, [tsc, '--noEmit', '--strict', '--skipLibCheck', '--target', 'es2022', '--module', 'nodenext', join(dir, 'client.ts')], { stdio: 'pipe' });
+      execFileSync(
+        process.execPath,
+        [tsc, '--noEmit', '--strict', '--skipLibCheck', '--target', 'es2022', '--module', 'nodenext', join(dir, 'client.ts')],
+        { stdio: 'pipe' },
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

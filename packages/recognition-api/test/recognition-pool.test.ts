@@ -18,7 +18,9 @@ describe('RecognitionPool (piscina worker threads)', () => {
   });
 
   it('passes refusals across the thread boundary as ImageRejected with the reason', async () => {
-    const bomb = await sharp({ create: { width: 7070, height: 7070, channels: 3, background: '#000' } }).png().toBuffer();
+    const bomb = await sharp({ create: { width: 7070, height: 7070, channels: 3, background: '#000' } })
+      .png()
+      .toBuffer();
     await expect(pool.checkImage(bomb)).rejects.toBeInstanceOf(ImageRejected);
     await expect(pool.checkImage(Buffer.alloc(0))).rejects.toThrow(/file is empty/);
   });

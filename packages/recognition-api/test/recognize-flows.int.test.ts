@@ -13,12 +13,21 @@ beforeAll(async () => {
 });
 afterAll(async () => h.close());
 beforeEach(async () => {
-  h.engine.fail = null; h.engine.gate = null; h.engine.data = makeData(); h.engine.calls = [];
-  await h.db.query('DELETE FROM callbacks'); await h.db.query('DELETE FROM documents');
+  h.engine.fail = null;
+  h.engine.gate = null;
+  h.engine.data = makeData();
+  h.engine.calls = [];
+  await h.db.query('DELETE FROM callbacks');
+  await h.db.query('DELETE FROM documents');
 });
 
 const post = async (fields: Record<string, string>, files?: Buffer[], key = h.keyA) =>
-  h.app.inject({ method: 'POST', url: '/api/v1/recognize', headers: { 'x-api-key': key }, payload: recognizeForm(files ?? [await pngPage()], fields) });
+  h.app.inject({
+    method: 'POST',
+    url: '/api/v1/recognize',
+    headers: { 'x-api-key': key },
+    payload: recognizeForm(files ?? [await pngPage()], fields),
+  });
 const get = (url: string, key = h.keyA) => h.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
 const work = () => runWorkerStep({ queue: h.services.queue, processor: h.services.processor, clock: h.clock });
 
@@ -36,7 +45,11 @@ describe('priority=high answers synchronously', () => {
 
   it('output_format=accounting adds `export` in accounting form', async () => {
     const res = await post({ priority: 'high', output_format: 'accounting' });
-    expect(res.json().export).toMatchObject({ accounting_version: '1.0', counterparty: { role: 'seller', inn: '7707083893' }, totals: { currency: 'RUB' } });
+    expect(res.json().export).toMatchObject({
+      accounting_version: '1.0',
+      counterparty: { role: 'seller', inn: '7707083893' },
+      totals: { currency: 'RUB' },
+    });
   });
 
   it('422 RECOGNITION_FAILED when the engine fails; the document is failed', async () => {
@@ -63,7 +76,13 @@ describe('priority=high answers synchronously', () => {
   });
 
   it('a page with no document completes with low confidence and warnings', async () => {
-    h.engine.data = { document: { number: null, date: null }, seller: { name: null, inn: null, kpp: null }, buyer: { name: null, inn: null, kpp: null }, items: [], totals: { amount_without_nds: null, nds_amount: null, amount_with_nds: null } };
+    h.engine.data = {
+      document: { number: null, date: null },
+      seller: { name: null, inn: null, kpp: null },
+      buyer: { name: null, inn: null, kpp: null },
+      items: [],
+      totals: { amount_without_nds: null, nds_amount: null, amount_with_nds: null },
+    };
     const res = await post({ priority: 'high' });
     expect(res.statusCode).toBe(200);
     // 5 warnings (−0.25) and 3 empty critical fields (−0.30)
@@ -117,7 +136,10 @@ describe('priority=normal and batch go through the durable queue', () => {
     expect(await work()).toBe(true);
     h.clock.advance(60_000);
     expect(await work()).toBe(true);
-    expect((await get(`/api/v1/documents/${id}`)).json()).toMatchObject({ status: 'failed', error: { message: 'engine_unavailable: the recognition engine is unavailable' } });
+    expect((await get(`/api/v1/documents/${id}`)).json()).toMatchObject({
+      status: 'failed',
+      error: { message: 'engine_unavailable: the recognition engine is unavailable' },
+    });
     expect(h.engine.calls).toHaveLength(3);
   });
 
@@ -145,7 +167,8 @@ describe('priority=normal and batch go through the durable queue', () => {
   });
 
   it('two workers never take the same document (FOR UPDATE SKIP LOCKED)', async () => {
-    await post({}); await post({});
+    await post({});
+    await post({});
     const [a, b] = await Promise.all([h.services.queue.claim(h.clock.now(), 60_000), h.services.queue.claim(h.clock.now(), 60_000)]);
     expect(a && b && a.id !== b.id).toBe(true);
     expect(await h.services.queue.claim(h.clock.now(), 60_000)).toBeNull();
@@ -155,12 +178,14 @@ describe('priority=normal and batch go through the durable queue', () => {
 describe('unexpected failures', () => {
   it('500 INTERNAL_ERROR without internals, nothing left behind', async () => {
     const put = h.files.put;
-    h.files.put = async () => { throw new Error('EIO: /var/secret/path'); };
+    h.files.put = async () => {
+      throw new Error('EIO: /var/secret/path');
+    };
     try {
       const res = await post({});
       expect(res.statusCode).toBe(500);
       expect(res.json()).toEqual({ error: { code: 'INTERNAL_ERROR', message: 'internal error' } });
-      expect((await h.db.query('SELECT id FROM documents'))).toEqual([]);
+      expect(await h.db.query('SELECT id FROM documents')).toEqual([]);
     } finally {
       h.files.put = put;
     }
@@ -174,7 +199,12 @@ describe('image formats are detected from content', () => {
     const raw = await sharp(base).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
     // bmp-ts takes ABGR pixels
     const abgr = Buffer.alloc(raw.data.length);
-    for (let i = 0; i < raw.data.length; i += 4) { abgr[i] = 255; abgr[i + 1] = raw.data[i + 2]!; abgr[i + 2] = raw.data[i + 1]!; abgr[i + 3] = raw.data[i]!; }
+    for (let i = 0; i < raw.data.length; i += 4) {
+      abgr[i] = 255;
+      abgr[i + 1] = raw.data[i + 2]!;
+      abgr[i + 2] = raw.data[i + 1]!;
+      abgr[i + 3] = raw.data[i]!;
+    }
     const bmp = encodeBmp({ data: abgr, width: raw.info.width, height: raw.info.height, bitPP: 24 }).data;
     const files = [await sharp(base).jpeg().toBuffer(), await sharp(base).webp().toBuffer(), await sharp(base).tiff().toBuffer(), bmp];
     const res = await post({ priority: 'high' }, files);
@@ -188,7 +218,11 @@ describe('image formats are detected from content', () => {
 describe('documents endpoints', () => {
   it('ownership: another key gets 404 on read, export and delete', async () => {
     const { id } = (await post({ priority: 'high' })).json();
-    for (const [method, url] of [['GET', `/api/v1/documents/${id}`], ['GET', `/api/v1/documents/${id}/export`], ['DELETE', `/api/v1/documents/${id}`]] as const) {
+    for (const [method, url] of [
+      ['GET', `/api/v1/documents/${id}`],
+      ['GET', `/api/v1/documents/${id}/export`],
+      ['DELETE', `/api/v1/documents/${id}`],
+    ] as const) {
       const res = await h.app.inject({ method, url, headers: { 'x-api-key': h.keyB } });
       expect(res.statusCode).toBe(404);
       expect(res.json().error.code).toBe('NOT_FOUND');
@@ -204,8 +238,26 @@ describe('documents endpoints', () => {
     await work();
     expect((await get(`/api/v1/documents/${id}/export`)).json()).toEqual(makeData());
     const acc = (await get(`/api/v1/documents/${id}/export?format=accounting`)).json();
-    expect(acc).toMatchObject({ document_id: id, document_type: 'upd', confidence: 1, raw_data: makeData(), totals: { amount_with_nds: 359.99, currency: 'RUB' } });
-    expect(acc.items[1]).toEqual({ line_number: 2, name: 'Ручка', product_code: 'A4-500', unit_code: '796', unit_name: 'шт', quantity: 3, price: 33.33, amount_without_vat: 99.99, vat_rate: '20%', vat_amount: 20, amount_with_vat: 119.99 });
+    expect(acc).toMatchObject({
+      document_id: id,
+      document_type: 'upd',
+      confidence: 1,
+      raw_data: makeData(),
+      totals: { amount_with_nds: 359.99, currency: 'RUB' },
+    });
+    expect(acc.items[1]).toEqual({
+      line_number: 2,
+      name: 'Ручка',
+      product_code: 'A4-500',
+      unit_code: '796',
+      unit_name: 'шт',
+      quantity: 3,
+      price: 33.33,
+      amount_without_vat: 99.99,
+      vat_rate: '20%',
+      vat_amount: 20,
+      amount_with_vat: 119.99,
+    });
     expect((await get(`/api/v1/documents/${id}/export?format=xml`)).json().error.message).toMatch(/^format: /);
   });
 
@@ -234,7 +286,13 @@ describe('documents endpoints', () => {
     const page = (await get('/api/v1/documents?limit=1&offset=1')).json();
     expect(page).toMatchObject({ total: 3, limit: 1, offset: 1 });
     expect(page.data.map((d: { id: string }) => d.id)).toEqual([b]);
-    for (const [q, param] of [['?limit=0', 'limit'], ['?limit=101', 'limit'], ['?status=done', 'status'], ['?from=yesterday', 'from'], ['?type=auto', 'type']]) {
+    for (const [q, param] of [
+      ['?limit=0', 'limit'],
+      ['?limit=101', 'limit'],
+      ['?status=done', 'status'],
+      ['?from=yesterday', 'from'],
+      ['?type=auto', 'type'],
+    ]) {
       const res = await get(`/api/v1/documents${q}`);
       expect(res.statusCode).toBe(422);
       expect(res.json().error.message.startsWith(`${param}: `)).toBe(true);

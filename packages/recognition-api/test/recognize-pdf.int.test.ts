@@ -71,19 +71,45 @@ describe('POST /api/v1/recognize with PDF files', () => {
   });
 
   const refusals: [string, () => Promise<Buffer[]>, RegExp][] = [
-    ['a broken PDF', async () => [Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> garbage without xref or trailer')], /^images\[0\]: "f0.pdf": PDF is damaged or not a PDF/],
+    [
+      'a broken PDF',
+      async () => [Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> garbage without xref or trailer')],
+      /^images\[0\]: "f0.pdf": PDF is damaged or not a PDF/,
+    ],
     ['a truncated PDF', async () => [textPdf.subarray(0, 400)], /^images\[0\]: "f0.pdf": PDF is damaged/],
     ['a password-protected PDF', async () => [encrypt(textPdf, 'user-secret')], /^images\[0\]: "f0.pdf": PDF is password-protected/],
-    ['an encrypted PDF that opens without a password (restrictions only)', async () => [encrypt(textPdf, '')], /^images\[0\]: "f0.pdf": PDF is encrypted/],
-    ['a PDF of 6 pages', async () => [await imagesToPdf(await Promise.all(Array.from({ length: 6 }, () => pngPage())))], /^images\[0\]: "f0.pdf": PDF has 6 pages; at most 5 pages per request/],
-    ['a PDF page of 5 × 5 m', async () => [await imagesToPdf([await pngPage()], [14_173, 14_173])], /^images\[0\]: "f0.pdf": PDF page 1 is 5000×5000 mm, at 300 DPI .*more than 50000000 allowed/],
-    ['a 3-page PDF plus 3 images (6 pages in all)', async () => [await imagesToPdf(await Promise.all([pngPage(), pngPage(), pngPage()])), await pngPage(), await pngPage(), await pngPage()], /^images\[\]: at most 5 pages per request \(a PDF counts each page\); "f3.pdf" brings the total to 6/],
+    [
+      'an encrypted PDF that opens without a password (restrictions only)',
+      async () => [encrypt(textPdf, '')],
+      /^images\[0\]: "f0.pdf": PDF is encrypted/,
+    ],
+    [
+      'a PDF of 6 pages',
+      async () => [await imagesToPdf(await Promise.all(Array.from({ length: 6 }, () => pngPage())))],
+      /^images\[0\]: "f0.pdf": PDF has 6 pages; at most 5 pages per request/,
+    ],
+    [
+      'a PDF page of 5 × 5 m',
+      async () => [await imagesToPdf([await pngPage()], [14_173, 14_173])],
+      /^images\[0\]: "f0.pdf": PDF page 1 is 5000×5000 mm, at 300 DPI .*more than 50000000 allowed/,
+    ],
+    [
+      'a 3-page PDF plus 3 images (6 pages in all)',
+      async () => [await imagesToPdf(await Promise.all([pngPage(), pngPage(), pngPage()])), await pngPage(), await pngPage(), await pngPage()],
+      /^images\[\]: at most 5 pages per request \(a PDF counts each page\); "f3.pdf" brings the total to 6/,
+    ],
   ];
   for (const [name, files, message] of refusals) {
     it(`refuses ${name} with 422 VALIDATION_ERROR and stores nothing`, async () => {
       const before = await storedCount();
       const fs = await files();
-      const res = await post(recognizeForm(fs, {}, fs.map((_, i) => `f${i}.pdf`)));
+      const res = await post(
+        recognizeForm(
+          fs,
+          {},
+          fs.map((_, i) => `f${i}.pdf`),
+        ),
+      );
       expect(res.statusCode).toBe(422);
       expect(res.json().error.code).toBe('VALIDATION_ERROR');
       expect(res.json().error.message).toMatch(message);

@@ -28,17 +28,33 @@ describe('startRecognitionService over real HTTP', () => {
     const receiver = createServer((req, res) => {
       let body = '';
       req.on('data', (c) => (body += c));
-      req.on('end', () => { hooks.push(JSON.parse(body)); res.end(); });
+      req.on('end', () => {
+        hooks.push(JSON.parse(body));
+        res.end();
+      });
     });
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
     const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`;
 
-    const opts = { dataDir: dir, port: 0, host: '127.0.0.1', engine: new FakeEngine(), workers: 1, pollMs: 20, allowLoopbackCallbacks: true, demoApiKey: true as const };
+    const opts = {
+      dataDir: dir,
+      port: 0,
+      host: '127.0.0.1',
+      engine: new FakeEngine(),
+      workers: 1,
+      pollMs: 20,
+      allowLoopbackCallbacks: true,
+      demoApiKey: true as const,
+    };
     const svc = await startRecognitionService(opts);
     let restarted: Awaited<ReturnType<typeof startRecognitionService>> | undefined;
     try {
       expect((await fetch(`${svc.url}/api/v1/health`)).status).toBe(200);
-      const res = await fetch(`${svc.url}/api/v1/recognize`, { method: 'POST', headers: { 'x-api-key': svc.apiKey! }, body: recognizeForm([await pngPage()], { callback_url: hookUrl }) });
+      const res = await fetch(`${svc.url}/api/v1/recognize`, {
+        method: 'POST',
+        headers: { 'x-api-key': svc.apiKey! },
+        body: recognizeForm([await pngPage()], { callback_url: hookUrl }),
+      });
       expect(res.status).toBe(202);
       const { poll_url } = (await res.json()) as { poll_url: string };
       const doc = await until(async () => {
@@ -61,8 +77,14 @@ describe('startRecognitionService over real HTTP', () => {
   });
 
   it('the production options create no API key and npm start reads the same configuration', async () => {
-    const config = loadRecognitionConfig({ DATA_DIR: join(dir, 'prod'), RECOGNITION_PORT: '0', RECOGNITION_WORKERS: '0', RECOGNITION_HIGH_SLOTS: '3',
-      AI_BASE_URL: 'http://127.0.0.1:9/v1', AI_MODEL: 'vision-1' });
+    const config = loadRecognitionConfig({
+      DATA_DIR: join(dir, 'prod'),
+      RECOGNITION_PORT: '0',
+      RECOGNITION_WORKERS: '0',
+      RECOGNITION_HIGH_SLOTS: '3',
+      AI_BASE_URL: 'http://127.0.0.1:9/v1',
+      AI_MODEL: 'vision-1',
+    });
     const opts = serviceOptionsFromConfig(config);
     expect(opts).toMatchObject({ workers: 0, highSlots: 3, allowLoopbackCallbacks: false, ai: { model: 'vision-1' } });
     expect(opts.demoApiKey).toBeUndefined();

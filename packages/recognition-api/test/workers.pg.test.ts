@@ -37,8 +37,13 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'recog-workers-'));
   db = await openRecognitionDb({ databaseUrl: url, dataDir });
   const deps = {
-    db, files: new LocalFileStore(join(dataDir, 'recognition', 'files')), localEngine: new FakeEngine(), clock: systemClock, ids: randomIds,
-    allowLoopbackCallbacks: true, resolve: async () => ['93.184.216.34'],
+    db,
+    files: new LocalFileStore(join(dataDir, 'recognition', 'files')),
+    localEngine: new FakeEngine(),
+    clock: systemClock,
+    ids: randomIds,
+    allowLoopbackCallbacks: true,
+    resolve: async () => ['93.184.216.34'],
   };
   services = createRecognitionServices(deps);
   app = await buildRecognitionApp(deps, services);
@@ -55,7 +60,8 @@ afterAll(async () => {
 /** Starts a worker process; resolves once it printed `ready`, with a promise of its final line. */
 function startWorker(): Promise<{ done: Promise<{ calls: number }> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'support', 'worker-process.ts')], {
-    env: { ...process.env, DATABASE_URL: url, DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, DATABASE_URL: url, DATA_DIR: dataDir },
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(child);
   let out = '';
@@ -73,7 +79,12 @@ describe('recognition-worker processes (issue 13)', () => {
   it('two worker processes on one queue process every document exactly once', async () => {
     const key = (await services.keys.create('A')).key;
     for (let i = 0; i < DOCS; i++) {
-      const res = await app.inject({ method: 'POST', url: '/api/v1/recognize', headers: { 'x-api-key': key }, payload: recognizeForm([await pngPage()], { priority: 'normal' }) });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/v1/recognize',
+        headers: { 'x-api-key': key },
+        payload: recognizeForm([await pngPage()], { priority: 'normal' }),
+      });
       expect(res.statusCode).toBe(202);
     }
     const workers = await Promise.all([startWorker(), startWorker()]);

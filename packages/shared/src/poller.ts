@@ -37,7 +37,7 @@ export class Poller {
   private readonly timers: PollerTimers;
 
   constructor(
-    private readonly step: () => Promise<boolean | void>,
+    private readonly step: () => Promise<boolean | undefined>,
     private readonly opts: PollerOptions,
   ) {
     this.timers = opts.timers ?? realTimers;

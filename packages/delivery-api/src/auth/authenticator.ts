@@ -57,10 +57,7 @@ export class Authenticator {
 
     const cred = await this.guard(() => this.deps.credentials.findActiveByKey(apiKey));
     if (!cred) throw unauthorized('unknown key');
-    const expected = hmacHex(
-      cred.secret,
-      canonicalRequestString({ timestamp, requestId, method: req.method, path: req.path, body: req.rawBody }),
-    );
+    const expected = hmacHex(cred.secret, canonicalRequestString({ timestamp, requestId, method: req.method, path: req.path, body: req.rawBody }));
     if (!safeEqualHex(expected, signature)) throw unauthorized('signature mismatch');
 
     const expiresAt = new Date(now.getTime() + this.deps.requestIdTtlSeconds * 1000);

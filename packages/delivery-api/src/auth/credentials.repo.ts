@@ -90,25 +90,42 @@ export class CredentialsRepo {
     await this.db.query(
       `INSERT INTO credentials (id, kind, api_key, secret_enc, tenant_id, source, point_ids, organization_id, terminal_group_id)
        VALUES ($1,$2,$3,$4,$5,$6,$7::jsonb,$8,$9)`,
-      [c.id, c.kind, c.apiKey, this.box.seal(c.secret), c.tenantId, c.scope.source ?? null,
-        c.scope.pointIds ? JSON.stringify(c.scope.pointIds) : null, c.scope.organizationId ?? null, c.scope.terminalGroupId ?? null],
+      [
+        c.id,
+        c.kind,
+        c.apiKey,
+        this.box.seal(c.secret),
+        c.tenantId,
+        c.scope.source ?? null,
+        c.scope.pointIds ? JSON.stringify(c.scope.pointIds) : null,
+        c.scope.organizationId ?? null,
+        c.scope.terminalGroupId ?? null,
+      ],
     );
   }
 
   /** Revokes the active credential with this key; false when there is none. */
   async revoke(apiKey: string): Promise<boolean> {
-    return (await this.db.query(`UPDATE credentials SET revoked_at = now() WHERE api_key = $1 AND revoked_at IS NULL RETURNING 1`, [apiKey])).length > 0;
+    return (
+      (await this.db.query(`UPDATE credentials SET revoked_at = now() WHERE api_key = $1 AND revoked_at IS NULL RETURNING 1`, [apiKey])).length > 0
+    );
   }
 
   /** Replaces the secret of the active credential with this key; false when there is none. */
   async replaceSecret(apiKey: string, secret: string): Promise<boolean> {
-    const rows = await this.db.query(`UPDATE credentials SET secret_enc = $2 WHERE api_key = $1 AND revoked_at IS NULL RETURNING 1`, [apiKey, this.box.seal(secret)]);
+    const rows = await this.db.query(`UPDATE credentials SET secret_enc = $2 WHERE api_key = $1 AND revoked_at IS NULL RETURNING 1`, [
+      apiKey,
+      this.box.seal(secret),
+    ]);
     return rows.length > 0;
   }
 
   /** Tenant and source of the active credential with this key (source null for POS), or null. */
   async ownerOf(apiKey: string): Promise<{ tenantId: string; source: string | null } | null> {
-    const rows = await this.db.query<Pick<CredentialRow, 'tenant_id' | 'source'>>(`SELECT tenant_id, source FROM credentials WHERE api_key = $1 AND revoked_at IS NULL`, [apiKey]);
+    const rows = await this.db.query<Pick<CredentialRow, 'tenant_id' | 'source'>>(
+      `SELECT tenant_id, source FROM credentials WHERE api_key = $1 AND revoked_at IS NULL`,
+      [apiKey],
+    );
     return rows[0] ? { tenantId: rows[0].tenant_id, source: rows[0].source } : null;
   }
 

@@ -9,7 +9,10 @@ import { normalizeRequestId, type RequestIdStore } from './request-id-store.port
  * @throws (from consume) when Redis refuses the connection or does not answer within the client's command timeout.
  */
 export class RedisRequestIds implements RequestIdStore {
-  constructor(private readonly redis: Redis, private readonly keyPrefix: string) {}
+  constructor(
+    private readonly redis: Redis,
+    private readonly keyPrefix: string,
+  ) {}
 
   async consume(apiKey: string, requestId: string, now: Date, expiresAt: Date): Promise<boolean> {
     const ttlMs = Math.max(1, expiresAt.getTime() - now.getTime());

@@ -53,7 +53,13 @@ export function unavailableIds(stopList: StopListEntry[] | null): Set<string> {
  */
 export class CatalogService {
   constructor(
-    private readonly deps: { points: PointsService; pointsRepo: PointsRepo; terminalGroups: TerminalGroupsRepo; snapshots: CatalogSnapshots; clock: Clock },
+    private readonly deps: {
+      points: PointsService;
+      pointsRepo: PointsRepo;
+      terminalGroups: TerminalGroupsRepo;
+      snapshots: CatalogSnapshots;
+      clock: Clock;
+    },
   ) {}
 
   /**

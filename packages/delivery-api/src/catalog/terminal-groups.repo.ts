@@ -60,10 +60,11 @@ export class TerminalGroupsRepo {
 
   /** Whether a route created this terminal group in the tenant (a POS credential needs one). */
   async exists(tenantId: string, organizationId: string, terminalGroupId: string): Promise<boolean> {
-    const rows = await this.db.query(
-      `SELECT 1 FROM terminal_groups WHERE tenant_id = $1 AND organization_id = $2 AND terminal_group_id = $3`,
-      [tenantId, organizationId, terminalGroupId],
-    );
+    const rows = await this.db.query(`SELECT 1 FROM terminal_groups WHERE tenant_id = $1 AND organization_id = $2 AND terminal_group_id = $3`, [
+      tenantId,
+      organizationId,
+      terminalGroupId,
+    ]);
     return rows.length > 0;
   }
 
@@ -94,10 +95,11 @@ export class TerminalGroupsRepo {
   }
 
   async heartbeat(organizationId: string, terminalGroupId: string, at: Date): Promise<void> {
-    await this.db.query(
-      `UPDATE terminal_groups SET last_heartbeat_at = $3 WHERE organization_id = $1 AND terminal_group_id = $2`,
-      [organizationId, terminalGroupId, at.toISOString()],
-    );
+    await this.db.query(`UPDATE terminal_groups SET last_heartbeat_at = $3 WHERE organization_id = $1 AND terminal_group_id = $2`, [
+      organizationId,
+      terminalGroupId,
+      at.toISOString(),
+    ]);
   }
 
   /**

@@ -68,7 +68,15 @@ export interface Calculation {
   loyalty: CalculateResult | null;
   zone: ZoneRecord | null;
   serviceable: boolean;
-  amounts: { subtotal: number; programDiscount: number; couponDiscount: number; bonusSpend: number; deliveryFee: number; certificateSpend: number; total: number };
+  amounts: {
+    subtotal: number;
+    programDiscount: number;
+    couponDiscount: number;
+    bonusSpend: number;
+    deliveryFee: number;
+    certificateSpend: number;
+    total: number;
+  };
 }
 
 /**
@@ -105,11 +113,24 @@ export class CheckoutCalculator {
       const milli = parseQuantityMilli(l.quantity);
       if (milli === null) throw new ApiError('invalid_request', {}, `items: quantity "${l.quantity}" must be > 0 with at most 3 decimals`);
       const item = byId.get(l.id.toLowerCase()) ?? null;
-      const warning: ItemWarning | undefined = !item ? 'unknown_item' : item.hidden || item.gift ? 'hidden_item' : out.has(item.id) ? 'stop_list' : undefined;
+      const warning: ItemWarning | undefined = !item
+        ? 'unknown_item'
+        : item.hidden || item.gift
+          ? 'hidden_item'
+          : out.has(item.id)
+            ? 'stop_list'
+            : undefined;
       const unit = item?.priceMinor ?? 0;
       return {
-        id: l.id, name: item?.name ?? '', quantity: formatQuantity(milli), quantityMilli: milli, unitPriceMinor: unit,
-        lineTotalMinor: lineTotalMinor(unit, milli), available: warning === undefined, warning, item,
+        id: l.id,
+        name: item?.name ?? '',
+        quantity: formatQuantity(milli),
+        quantityMilli: milli,
+        unitPriceMinor: unit,
+        lineTotalMinor: lineTotalMinor(unit, milli),
+        available: warning === undefined,
+        warning,
+        item,
       };
     });
     if (lines.some((l) => l.warning)) warnings.push('some items cannot be ordered; an order with them will not be created');
@@ -152,7 +173,12 @@ export class CheckoutCalculator {
       pointId: point.pointId,
       deliveryType,
       items: lines.map((l) => ({
-        id: l.id, name: l.name, quantity: l.quantity, unitPrice: rub(l.unitPriceMinor), lineTotal: rub(l.lineTotalMinor), available: l.available,
+        id: l.id,
+        name: l.name,
+        quantity: l.quantity,
+        unitPrice: rub(l.unitPriceMinor),
+        lineTotal: rub(l.lineTotalMinor),
+        available: l.available,
         ...(l.warning ? { warning: l.warning } : {}),
       })),
       subtotal: rub(subtotal),
@@ -167,7 +193,13 @@ export class CheckoutCalculator {
       loyaltyUnavailable: loyalty === null,
     };
     return {
-      body, point, settings, lines, loyalty, zone, serviceable,
+      body,
+      point,
+      settings,
+      lines,
+      loyalty,
+      zone,
+      serviceable,
       amounts: { subtotal, programDiscount, couponDiscount, bonusSpend, deliveryFee, certificateSpend, total },
     };
   }
@@ -184,7 +216,11 @@ export class CheckoutCalculator {
       return { zone: null, serviceable: false };
     }
     const index = await this.deps.zones.forTenant(point.tenantId);
-    const zone = index.choose(at, (id) => id === point.pointId, () => (point.lat != null && point.lon != null ? { lat: point.lat, lon: point.lon } : null));
+    const zone = index.choose(
+      at,
+      (id) => id === point.pointId,
+      () => (point.lat != null && point.lon != null ? { lat: point.lat, lon: point.lon } : null),
+    );
     if (!zone) warnings.push('the location is outside the delivery zones of the point');
     return { zone, serviceable: zone !== null };
   }
@@ -194,11 +230,16 @@ export class CheckoutCalculator {
    * A certificate needs the loyalty service and a certificate payment type: otherwise 503 loyalty_unavailable.
    */
   private async loyalty(
-    settings: TenantSettings, point: PointWithRoute & { route: NonNullable<PointWithRoute['route']> }, cart: CartInput,
-    orderable: PricedLine[], deliveryFeeMinor: number, warnings: string[],
+    settings: TenantSettings,
+    point: PointWithRoute & { route: NonNullable<PointWithRoute['route']> },
+    cart: CartInput,
+    orderable: PricedLine[],
+    deliveryFeeMinor: number,
+    warnings: string[],
   ): Promise<CalculateResult | null> {
     const wantsCertificate = cart.certificate !== undefined;
-    if (wantsCertificate && !settings.certificatePaymentTypeCode) throw new ApiError('loyalty_unavailable', {}, 'certificate payment type not set up');
+    if (wantsCertificate && !settings.certificatePaymentTypeCode)
+      throw new ApiError('loyalty_unavailable', {}, 'certificate payment type not set up');
     if (!this.deps.loyalty || !settings.loyaltyEnabled) {
       if (wantsCertificate) throw new ApiError('loyalty_unavailable', {}, 'loyalty not connected');
       return null;
@@ -208,7 +249,12 @@ export class CheckoutCalculator {
       return await this.deps.loyalty.calculate({
         organizationId: point.route.organizationId,
         phone: cart.phone,
-        lines: orderable.map((l) => ({ productId: l.item!.id, quantityMilli: l.quantityMilli, unitPriceMinor: l.unitPriceMinor, lineTotalMinor: l.lineTotalMinor })),
+        lines: orderable.map((l) => ({
+          productId: l.item!.id,
+          quantityMilli: l.quantityMilli,
+          unitPriceMinor: l.unitPriceMinor,
+          lineTotalMinor: l.lineTotalMinor,
+        })),
         coupon: cart.coupon,
         bonusToSpendMinor: cart.bonusToSpendMinor,
         certificate: cart.certificate,

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { credentialOf } from '../auth/auth.plugin.js';
 import { AUTH_ERRORS, errorResponses } from '../http/schemas.js';
 import { CheckoutBody, CheckoutReply } from './checkout.schemas.js';
-import type { CheckoutRequest, CheckoutService } from './checkout.service.js';
+import type { CheckoutService } from './checkout.service.js';
 
 /** Spec: POST /v1/checkout/calculate. */
 export function checkoutRoutes(root: FastifyInstance, checkout: CheckoutService): void {
@@ -17,7 +17,15 @@ export function checkoutRoutes(root: FastifyInstance, checkout: CheckoutService)
       body: CheckoutBody,
       response: {
         200: CheckoutReply,
-        ...errorResponses([...AUTH_ERRORS, 'forbidden', 'not_found', 'loyalty_rejected', 'rate_limited', 'checkout_unavailable', 'loyalty_unavailable']),
+        ...errorResponses([
+          ...AUTH_ERRORS,
+          'forbidden',
+          'not_found',
+          'loyalty_rejected',
+          'rate_limited',
+          'checkout_unavailable',
+          'loyalty_unavailable',
+        ]),
       },
     },
     handler: async (req) => checkout.calculate(credentialOf(req), req.body),

@@ -12,7 +12,10 @@ export const QUANTITY_PATTERN = '^(0|[1-9][0-9]{0,5})(\\.[0-9]{1,3})?$';
 export const MAX_LINES = 200;
 
 export const DeliveryType = Type.Union([Type.Literal('courier'), Type.Literal('pickup')]);
-export const Certificate = Type.Object({ serial: Type.String({ minLength: 1, maxLength: 100 }), amountMinor: Type.Integer({ minimum: 1, maximum: MAX_AMOUNT_MINOR }) }, strict);
+export const Certificate = Type.Object(
+  { serial: Type.String({ minLength: 1, maxLength: 100 }), amountMinor: Type.Integer({ minimum: 1, maximum: MAX_AMOUNT_MINOR }) },
+  strict,
+);
 
 export const CheckoutBody = Type.Object(
   {

@@ -36,7 +36,9 @@ export function toCart(r: CheckoutRequest): CartInput {
 
 /** Spec: POST /v1/checkout/calculate. No side effects; issues the 15-minute calculationId. */
 export class CheckoutService {
-  constructor(private readonly deps: { calculator: CheckoutCalculator; tokens: CalculationTokens; clock: Clock; db: import('@app/shared').Queryable }) {}
+  constructor(
+    private readonly deps: { calculator: CheckoutCalculator; tokens: CalculationTokens; clock: Clock; db: import('@app/shared').Queryable },
+  ) {}
 
   /** @throws ApiError checkout_unavailable (503) when calculation is switched off for the tenant, plus the calculator's errors. */
   async calculate(cred: Credential, req: CheckoutRequest): Promise<CheckoutResult> {

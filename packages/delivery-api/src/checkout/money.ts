@@ -42,7 +42,9 @@ export function parseQuantityMilli(q: string): number | null {
 /** Thousandths back to the canonical string ("1500" → "1.5"). */
 export function formatQuantity(milli: number): string {
   const whole = Math.floor(milli / 1000);
-  const frac = String(milli % 1000).padStart(3, '0').replace(/0+$/, '');
+  const frac = String(milli % 1000)
+    .padStart(3, '0')
+    .replace(/0+$/, '');
   return frac ? `${whole}.${frac}` : String(whole);
 }
 

@@ -19,10 +19,19 @@ export class PhoneRateLimit {
    * @param perMinute requests per phone per minute (the spec's 30; tests of other rules raise it).
    * @param redis shared store; absent = memory of this instance.
    */
-  constructor(private readonly perMinute = LOYALTY_REQUESTS_PER_MINUTE, redis?: RedisDeps | null) {
+  constructor(
+    private readonly perMinute = LOYALTY_REQUESTS_PER_MINUTE,
+    redis?: RedisDeps | null,
+  ) {
     const memory = new RateLimiterMemory({ points: perMinute, duration: 60 });
     this.limiter = redis
-      ? new RateLimiterRedis({ storeClient: redis.client, keyPrefix: `${redis.keyPrefix}phone`, points: perMinute, duration: 60, insuranceLimiter: memory })
+      ? new RateLimiterRedis({
+          storeClient: redis.client,
+          keyPrefix: `${redis.keyPrefix}phone`,
+          points: perMinute,
+          duration: 60,
+          insuranceLimiter: memory,
+        })
       : memory;
   }
 

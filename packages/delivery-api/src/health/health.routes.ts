@@ -9,7 +9,13 @@ import { errorResponses } from '../http/schemas.js';
  */
 export function healthRoutes(app: FastifyInstance, db: Pick<Db, 'ping'>): void {
   const live = (operationId: string, summary: string) => ({
-    schema: { operationId, summary, security: [], tags: ['health'], response: { 200: Type.Object({ status: Type.Literal('ok') }), ...errorResponses(['invalid_request']) } },
+    schema: {
+      operationId,
+      summary,
+      security: [],
+      tags: ['health'],
+      response: { 200: Type.Object({ status: Type.Literal('ok') }), ...errorResponses(['invalid_request']) },
+    },
     handler: async () => ({ status: 'ok' as const }),
   });
   app.get('/health/live', live('getLiveness', 'Liveness: the process answers'));
@@ -20,7 +26,11 @@ export function healthRoutes(app: FastifyInstance, db: Pick<Db, 'ping'>): void {
       summary: 'Readiness: the database answers',
       security: [],
       tags: ['health'],
-      response: { 200: Type.Object({ status: Type.Literal('ready') }), 503: Type.Object({ status: Type.Literal('unavailable') }), ...errorResponses(['invalid_request']) },
+      response: {
+        200: Type.Object({ status: Type.Literal('ready') }),
+        503: Type.Object({ status: Type.Literal('unavailable') }),
+        ...errorResponses(['invalid_request']),
+      },
     },
     handler: async (req, reply) => {
       try {

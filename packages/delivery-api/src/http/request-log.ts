@@ -23,9 +23,20 @@ export function installRequestLog(app: FastifyInstance, registry: Registry): voi
   });
   app.addHook('onResponse', async (request, reply) => {
     // the route pattern (`/v1/orders/:id`), never the raw URL: ids would explode the label set
-    duration.observe({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    duration.observe(
+      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
     const level = request.routeOptions.config.routine ? 'debug' : 'info';
     const q = request.url.indexOf('?');
-    request.log[level]({ method: request.method, path: q === -1 ? request.url : request.url.slice(0, q), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request completed');
+    request.log[level](
+      {
+        method: request.method,
+        path: q === -1 ? request.url : request.url.slice(0, q),
+        statusCode: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      },
+      'request completed',
+    );
   });
 }

@@ -3,7 +3,17 @@ import { ManualClock, SequentialIds } from '@app/shared';
 import { startLoyaltySimulator, type RunningSimulator } from '@app/loyalty-simulator';
 import { FakeLoyalty } from '../../test/support/loyalty.fake.js';
 import { HttpLoyalty } from './loyalty.http.js';
-import { GUEST_PHONE, line, LOYALTY_LOGIN, LOYALTY_ORG, LOYALTY_OTHER_ORG, makeLoyaltyConfig, PIZZA, POOR_PHONE, SODA } from '../../test/support/loyalty.fixtures.js';
+import {
+  GUEST_PHONE,
+  line,
+  LOYALTY_LOGIN,
+  LOYALTY_ORG,
+  LOYALTY_OTHER_ORG,
+  makeLoyaltyConfig,
+  PIZZA,
+  POOR_PHONE,
+  SODA,
+} from '../../test/support/loyalty.fixtures.js';
 import { isLoyaltyError, type LoyaltyPort } from './loyalty.port.js';
 
 const org = LOYALTY_ORG;
@@ -37,7 +47,16 @@ async function scenario(port: LoyaltyPort, clock: ManualClock): Promise<unknown[
       return h;
     });
 
-  await step('calc full', () => port.calculate({ organizationId: org, phone: GUEST_PHONE, lines: big, coupon: 'WELCOME200', certificate: { serial: 'CERT-1000', amountMinor: 5000 }, bonusToSpendMinor: 1000 }));
+  await step('calc full', () =>
+    port.calculate({
+      organizationId: org,
+      phone: GUEST_PHONE,
+      lines: big,
+      coupon: 'WELCOME200',
+      certificate: { serial: 'CERT-1000', amountMinor: 5000 },
+      bonusToSpendMinor: 1000,
+    }),
+  );
   await step('calc invalid coupon', () => port.calculate({ organizationId: org, lines: small, coupon: 'NOPE' }));
   await step('calc not connected', () => port.calculate({ organizationId: LOYALTY_OTHER_ORG, lines: small }));
   const bonus = { idempotencyKey: 'b1', kind: 'bonus' as const, organizationId: org, phone: GUEST_PHONE, orderRef: 'o1', amountMinor: 20000 };
@@ -115,7 +134,10 @@ describe('FakeLoyalty scripting', () => {
   it('scripts rejected and rate_limited with their details', async () => {
     const f = make().failNext('confirm', 1, 'rejected').failNext('accrue', 1, 'rate_limited');
     await expect(f.confirm({ holdId: 'x', idempotencyKey: 'y' })).rejects.toMatchObject({ code: 'rejected' });
-    await expect(f.accrue({ idempotencyKey: 'a', organizationId: org, phone: GUEST_PHONE, orderRef: 'o', paidMinor: 1 })).rejects.toMatchObject({ code: 'rate_limited', retryAfterSeconds: 60 });
+    await expect(f.accrue({ idempotencyKey: 'a', organizationId: org, phone: GUEST_PHONE, orderRef: 'o', paidMinor: 1 })).rejects.toMatchObject({
+      code: 'rate_limited',
+      retryAfterSeconds: 60,
+    });
   });
 
   it('gate holds a call in progress until opened', async () => {

@@ -17,10 +17,20 @@ beforeEach(async () => {
 afterEach(() => sim.close());
 
 const cart = { organizationId: LOYALTY_ORG, phone: GUEST_PHONE, lines: [line(SODA, 1000, 30000)] };
-const leg = (n: number) => ({ idempotencyKey: `leg-${n}`, kind: 'bonus' as const, organizationId: LOYALTY_ORG, phone: GUEST_PHONE, orderRef: `o-${n}`, amountMinor: 100 });
+const leg = (n: number) => ({
+  idempotencyKey: `leg-${n}`,
+  kind: 'bonus' as const,
+  organizationId: LOYALTY_ORG,
+  phone: GUEST_PHONE,
+  orderRef: `o-${n}`,
+  amountMinor: 100,
+});
 
 async function failure(p: Promise<unknown>): Promise<LoyaltyError> {
-  return p.then(() => expect.unreachable('expected a LoyaltyError'), (e: LoyaltyError) => e);
+  return p.then(
+    () => expect.unreachable('expected a LoyaltyError'),
+    (e: LoyaltyError) => e,
+  );
 }
 
 describe('HttpLoyalty failure mapping', () => {

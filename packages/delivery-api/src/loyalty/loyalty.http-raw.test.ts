@@ -50,10 +50,12 @@ describe('HttpLoyalty against misbehaving answers', () => {
 
   it('uses the Retry-After of a 429 and defaults to 60 s without one', async () => {
     let url = await serve(() => ({ status: 429, headers: { 'retry-after': '17' }, body: '{"error":"WRITE_LIMIT"}' }));
-    const e = await new HttpLoyalty({ baseUrl: url, apiLogin: 'x' }).accrue({ idempotencyKey: 'k', organizationId: 'o', phone: '+79990000001', orderRef: 'r', paidMinor: 1 }).then(
-      () => expect.unreachable('expected a LoyaltyError'),
-      (x: LoyaltyError) => x,
-    );
+    const e = await new HttpLoyalty({ baseUrl: url, apiLogin: 'x' })
+      .accrue({ idempotencyKey: 'k', organizationId: 'o', phone: '+79990000001', orderRef: 'r', paidMinor: 1 })
+      .then(
+        () => expect.unreachable('expected a LoyaltyError'),
+        (x: LoyaltyError) => x,
+      );
     expect([e.code, e.retryAfterSeconds]).toEqual(['rate_limited', 17]);
     await new Promise<void>((r) => server.close(() => r()));
     url = await serve(() => ({ status: 429, body: '' }));

@@ -2,7 +2,18 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '@app/shared';
 import { startLoyaltySimulator, type RunningSimulator } from '@app/loyalty-simulator';
 import { HttpLoyalty } from './loyalty.http.js';
-import { GIFT_DESSERT, GUEST_PHONE, line, LOYALTY_LOGIN, LOYALTY_ORG, makeLoyaltyConfig, PIZZA, POOR_PHONE, SODA, UNKNOWN_PHONE } from '../../test/support/loyalty.fixtures.js';
+import {
+  GIFT_DESSERT,
+  GUEST_PHONE,
+  line,
+  LOYALTY_LOGIN,
+  LOYALTY_ORG,
+  makeLoyaltyConfig,
+  PIZZA,
+  POOR_PHONE,
+  SODA,
+  UNKNOWN_PHONE,
+} from '../../test/support/loyalty.fixtures.js';
 import type { LoyaltyError } from './loyalty.port.js';
 
 let sim: RunningSimulator;
@@ -23,7 +34,10 @@ const bigCart = [line(PIZZA, 2000, 80000)];
 const smallCart = [line(SODA, 1500, 20000)];
 
 async function failure(p: Promise<unknown>): Promise<LoyaltyError> {
-  return p.then(() => expect.unreachable('expected a LoyaltyError'), (e: LoyaltyError) => e);
+  return p.then(
+    () => expect.unreachable('expected a LoyaltyError'),
+    (e: LoyaltyError) => e,
+  );
 }
 
 describe('HttpLoyalty.calculate against the simulator', () => {
@@ -49,7 +63,13 @@ describe('HttpLoyalty.calculate against the simulator', () => {
     const r = await loyalty.calculate({ organizationId: org, lines: bigCart, coupon: 'welcome200 ' });
     expect(r.programDiscountMinor).toBe(16000);
     expect(r.coupon).toEqual({ status: 'applied', discountMinor: 20000 });
-    expect(r.discounts.find((d) => d.kind === 'coupon')).toEqual({ programId: 'coupon-WELCOME200', name: 'Promo code WELCOME200', kind: 'coupon', amountMinor: 20000, posDiscountId: 'pos-disc-w200' });
+    expect(r.discounts.find((d) => d.kind === 'coupon')).toEqual({
+      programId: 'coupon-WELCOME200',
+      name: 'Promo code WELCOME200',
+      kind: 'coupon',
+      amountMinor: 20000,
+      posDiscountId: 'pos-disc-w200',
+    });
     expect(r.guestFound).toBe(false);
     expect(r.bonus).toEqual({ balanceMinor: 0, maxSpendMinor: 0 });
   });
@@ -82,7 +102,14 @@ describe('HttpLoyalty.calculate against the simulator', () => {
 });
 
 describe('HttpLoyalty holds, confirm, release', () => {
-  const bonusLeg = { idempotencyKey: 'leg-bonus-1', kind: 'bonus' as const, organizationId: org, phone: GUEST_PHONE, orderRef: 'order-1', amountMinor: 20000 };
+  const bonusLeg = {
+    idempotencyKey: 'leg-bonus-1',
+    kind: 'bonus' as const,
+    organizationId: org,
+    phone: GUEST_PHONE,
+    orderRef: 'order-1',
+    amountMinor: 20000,
+  };
 
   it('hold → confirm spends the bonus; confirm is idempotent', async () => {
     const h = await loyalty.hold(bonusLeg);
@@ -118,9 +145,13 @@ describe('HttpLoyalty holds, confirm, release', () => {
     const poor = await failure(loyalty.hold({ ...bonusLeg, idempotencyKey: 'k1', phone: POOR_PHONE }));
     expect([poor.code, poor.reason]).toEqual(['rejected', 'insufficient_balance']);
     expect((await failure(loyalty.hold({ ...bonusLeg, idempotencyKey: 'k2', phone: UNKNOWN_PHONE }))).reason).toBe('guest_not_found');
-    const coupon = await failure(loyalty.hold({ idempotencyKey: 'k3', kind: 'coupon', organizationId: org, orderRef: 'o', amountMinor: 100, coupon: 'OLD' }));
+    const coupon = await failure(
+      loyalty.hold({ idempotencyKey: 'k3', kind: 'coupon', organizationId: org, orderRef: 'o', amountMinor: 100, coupon: 'OLD' }),
+    );
     expect([coupon.code, coupon.reason]).toEqual(['rejected', 'coupon_invalid']);
-    const cert = await failure(loyalty.hold({ idempotencyKey: 'k4', kind: 'certificate', organizationId: org, orderRef: 'o', amountMinor: 100, certificateSerial: 'CERT-0' }));
+    const cert = await failure(
+      loyalty.hold({ idempotencyKey: 'k4', kind: 'certificate', organizationId: org, orderRef: 'o', amountMinor: 100, certificateSerial: 'CERT-0' }),
+    );
     expect([cert.code, cert.reason]).toEqual(['rejected', 'certificate_invalid']);
     expect(await loyalty.getHold('k1')).toBeNull();
   });
@@ -128,14 +159,28 @@ describe('HttpLoyalty holds, confirm, release', () => {
   it('a single-use coupon held by one order is invalid for another until released', async () => {
     const leg = { idempotencyKey: 'c1', kind: 'coupon' as const, organizationId: org, orderRef: 'o1', amountMinor: 4500, coupon: 'ONCE15' };
     const h = await loyalty.hold(leg);
-    expect((await loyalty.calculate({ organizationId: org, lines: smallCart, coupon: 'ONCE15' })).coupon).toEqual({ status: 'invalid', discountMinor: 0, reason: 'used' });
+    expect((await loyalty.calculate({ organizationId: org, lines: smallCart, coupon: 'ONCE15' })).coupon).toEqual({
+      status: 'invalid',
+      discountMinor: 0,
+      reason: 'used',
+    });
     expect((await failure(loyalty.hold({ ...leg, idempotencyKey: 'c2', orderRef: 'o2' }))).reason).toBe('coupon_invalid');
     await loyalty.release({ holdId: h.holdId, idempotencyKey: 'c1:release' });
-    expect((await loyalty.calculate({ organizationId: org, lines: smallCart, coupon: 'ONCE15' })).coupon).toEqual({ status: 'applied', discountMinor: 4500 });
+    expect((await loyalty.calculate({ organizationId: org, lines: smallCart, coupon: 'ONCE15' })).coupon).toEqual({
+      status: 'applied',
+      discountMinor: 4500,
+    });
   });
 
   it('holds and confirms a certificate leg', async () => {
-    const h = await loyalty.hold({ idempotencyKey: 'cert-1', kind: 'certificate', organizationId: org, orderRef: 'o', amountMinor: 30000, certificateSerial: 'CERT-1000' });
+    const h = await loyalty.hold({
+      idempotencyKey: 'cert-1',
+      kind: 'certificate',
+      organizationId: org,
+      orderRef: 'o',
+      amountMinor: 30000,
+      certificateSerial: 'CERT-1000',
+    });
     await loyalty.confirm({ holdId: h.holdId, idempotencyKey: 'cert-1:confirm' });
     const r = await loyalty.calculate({ organizationId: org, lines: smallCart, certificate: { serial: 'CERT-1000', amountMinor: 80000 } });
     expect(r.certificate).toEqual({ status: 'insufficient', availableMinor: 70000 });

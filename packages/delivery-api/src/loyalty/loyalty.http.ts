@@ -1,7 +1,14 @@
 import { LoyaltyHttpClient, type LoyaltyHttpOptions } from './loyalty.http-client.js';
 import {
   LoyaltyError,
-  type AccrueRequest, type CalculateRequest, type CalculateResult, type CallOptions, type Hold, type HoldRequest, type HoldStatus, type LoyaltyPort,
+  type AccrueRequest,
+  type CalculateRequest,
+  type CalculateResult,
+  type CallOptions,
+  type Hold,
+  type HoldRequest,
+  type HoldStatus,
+  type LoyaltyPort,
 } from './loyalty.port.js';
 import * as W from './loyalty.wire.js';
 
@@ -24,7 +31,13 @@ export class HttpLoyalty implements LoyaltyPort {
       organizationId: req.organizationId,
       order: {
         phone: req.phone,
-        items: req.lines.map((l) => ({ productId: l.productId, type: 'Product', amount: W.toAmount(l.quantityMilli), price: W.toRub(l.unitPriceMinor), sum: W.toRub(l.lineTotalMinor) })),
+        items: req.lines.map((l) => ({
+          productId: l.productId,
+          type: 'Product',
+          amount: W.toAmount(l.quantityMilli),
+          price: W.toRub(l.unitPriceMinor),
+          sum: W.toRub(l.lineTotalMinor),
+        })),
       },
       coupon: req.coupon,
       certificate: req.certificate ? { number: req.certificate.serial, sum: W.toRub(req.certificate.amountMinor) } : undefined,
@@ -55,7 +68,8 @@ export class HttpLoyalty implements LoyaltyPort {
     const isBonus = req.kind === 'bonus';
     const notFound = isBonus ? 'guest_not_found' : 'certificate_invalid';
     const lookup = isBonus ? { type: 'phone', phone: req.phone } : { type: 'cardNumber', cardNumber: req.certificateSerial };
-    if (!(isBonus ? req.phone : req.certificateSerial)) throw new LoyaltyError('rejected', notFound, `${req.kind} hold without ${isBonus ? 'phone' : 'certificate serial'}`);
+    if (!(isBonus ? req.phone : req.certificateSerial))
+      throw new LoyaltyError('rejected', notFound, `${req.kind} hold without ${isBonus ? 'phone' : 'certificate serial'}`);
     let raw: unknown;
     try {
       raw = await this.http.post(`${P}/customer/info`, { organizationId: req.organizationId, ...lookup }, d);
@@ -71,28 +85,50 @@ export class HttpLoyalty implements LoyaltyPort {
   }
 
   async getHold(idempotencyKey: string, opts?: CallOptions): Promise<(Hold & { status: HoldStatus }) | null> {
-    const a = W.expectShape(W.HoldInfoAnswer, await this.http.post(`${P}/customer/wallet/hold/info`, { idempotencyKey }, this.http.deadline(opts?.signal)), 'hold/info');
+    const a = W.expectShape(
+      W.HoldInfoAnswer,
+      await this.http.post(`${P}/customer/wallet/hold/info`, { idempotencyKey }, this.http.deadline(opts?.signal)),
+      'hold/info',
+    );
     return a.hold ? { holdId: a.hold.transactionId, amountMinor: W.fromRub(a.hold.sum), status: a.hold.status } : null;
   }
 
   async confirm(req: { holdId: string; idempotencyKey: string }, opts?: CallOptions): Promise<void> {
-    const a = await this.http.post(`${P}/customer/wallet/chargeoff`, { transactionId: req.holdId, idempotencyKey: req.idempotencyKey }, this.http.deadline(opts?.signal));
+    const a = await this.http.post(
+      `${P}/customer/wallet/chargeoff`,
+      { transactionId: req.holdId, idempotencyKey: req.idempotencyKey },
+      this.http.deadline(opts?.signal),
+    );
     W.expectShape(W.HoldAnswer, a, 'chargeoff');
   }
 
   async release(req: { holdId: string; idempotencyKey: string }, opts?: CallOptions): Promise<void> {
-    const a = await this.http.post(`${P}/customer/wallet/cancel_hold`, { transactionId: req.holdId, idempotencyKey: req.idempotencyKey }, this.http.deadline(opts?.signal));
+    const a = await this.http.post(
+      `${P}/customer/wallet/cancel_hold`,
+      { transactionId: req.holdId, idempotencyKey: req.idempotencyKey },
+      this.http.deadline(opts?.signal),
+    );
     W.expectShape(W.HoldAnswer, a, 'cancel_hold');
   }
 
   async accrue(req: AccrueRequest, opts?: CallOptions): Promise<{ accruedMinor: number }> {
-    const body = { organizationId: req.organizationId, phone: req.phone, orderId: req.orderRef, paidSum: W.toRub(req.paidMinor), idempotencyKey: req.idempotencyKey };
+    const body = {
+      organizationId: req.organizationId,
+      phone: req.phone,
+      orderId: req.orderRef,
+      paidSum: W.toRub(req.paidMinor),
+      idempotencyKey: req.idempotencyKey,
+    };
     const a = W.expectShape(W.AccrualAnswer, await this.http.post(`${P}/customer/accrual`, body, this.http.deadline(opts?.signal)), 'accrual');
     return { accruedMinor: W.fromRub(a.accruedSum) };
   }
 
   async getAccrual(idempotencyKey: string, opts?: CallOptions): Promise<{ accruedMinor: number } | null> {
-    const a = W.expectShape(W.AccrualInfoAnswer, await this.http.post(`${P}/customer/accrual/info`, { idempotencyKey }, this.http.deadline(opts?.signal)), 'accrual/info');
+    const a = W.expectShape(
+      W.AccrualInfoAnswer,
+      await this.http.post(`${P}/customer/accrual/info`, { idempotencyKey }, this.http.deadline(opts?.signal)),
+      'accrual/info',
+    );
     return a.accrual ? { accruedMinor: W.fromRub(a.accrual.accruedSum) } : null;
   }
 }
@@ -101,9 +137,20 @@ export class HttpLoyalty implements LoyaltyPort {
 export function fromCalculateAnswer(a: W.CalculateAnswer, couponRequested: boolean, certificateRequested: boolean): CalculateResult {
   const discounts = a.loyaltyProgramResults
     .filter((r) => r.discountSum > 0)
-    .map((r) => ({ programId: r.marketingCampaignId, name: r.name, kind: r.kind, amountMinor: W.fromRub(r.discountSum), posDiscountId: r.posDiscountId }));
+    .map((r) => ({
+      programId: r.marketingCampaignId,
+      name: r.name,
+      kind: r.kind,
+      amountMinor: W.fromRub(r.discountSum),
+      posDiscountId: r.posDiscountId,
+    }));
   const gifts = a.loyaltyProgramResults.flatMap((r) =>
-    r.freeProducts.map((g) => ({ productId: g.productId, quantityMilli: W.fromAmount(g.amount), programId: r.marketingCampaignId, posDiscountId: r.posDiscountId })),
+    r.freeProducts.map((g) => ({
+      productId: g.productId,
+      quantityMilli: W.fromAmount(g.amount),
+      programId: r.marketingCampaignId,
+      posDiscountId: r.posDiscountId,
+    })),
   );
   const bonus = a.availablePayments.find((p) => p.type === 'bonus');
   const ci = a.couponInfo;
@@ -111,14 +158,20 @@ export function fromCalculateAnswer(a: W.CalculateAnswer, couponRequested: boole
     programDiscountMinor: discounts.filter((d) => d.kind === 'program').reduce((s, d) => s + d.amountMinor, 0),
     coupon: !couponRequested
       ? { status: 'not_requested', discountMinor: 0 }
-      : { status: ci.status === 'applied' ? 'applied' : 'invalid', discountMinor: ci.status === 'applied' ? W.fromRub(ci.discountSum) : 0, ...(ci.reason ? { reason: ci.reason as NonNullable<CalculateResult['coupon']['reason']> } : {}) },
+      : {
+          status: ci.status === 'applied' ? 'applied' : 'invalid',
+          discountMinor: ci.status === 'applied' ? W.fromRub(ci.discountSum) : 0,
+          ...(ci.reason ? { reason: ci.reason as NonNullable<CalculateResult['coupon']['reason']> } : {}),
+        },
     guestFound: a.customer !== null,
     bonus: { balanceMinor: bonus ? W.fromRub(bonus.balance) : 0, maxSpendMinor: bonus ? W.fromRub(bonus.maxSum) : 0 },
     discounts,
     gifts,
   };
   if (certificateRequested) {
-    result.certificate = a.certificate ? { status: a.certificate.status, availableMinor: W.fromRub(a.certificate.available) } : { status: 'invalid', availableMinor: 0 };
+    result.certificate = a.certificate
+      ? { status: a.certificate.status, availableMinor: W.fromRub(a.certificate.available) }
+      : { status: 'invalid', availableMinor: 0 };
   }
   return result;
 }

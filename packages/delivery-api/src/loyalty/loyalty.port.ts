@@ -158,9 +158,21 @@ export type LoyaltyErrorCode = 'unavailable' | 'rejected' | 'rate_limited';
 
 /** Finer cause, for logs, metrics and the few decisions that need it (e.g. not_connected vs timeout). */
 export type LoyaltyErrorReason =
-  | 'timeout' | 'network' | 'server_error' | 'not_connected' | 'aborted' | 'bad_response' | 'auth'
-  | 'coupon_invalid' | 'insufficient_balance' | 'certificate_invalid' | 'guest_not_found'
-  | 'hold_not_found' | 'hold_state' | 'idempotency_conflict' | 'rejected'
+  | 'timeout'
+  | 'network'
+  | 'server_error'
+  | 'not_connected'
+  | 'aborted'
+  | 'bad_response'
+  | 'auth'
+  | 'coupon_invalid'
+  | 'insufficient_balance'
+  | 'certificate_invalid'
+  | 'guest_not_found'
+  | 'hold_not_found'
+  | 'hold_state'
+  | 'idempotency_conflict'
+  | 'rejected'
   | 'write_limit';
 
 /**

@@ -47,16 +47,39 @@ export const USAGE = `delivery-operator <command> [options]
 Secrets are printed once, when issued, and stored encrypted under MASTER_KEY.`;
 
 const OPTIONS = {
-  id: { type: 'string' }, name: { type: 'string' }, tenant: { type: 'string' }, source: { type: 'string' },
-  point: { type: 'string' }, address: { type: 'string' }, lat: { type: 'string' }, lon: { type: 'string' },
-  phone: { type: 'string' }, schedule: { type: 'string' }, 'schedule-file': { type: 'string' }, 'no-schedule': { type: 'boolean' },
-  'delivery-types': { type: 'string' }, 'organization-id': { type: 'string' }, 'terminal-group-id': { type: 'string' },
-  'order-type-id': { type: 'string' }, 'operator-user-id': { type: 'string' }, 'origin-name': { type: 'string' },
-  file: { type: 'string' }, points: { type: 'string' }, key: { type: 'string' }, 'secret-env': { type: 'string' },
-  'checkout-disabled': { type: 'boolean' }, help: { type: 'boolean' },
-  checkout: { type: 'string' }, 'zone-pricing': { type: 'string' }, loyalty: { type: 'string' },
-  'bonus-payment-type': { type: 'string' }, 'certificate-payment-type': { type: 'string' }, 'delivery-fee-product': { type: 'string' },
-  'online-payment-type': { type: 'string' }, 'cash-payment-type': { type: 'string' }, 'card-payment-type': { type: 'string' },
+  id: { type: 'string' },
+  name: { type: 'string' },
+  tenant: { type: 'string' },
+  source: { type: 'string' },
+  point: { type: 'string' },
+  address: { type: 'string' },
+  lat: { type: 'string' },
+  lon: { type: 'string' },
+  phone: { type: 'string' },
+  schedule: { type: 'string' },
+  'schedule-file': { type: 'string' },
+  'no-schedule': { type: 'boolean' },
+  'delivery-types': { type: 'string' },
+  'organization-id': { type: 'string' },
+  'terminal-group-id': { type: 'string' },
+  'order-type-id': { type: 'string' },
+  'operator-user-id': { type: 'string' },
+  'origin-name': { type: 'string' },
+  file: { type: 'string' },
+  points: { type: 'string' },
+  key: { type: 'string' },
+  'secret-env': { type: 'string' },
+  'checkout-disabled': { type: 'boolean' },
+  help: { type: 'boolean' },
+  checkout: { type: 'string' },
+  'zone-pricing': { type: 'string' },
+  loyalty: { type: 'string' },
+  'bonus-payment-type': { type: 'string' },
+  'certificate-payment-type': { type: 'string' },
+  'delivery-fee-product': { type: 'string' },
+  'online-payment-type': { type: 'string' },
+  'cash-payment-type': { type: 'string' },
+  'card-payment-type': { type: 'string' },
 } as const;
 
 type Values = Record<string, string | boolean | undefined>;
@@ -71,7 +94,8 @@ function coord(v: Values): { lat: number; lon: number } | undefined {
   if (v.lat === undefined && v.lon === undefined) return undefined;
   const lat = Number(need(v, 'lat'));
   const lon = Number(need(v, 'lon'));
-  if (!Number.isFinite(lat) || !Number.isFinite(lon) || Math.abs(lat) > 90 || Math.abs(lon) > 180) throw new OperatorError('--lat/--lon must be degrees');
+  if (!Number.isFinite(lat) || !Number.isFinite(lon) || Math.abs(lat) > 90 || Math.abs(lon) > 180)
+    throw new OperatorError('--lat/--lon must be degrees');
   return { lat, lon };
 }
 
@@ -104,10 +128,15 @@ export async function runOperatorCommand(argv: string[], ops: OperatorService, o
       };
       const str = (name: string) => (typeof v[name] === 'string' ? (v[name] as string) : undefined);
       await ops.updateSettings(need(v, 'tenant'), {
-        checkoutEnabled: onOff('checkout'), zonePricing: onOff('zone-pricing'), loyaltyEnabled: onOff('loyalty'),
-        bonusPaymentTypeCode: str('bonus-payment-type'), certificatePaymentTypeCode: str('certificate-payment-type'),
-        deliveryFeeProductId: str('delivery-fee-product'), onlinePaymentTypeCode: str('online-payment-type'),
-        cashPaymentTypeCode: str('cash-payment-type'), cardPaymentTypeCode: str('card-payment-type'),
+        checkoutEnabled: onOff('checkout'),
+        zonePricing: onOff('zone-pricing'),
+        loyaltyEnabled: onOff('loyalty'),
+        bonusPaymentTypeCode: str('bonus-payment-type'),
+        certificatePaymentTypeCode: str('certificate-payment-type'),
+        deliveryFeeProductId: str('delivery-fee-product'),
+        onlinePaymentTypeCode: str('online-payment-type'),
+        cashPaymentTypeCode: str('cash-payment-type'),
+        cardPaymentTypeCode: str('card-payment-type'),
       });
       out(`settings of tenant ${v.tenant} saved`);
       return 0;
@@ -120,16 +149,27 @@ export async function runOperatorCommand(argv: string[], ops: OperatorService, o
       const types = typeof v['delivery-types'] === 'string' ? (v['delivery-types'].split(',') as ('courier' | 'pickup')[]) : undefined;
       if (types?.some((t) => t !== 'courier' && t !== 'pickup')) throw new OperatorError('--delivery-types takes courier and/or pickup');
       await ops.setPoint({
-        tenantId: need(v, 'tenant'), pointId: need(v, 'point'), name: v.name as string | undefined, address: v.address as string | undefined,
-        location: coord(v), phone: v.phone as string | undefined, schedule: schedule(v), deliveryTypes: types,
+        tenantId: need(v, 'tenant'),
+        pointId: need(v, 'point'),
+        name: v.name as string | undefined,
+        address: v.address as string | undefined,
+        location: coord(v),
+        phone: v.phone as string | undefined,
+        schedule: schedule(v),
+        deliveryTypes: types,
       });
       out(`point ${v.point} saved`);
       return 0;
     }
     case 'route set':
       await ops.setRoute({
-        tenantId: need(v, 'tenant'), source: need(v, 'source'), pointId: need(v, 'point'), organizationId: need(v, 'organization-id'),
-        terminalGroupId: need(v, 'terminal-group-id'), orderTypeId: need(v, 'order-type-id'), operatorUserId: need(v, 'operator-user-id'),
+        tenantId: need(v, 'tenant'),
+        source: need(v, 'source'),
+        pointId: need(v, 'point'),
+        organizationId: need(v, 'organization-id'),
+        terminalGroupId: need(v, 'terminal-group-id'),
+        orderTypeId: need(v, 'order-type-id'),
+        operatorUserId: need(v, 'operator-user-id'),
         originName: need(v, 'origin-name'),
       });
       out(`route of ${v.source} at point ${v.point} saved (active)`);
@@ -147,13 +187,21 @@ export async function runOperatorCommand(argv: string[], ops: OperatorService, o
     case 'credential issue-partner': {
       const secret = typeof v['secret-env'] === 'string' ? process.env[v['secret-env']] : undefined;
       const c = await ops.issuePartnerCredential({
-        tenantId: need(v, 'tenant'), source: need(v, 'source'), pointIds: need(v, 'points').split(','), apiKey: v.key as string | undefined, apiSecret: secret,
+        tenantId: need(v, 'tenant'),
+        source: need(v, 'source'),
+        pointIds: need(v, 'points').split(','),
+        apiKey: v.key as string | undefined,
+        apiSecret: secret,
       });
       out(JSON.stringify({ apiKey: c.apiKey, apiSecret: c.apiSecret, note: 'the secret is shown once' }, null, 2));
       return 0;
     }
     case 'credential issue-pos': {
-      const c = await ops.issuePosCredential({ tenantId: need(v, 'tenant'), organizationId: need(v, 'organization-id'), terminalGroupId: need(v, 'terminal-group-id') });
+      const c = await ops.issuePosCredential({
+        tenantId: need(v, 'tenant'),
+        organizationId: need(v, 'organization-id'),
+        terminalGroupId: need(v, 'terminal-group-id'),
+      });
       out(JSON.stringify({ apiKey: c.apiKey, apiSecret: c.apiSecret, note: 'the secret is shown once' }, null, 2));
       return 0;
     }
@@ -201,11 +249,25 @@ const WEBHOOK_CLI = '../webhooks/webhook-cli.js';
 /** `order …` support commands; uses the loyalty service of the configuration for releases. */
 export async function runOrderCommand(argv: string[], config: DeliveryConfig, db: Db, box: SecretBox, out: (l: string) => void): Promise<number> {
   const [action, ...rest] = argv;
-  const { values } = parseArgs({ args: rest, options: { id: { type: 'string' }, stuck: { type: 'boolean' }, leg: { type: 'string' } }, strict: true });
+  const { values } = parseArgs({
+    args: rest,
+    options: { id: { type: 'string' }, stuck: { type: 'boolean' }, leg: { type: 'string' } },
+    strict: true,
+  });
   const events = createOutboxOrderEvents(randomIds);
   const log = createLogger({ level: 'info' });
   const metrics = createLegMetrics(new Registry(), async () => ({}));
-  const holds = new LoyaltyHolds({ db, loyalty: loyaltyFromConfig(config), clock: systemClock, ids: randomIds, box, events, log, metrics, crash: noCrashPoints });
+  const holds = new LoyaltyHolds({
+    db,
+    loyalty: loyaltyFromConfig(config),
+    clock: systemClock,
+    ids: randomIds,
+    box,
+    events,
+    log,
+    metrics,
+    crash: noCrashPoints,
+  });
   const support = new OrderSupportService({ db, clock: systemClock, events, holds });
   if (action === 'legs') {
     if (values.stuck) {

@@ -43,8 +43,14 @@ export async function seedDemoChain(
   await ops.createSource(chain.tenant.id, chain.source);
   for (const p of chain.points) {
     await ops.setPoint({
-      tenantId: chain.tenant.id, pointId: p.pointId, name: p.name, address: p.address, location: p.location, phone: p.phone,
-      schedule: p.schedule, deliveryTypes: p.deliveryTypes,
+      tenantId: chain.tenant.id,
+      pointId: p.pointId,
+      name: p.name,
+      address: p.address,
+      location: p.location,
+      phone: p.phone,
+      schedule: p.schedule,
+      deliveryTypes: p.deliveryTypes,
     });
     await ops.setRoute({ tenantId: chain.tenant.id, source: chain.source, pointId: p.pointId, ...p.route });
   }
@@ -52,13 +58,21 @@ export async function seedDemoChain(
   // zone pricing needs the POS service line for the fee (rule 9): the demo chain names its fee product
   const fee = chain.tenant.deliveryFeeProductId;
   await new TenantsRepo(db).updateSettings(chain.tenant.id, {
-    bonusPaymentTypeCode: 'BONUS', certificatePaymentTypeCode: 'GIFTCARD', ...(fee ? { deliveryFeeProductId: fee, zonePricing: true } : {}),
+    bonusPaymentTypeCode: 'BONUS',
+    certificatePaymentTypeCode: 'GIFTCARD',
+    ...(fee ? { deliveryFeeProductId: fee, zonePricing: true } : {}),
   });
 
   const pointIds = chain.points.map((p) => p.pointId);
   const wantedPartner = force.apiKey && force.apiSecret ? { apiKey: force.apiKey, apiSecret: force.apiSecret } : known.partner;
   const partner = await ensure(ops, wantedPartner, () =>
-    ops.issuePartnerCredential({ tenantId: chain.tenant.id, source: chain.source, pointIds, apiKey: wantedPartner?.apiKey, apiSecret: wantedPartner?.apiSecret }),
+    ops.issuePartnerCredential({
+      tenantId: chain.tenant.id,
+      source: chain.source,
+      pointIds,
+      apiKey: wantedPartner?.apiKey,
+      apiSecret: wantedPartner?.apiSecret,
+    }),
   );
   const pos: DemoCredentials['pos'] = {};
   for (const p of chain.points) {

@@ -31,7 +31,8 @@ const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
 
 function checkSchedule(s: ScheduleWindow[] | null | undefined): void {
   for (const w of s ?? []) {
-    if (!Number.isInteger(w.weekday) || w.weekday < 0 || w.weekday > 6) throw new OperatorError(`schedule weekday must be 0..6 (0 = Sunday), got ${w.weekday}`);
+    if (!Number.isInteger(w.weekday) || w.weekday < 0 || w.weekday > 6)
+      throw new OperatorError(`schedule weekday must be 0..6 (0 = Sunday), got ${w.weekday}`);
     if (!HHMM.test(w.open) || !HHMM.test(w.close)) throw new OperatorError(`schedule times must be HH:MM, got ${w.open}-${w.close}`);
   }
 }
@@ -82,15 +83,18 @@ export class OperatorService {
   async setRoute(r: RouteInput): Promise<void> {
     await this.deps.db.tx(async (q) => {
       const points = new PointsRepo(q);
-      if (!(await points.existing(r.tenantId, [r.pointId])).length) throw new OperatorError(`point ${r.pointId} of tenant ${r.tenantId} does not exist`);
-      if (!(await new TenantsRepo(q).sourceExists(r.tenantId, r.source))) throw new OperatorError(`source ${r.source} of tenant ${r.tenantId} does not exist`);
+      if (!(await points.existing(r.tenantId, [r.pointId])).length)
+        throw new OperatorError(`point ${r.pointId} of tenant ${r.tenantId} does not exist`);
+      if (!(await new TenantsRepo(q).sourceExists(r.tenantId, r.source)))
+        throw new OperatorError(`source ${r.source} of tenant ${r.tenantId} does not exist`);
       await new TerminalGroupsRepo(q).ensure(r.tenantId, r.organizationId, r.terminalGroupId);
       await points.upsertRoute(r);
     });
   }
 
   async setRouteActive(tenantId: string, source: string, pointId: string, active: boolean): Promise<void> {
-    if (!(await new PointsRepo(this.deps.db).setRouteActive(tenantId, source, pointId, active))) throw new OperatorError(`no route of source ${source} at point ${pointId}`);
+    if (!(await new PointsRepo(this.deps.db).setRouteActive(tenantId, source, pointId, active)))
+      throw new OperatorError(`no route of source ${source} at point ${pointId}`);
   }
 
   /** Replaces the zones of every point named in the file. Returns the number of zones loaded. */
@@ -105,15 +109,28 @@ export class OperatorService {
   }
 
   /** Issues a partner credential for a tenant, a source and a list of points. */
-  async issuePartnerCredential(a: { tenantId: string; source: string; pointIds: string[]; apiKey?: string; apiSecret?: string }): Promise<IssuedCredential> {
-    if (!(await new TenantsRepo(this.deps.db).sourceExists(a.tenantId, a.source))) throw new OperatorError(`source ${a.source} of tenant ${a.tenantId} does not exist`);
+  async issuePartnerCredential(a: {
+    tenantId: string;
+    source: string;
+    pointIds: string[];
+    apiKey?: string;
+    apiSecret?: string;
+  }): Promise<IssuedCredential> {
+    if (!(await new TenantsRepo(this.deps.db).sourceExists(a.tenantId, a.source)))
+      throw new OperatorError(`source ${a.source} of tenant ${a.tenantId} does not exist`);
     if (a.pointIds.length === 0) throw new OperatorError('a partner credential needs at least one point');
     if (a.apiSecret) await this.refuseWebhookSecret(a.tenantId, a.source, a.apiSecret);
     return this.insertCredential('partner', a.tenantId, { source: a.source, pointIds: a.pointIds }, a.apiKey, a.apiSecret);
   }
 
   /** Issues a POS credential bound to one terminal group (organizationId + terminalGroupId). */
-  async issuePosCredential(a: { tenantId: string; organizationId: string; terminalGroupId: string; apiKey?: string; apiSecret?: string }): Promise<IssuedCredential> {
+  async issuePosCredential(a: {
+    tenantId: string;
+    organizationId: string;
+    terminalGroupId: string;
+    apiKey?: string;
+    apiSecret?: string;
+  }): Promise<IssuedCredential> {
     if (!(await new TerminalGroupsRepo(this.deps.db).exists(a.tenantId, a.organizationId, a.terminalGroupId))) {
       throw new OperatorError(`terminal group ${a.organizationId}/${a.terminalGroupId} has no route in tenant ${a.tenantId}`);
     }

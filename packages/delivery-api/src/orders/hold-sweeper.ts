@@ -40,7 +40,15 @@ export interface SweepReport {
  */
 export class HoldSweeper {
   constructor(
-    private readonly deps: { db: Db; clock: Clock; loyalty: LoyaltyPort | null; holds: LoyaltyHolds; events: OrderEvents; log: LegLog; metrics: LegMetrics },
+    private readonly deps: {
+      db: Db;
+      clock: Clock;
+      loyalty: LoyaltyPort | null;
+      holds: LoyaltyHolds;
+      events: OrderEvents;
+      log: LegLog;
+      metrics: LegMetrics;
+    },
   ) {}
 
   async runOnce(): Promise<SweepReport> {
@@ -60,7 +68,9 @@ export class HoldSweeper {
     for (const leg of await legs.stale(['held'], new Date(now.getTime() - SETTLE_RETRY_MS), 500, now)) {
       const before = { ...rep };
       await this.held(leg, now, rep);
-      const acted = rep.released + rep.confirmed + rep.cancelled + rep.cancelRequested > before.released + before.confirmed + before.cancelled + before.cancelRequested;
+      const acted =
+        rep.released + rep.confirmed + rep.cancelled + rep.cancelRequested >
+        before.released + before.confirmed + before.cancelled + before.cancelRequested;
       if (!acted) await legs.defer(leg.id, later);
     }
     for (const leg of await legs.stale(['failed'], new Date(now.getTime() - HOLD_TIMEOUT_MS), 100, now)) {
@@ -100,7 +110,9 @@ export class HoldSweeper {
     try {
       const h = await this.deps.loyalty!.getHold(leg.holdKey!);
       if (h && h.status === 'held') await this.deps.loyalty!.release({ holdId: h.holdId, idempotencyKey: `release:${leg.id}` });
-      await new LegsRepo(this.deps.db).move(leg.id, 'release', 'released', this.deps.clock.now(), { error: h ? 'released after unknown outcome' : 'never held' });
+      await new LegsRepo(this.deps.db).move(leg.id, 'release', 'released', this.deps.clock.now(), {
+        error: h ? 'released after unknown outcome' : 'never held',
+      });
       return h && h.status === 'held' ? 1 : 0;
     } catch (err) {
       if (isLoyaltyError(err)) return 0;
@@ -160,7 +172,11 @@ export class HoldSweeper {
       const repo = new OrdersRepo(q);
       const o = await repo.byId(orderId, true);
       if (!o || !IN_CREATION_STATES.has(o.state) || o.state === 'created_verified' || o.cancelState !== 'none') return false;
-      const upd = await repo.update(o.id, { cancelState: 'requested', cancelReason: 'other', cancelRequestedAt: now, cancelRequestedBy: 'hold_timeout' }, now);
+      const upd = await repo.update(
+        o.id,
+        { cancelState: 'requested', cancelReason: 'other', cancelRequestedAt: now, cancelRequestedBy: 'hold_timeout' },
+        now,
+      );
       await this.deps.events.emit(q, 'order.cancel_requested', toView(upd), now);
       return true;
     });
@@ -179,7 +195,15 @@ export class HoldSweeper {
       const key = `accrue:${order.id}`;
       try {
         const known = await this.deps.loyalty!.getAccrual(key);
-        const res = known ?? (await this.deps.loyalty!.accrue({ idempotencyKey: key, organizationId: order.organizationId, phone: order.guestPhone!, orderRef: order.id, paidMinor: order.paidMinor }));
+        const res =
+          known ??
+          (await this.deps.loyalty!.accrue({
+            idempotencyKey: key,
+            organizationId: order.organizationId,
+            phone: order.guestPhone!,
+            orderRef: order.id,
+            paidMinor: order.paidMinor,
+          }));
         const now = this.deps.clock.now();
         await this.deps.db.tx(async (q) => {
           const upd = await new OrdersRepo(q).update(order.id, { accrualState: 'done', accruedMinor: res.accruedMinor, accrualError: null }, now);

@@ -1,4 +1,4 @@
-import { Counter, Gauge, Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 
 /** Counters of the loyalty machinery that an operator alerts on (served at /metrics). */
 export interface LegMetrics {
@@ -14,8 +14,18 @@ export interface LegMetrics {
  * database at scrape time, so stuck legs are visible from any instance).
  */
 export function createLegMetrics(registry: Registry, legsByState: () => Promise<Record<string, number>>): LegMetrics {
-  const settle = new Counter({ name: 'delivery_loyalty_settle_failed_total', help: 'Loyalty legs whose confirm/release gave up', labelNames: ['kind', 'effect'], registers: [registry] });
-  const accrual = new Counter({ name: 'delivery_loyalty_accrual_ended_total', help: 'Bonus accruals that ended without success', labelNames: ['outcome'], registers: [registry] });
+  const settle = new Counter({
+    name: 'delivery_loyalty_settle_failed_total',
+    help: 'Loyalty legs whose confirm/release gave up',
+    labelNames: ['kind', 'effect'],
+    registers: [registry],
+  });
+  const accrual = new Counter({
+    name: 'delivery_loyalty_accrual_ended_total',
+    help: 'Bonus accruals that ended without success',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
   new Gauge({
     name: 'delivery_loyalty_legs',
     help: 'Loyalty hold legs by state (settle_failed = stuck, needs a person)',

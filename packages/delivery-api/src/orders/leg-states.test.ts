@@ -38,9 +38,11 @@ describe('LEG_TRANSITIONS (spec: Loyalty hold legs)', () => {
 
   it('refuses every move that is not a row (all states × states × causes)', () => {
     const allowed = new Set(EXPECTED.map(([f, t, c]) => key(f, t, c)));
-    for (const from of STATES) for (const to of STATES) for (const cause of CAUSES) {
-      expect(canMoveLeg(from, to, cause), key(from, to, cause)).toBe(allowed.has(key(from, to, cause)));
-    }
+    for (const from of STATES)
+      for (const to of STATES)
+        for (const cause of CAUSES) {
+          expect(canMoveLeg(from, to, cause), key(from, to, cause)).toBe(allowed.has(key(from, to, cause)));
+        }
     const rows = LEG_TRANSITIONS.flatMap((r) => r.from.flatMap((f) => r.causes.map((c) => key(f, r.to, c))));
     expect(new Set(rows)).toEqual(allowed);
   });

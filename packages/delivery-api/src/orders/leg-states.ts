@@ -35,7 +35,7 @@ export const LEG_TRANSITIONS: readonly { from: readonly LegState[]; to: LegState
 /** The states a leg may leave for `to` by `cause` (empty when the move is not a row of the table). */
 export function legSources(to: LegState, cause: LegCause): LegState[] {
   const from = new Set<LegState>();
-  for (const t of LEG_TRANSITIONS) if (t.to === to && t.causes.includes(cause)) t.from.forEach((s) => from.add(s));
+  for (const t of LEG_TRANSITIONS) if (t.to === to && t.causes.includes(cause)) for (const s of t.from) from.add(s);
   return [...from];
 }
 

@@ -37,23 +37,45 @@ export interface Attempt {
 
 /** A `loyalty_legs` row (SELECT * / RETURNING *), with the order's external id where the query joins it. */
 export interface LegRow {
-  id: string; kind: HoldKind; state: LegState; amount_minor: number | string;
-  hold_id: string | null; hold_key: string | null; order_id: string | null;
-  organization_id: string; phone: string | null; coupon: string | null;
-  certificate_serial_enc: string | null; discount: LoyaltyDiscount | null;
-  settle_attempts: number | string | null; last_error: string | null; external_order_id: string;
-  created_at: Date | string; updated_at: Date | string;
+  id: string;
+  kind: HoldKind;
+  state: LegState;
+  amount_minor: number | string;
+  hold_id: string | null;
+  hold_key: string | null;
+  order_id: string | null;
+  organization_id: string;
+  phone: string | null;
+  coupon: string | null;
+  certificate_serial_enc: string | null;
+  discount: LoyaltyDiscount | null;
+  settle_attempts: number | string | null;
+  last_error: string | null;
+  external_order_id: string;
+  created_at: Date | string;
+  updated_at: Date | string;
 }
 
 /** A leg row as the holds code uses it (amount in kopecks as a number, times as UTC Dates). */
 export function rowToLeg(r: LegRow): LegRecord {
   return {
-    id: r.id, kind: r.kind, state: r.state, amountMinor: Number(r.amount_minor),
-    holdId: r.hold_id ?? null, holdKey: r.hold_key ?? null, orderId: r.order_id ?? null,
-    organizationId: r.organization_id, phone: r.phone ?? null, coupon: r.coupon ?? null,
-    certificateSerialEnc: r.certificate_serial_enc ?? null, discount: r.discount ?? null,
-    settleAttempts: Number(r.settle_attempts ?? 0), lastError: r.last_error ?? null, externalOrderId: r.external_order_id,
-    createdAt: new Date(r.created_at), updatedAt: new Date(r.updated_at),
+    id: r.id,
+    kind: r.kind,
+    state: r.state,
+    amountMinor: Number(r.amount_minor),
+    holdId: r.hold_id ?? null,
+    holdKey: r.hold_key ?? null,
+    orderId: r.order_id ?? null,
+    organizationId: r.organization_id,
+    phone: r.phone ?? null,
+    coupon: r.coupon ?? null,
+    certificateSerialEnc: r.certificate_serial_enc ?? null,
+    discount: r.discount ?? null,
+    settleAttempts: Number(r.settle_attempts ?? 0),
+    lastError: r.last_error ?? null,
+    externalOrderId: r.external_order_id,
+    createdAt: new Date(r.created_at),
+    updatedAt: new Date(r.updated_at),
   };
 }
 
@@ -75,8 +97,22 @@ export class LegsRepo {
          certificate_serial_enc, amount_minor, state, hold_key, created_at, updated_at, discount)
        VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,'holding',$12,$13,$13,$14::jsonb)
        ON CONFLICT ON CONSTRAINT loyalty_legs_attempt DO NOTHING RETURNING *`,
-      [leg.id, a.tenantId, a.source, a.externalOrderId, a.payloadSha256, leg.kind, leg.organizationId, leg.phone, leg.coupon,
-        leg.certificateSerialEnc, leg.amountMinor, leg.holdKey, now.toISOString(), leg.discount ? JSON.stringify(leg.discount) : null],
+      [
+        leg.id,
+        a.tenantId,
+        a.source,
+        a.externalOrderId,
+        a.payloadSha256,
+        leg.kind,
+        leg.organizationId,
+        leg.phone,
+        leg.coupon,
+        leg.certificateSerialEnc,
+        leg.amountMinor,
+        leg.holdKey,
+        now.toISOString(),
+        leg.discount ? JSON.stringify(leg.discount) : null,
+      ],
     );
     if (rows[0]) return { leg: rowToLeg(rows[0]), created: true };
     const existing = await this.q.query<LegRow>(
@@ -91,8 +127,18 @@ export class LegsRepo {
    * (compare-and-set); returns null when it was not. `unlinked` also requires that no order owns the leg.
    */
   async move(
-    id: string, cause: LegCause, to: LegState, now: Date,
-    set: { holdId?: string; holdKey?: string; amountMinor?: number; error?: string | null; discount?: LoyaltyDiscount | null; unlinked?: boolean } = {},
+    id: string,
+    cause: LegCause,
+    to: LegState,
+    now: Date,
+    set: {
+      holdId?: string;
+      holdKey?: string;
+      amountMinor?: number;
+      error?: string | null;
+      discount?: LoyaltyDiscount | null;
+      unlinked?: boolean;
+    } = {},
   ): Promise<LegRecord | null> {
     const from = legSources(to, cause);
     if (from.length === 0) throw new Error(`loyalty leg: no transition to ${to} by ${cause}`);
@@ -102,8 +148,18 @@ export class LegsRepo {
          discount = CASE WHEN $9::boolean THEN $10::jsonb ELSE discount END,
          settle_attempts = CASE WHEN $3 IN ('held', 'holding') THEN 0 ELSE settle_attempts END
        WHERE id = $1 AND state = ANY($2::text[])${set.unlinked ? ' AND order_id IS NULL' : ''} RETURNING *`,
-      [id, from, to, now.toISOString(), set.holdId ?? null, set.holdKey ?? null, set.amountMinor ?? null, set.error ?? null,
-        set.discount !== undefined, set.discount ? JSON.stringify(set.discount) : null],
+      [
+        id,
+        from,
+        to,
+        now.toISOString(),
+        set.holdId ?? null,
+        set.holdKey ?? null,
+        set.amountMinor ?? null,
+        set.error ?? null,
+        set.discount !== undefined,
+        set.discount ? JSON.stringify(set.discount) : null,
+      ],
     );
     return rows[0] ? rowToLeg(rows[0]) : null;
   }
@@ -129,7 +185,9 @@ export class LegsRepo {
 
   /** Legs in `settle_failed` (operator: `order legs --stuck`), oldest first. */
   async stuck(limit = 200): Promise<LegRecord[]> {
-    return (await this.q.query<LegRow>(`SELECT * FROM loyalty_legs WHERE state = 'settle_failed' ORDER BY updated_at LIMIT $1`, [limit])).map(rowToLeg);
+    return (await this.q.query<LegRow>(`SELECT * FROM loyalty_legs WHERE state = 'settle_failed' ORDER BY updated_at LIMIT $1`, [limit])).map(
+      rowToLeg,
+    );
   }
 
   /** Number of legs per state (metrics). */

@@ -78,8 +78,15 @@ export class LoyaltyHolds {
     const { leg, created } = await legs.insertHolding(
       attempt,
       {
-        id: this.deps.ids.uuid(), kind: w.kind, amountMinor: w.amountMinor, holdKey, organizationId: w.organizationId, phone: w.phone,
-        coupon: w.coupon, certificateSerialEnc: w.certificateSerial ? this.deps.box.seal(w.certificateSerial) : null, discount: w.discount ?? null,
+        id: this.deps.ids.uuid(),
+        kind: w.kind,
+        amountMinor: w.amountMinor,
+        holdKey,
+        organizationId: w.organizationId,
+        phone: w.phone,
+        coupon: w.coupon,
+        certificateSerialEnc: w.certificateSerial ? this.deps.box.seal(w.certificateSerial) : null,
+        discount: w.discount ?? null,
       },
       now,
     );
@@ -90,7 +97,10 @@ export class LoyaltyHolds {
     // failed: retry with the same idempotency key, so a call that took effect unseen is not held twice;
     // released: a new key, the old hold is finished
     const retried = await legs.move(leg.id, 'retry', 'holding', now, {
-      holdKey: leg.state === 'released' ? holdKey : undefined, amountMinor: w.amountMinor, error: null, discount: w.discount ?? null,
+      holdKey: leg.state === 'released' ? holdKey : undefined,
+      amountMinor: w.amountMinor,
+      error: null,
+      discount: w.discount ?? null,
     });
     if (!retried) throw new ApiError('hold_in_progress', {}, `${leg.kind} hold of this order is in progress`);
     return this.callHold(legs, retried, w, orderRef);
@@ -104,8 +114,14 @@ export class LoyaltyHolds {
     this.deps.crash.at(`hold.before_call.${w.kind}`);
     try {
       const hold = await this.deps.loyalty.hold({
-        idempotencyKey: leg.holdKey!, kind: w.kind, organizationId: w.organizationId, phone: w.phone ?? undefined, orderRef,
-        amountMinor: w.amountMinor, coupon: w.coupon ?? undefined, certificateSerial: w.certificateSerial ?? undefined,
+        idempotencyKey: leg.holdKey!,
+        kind: w.kind,
+        organizationId: w.organizationId,
+        phone: w.phone ?? undefined,
+        orderRef,
+        amountMinor: w.amountMinor,
+        coupon: w.coupon ?? undefined,
+        certificateSerial: w.certificateSerial ?? undefined,
       });
       this.deps.crash.at(`hold.after_call.${w.kind}`);
       const held = await legs.move(leg.id, 'hold_ok', 'held', this.deps.clock.now(), { holdId: hold.holdId, amountMinor: hold.amountMinor });
@@ -116,7 +132,8 @@ export class LoyaltyHolds {
       if (!isLoyaltyError(err)) throw err;
       await legs.move(leg.id, 'hold_failed', 'failed', this.deps.clock.now(), { error: `${err.code}: ${err.reason}` });
       if (err.code === 'rejected') throw new ApiError('loyalty_rejected', {}, `loyalty refused the ${w.kind} hold: ${err.reason}`);
-      if (err.code === 'rate_limited') throw new ApiError('rate_limited', {}, 'loyalty write limit', { 'Retry-After': String(err.retryAfterSeconds ?? 60) });
+      if (err.code === 'rate_limited')
+        throw new ApiError('rate_limited', {}, 'loyalty write limit', { 'Retry-After': String(err.retryAfterSeconds ?? 60) });
       throw new ApiError('loyalty_unavailable', {}, `loyalty unavailable during the ${w.kind} hold`);
     }
   }
@@ -135,7 +152,10 @@ export class LoyaltyHolds {
   async releaseUnlinked(legs: LegRecord[]): Promise<number> {
     let done = 0;
     for (const leg of legs) {
-      const claimed = leg.state === 'releasing' ? leg : await new LegsRepo(this.deps.db).move(leg.id, 'claim_release', 'releasing', this.deps.clock.now(), { unlinked: true });
+      const claimed =
+        leg.state === 'releasing'
+          ? leg
+          : await new LegsRepo(this.deps.db).move(leg.id, 'claim_release', 'releasing', this.deps.clock.now(), { unlinked: true });
       if (!claimed) continue; // linked to an order meanwhile, or already settled
       if (await this.settleOne(claimed, 'release')) done++;
     }
@@ -149,7 +169,10 @@ export class LoyaltyHolds {
    */
   async settle(orderId: string, effect: 'confirm' | 'release'): Promise<number> {
     const legs = await new LegsRepo(this.deps.db).forOrder(orderId);
-    return this.settleLegs(legs.filter((l) => l.state === 'held'), effect);
+    return this.settleLegs(
+      legs.filter((l) => l.state === 'held'),
+      effect,
+    );
   }
 
   /** Settles the given held legs of orders. */
@@ -176,7 +199,13 @@ export class LoyaltyHolds {
       const m = await new LegsRepo(q).move(leg.id, effect, effect === 'confirm' ? 'confirmed' : 'released', this.deps.clock.now());
       if (m && leg.orderId) {
         const order = await new OrdersRepo(q).byId(leg.orderId);
-        if (order) await this.deps.events.emit(q, effect === 'confirm' ? 'order.loyalty_confirmed' : 'order.loyalty_released', toView(order), this.deps.clock.now());
+        if (order)
+          await this.deps.events.emit(
+            q,
+            effect === 'confirm' ? 'order.loyalty_confirmed' : 'order.loyalty_released',
+            toView(order),
+            this.deps.clock.now(),
+          );
       }
       return m;
     });
@@ -194,14 +223,26 @@ export class LoyaltyHolds {
     const why = `${effect} failed: ${err.code}/${err.reason}`;
     const attempts = await legs.recordSettleFailure(leg.id, why, new Date(now.getTime() + settleRetryDelayMs(leg.settleAttempts + 1)));
     if (err.code !== 'rejected' && attempts < SETTLE_MAX_ATTEMPTS) {
-      this.deps.log.warn({ legId: leg.id, orderId: leg.orderId, kind: leg.kind, attempts, reason: err.reason }, `loyalty ${effect} failed; will retry`);
+      this.deps.log.warn(
+        { legId: leg.id, orderId: leg.orderId, kind: leg.kind, attempts, reason: err.reason },
+        `loyalty ${effect} failed; will retry`,
+      );
       return;
     }
     const gaveUp = await legs.move(leg.id, 'give_up', 'settle_failed', now, { error: why });
     if (!gaveUp) return;
     this.deps.metrics.settleFailed(leg.kind, effect);
     this.deps.log.error(
-      { legId: leg.id, orderId: leg.orderId, externalOrderId: leg.externalOrderId, kind: leg.kind, amountMinor: leg.amountMinor, attempts, effect, reason: err.reason },
+      {
+        legId: leg.id,
+        orderId: leg.orderId,
+        externalOrderId: leg.externalOrderId,
+        kind: leg.kind,
+        amountMinor: leg.amountMinor,
+        attempts,
+        effect,
+        reason: err.reason,
+      },
       `loyalty ${effect} gave up: the leg needs a person (delivery-operator order legs --stuck)`,
     );
   }

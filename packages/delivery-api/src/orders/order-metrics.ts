@@ -8,7 +8,12 @@ export interface OrderMetrics {
 
 /** `delivery_order_creations_total{outcome}` at /metrics (issue 9 item 6). */
 export function createOrderMetrics(registry: Registry): OrderMetrics {
-  const c = new Counter({ name: 'delivery_order_creations_total', help: 'POST /v1/orders by outcome (created, replayed or the error code)', labelNames: ['outcome'], registers: [registry] });
+  const c = new Counter({
+    name: 'delivery_order_creations_total',
+    help: 'POST /v1/orders by outcome (created, replayed or the error code)',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
   return { outcome: (outcome) => c.inc({ outcome }) };
 }
 

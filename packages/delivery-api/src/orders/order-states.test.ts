@@ -2,7 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { canTransition, FINAL_STATES, holdEffectOf, ORDER_TRANSITIONS, type TransitionCause } from './order-states.js';
 import type { OrderState } from './order-view.js';
 
-const STATES: OrderState[] = ['queued', 'claimed', 'prepared', 'create_sending', 'created_verified', 'reconciliation_required', 'manual_review', 'rejected_final', 'cancelled'];
+const STATES: OrderState[] = [
+  'queued',
+  'claimed',
+  'prepared',
+  'create_sending',
+  'created_verified',
+  'reconciliation_required',
+  'manual_review',
+  'rejected_final',
+  'cancelled',
+];
 const CAUSES: TransitionCause[] = ['pos', 'partner_cancel', 'pos_cancel', 'hold_timeout', 'claim_expired', 'support'];
 const IN_POS: OrderState[] = ['claimed', 'prepared', 'create_sending', 'reconciliation_required'];
 
@@ -23,7 +33,12 @@ const EXPECTED: { spec: string; from: OrderState[]; to: OrderState; causes: Tran
   { spec: 'POS protocol: claim lease expired', from: ['claimed'], to: 'queued', causes: ['claim_expired'] },
   { spec: 'POS protocol: prepared', from: ['claimed'], to: 'prepared', causes: ['pos'] },
   { spec: 'POS protocol: create sending', from: ['prepared'], to: 'create_sending', causes: ['pos'] },
-  { spec: 'POS protocol: unsure of the result → reconciliation_required', from: ['claimed', 'prepared', 'create_sending'], to: 'reconciliation_required', causes: ['pos'] },
+  {
+    spec: 'POS protocol: unsure of the result → reconciliation_required',
+    from: ['claimed', 'prepared', 'create_sending'],
+    to: 'reconciliation_required',
+    causes: ['pos'],
+  },
 ];
 
 const key = (from: OrderState, to: OrderState, cause: TransitionCause) => `${from} → ${to} by ${cause}`;
@@ -41,9 +56,11 @@ describe('ORDER_TRANSITIONS against the spec (States and transitions)', () => {
 
   it('refuses every move that is not a row (all states × states × causes)', () => {
     const allowed = expand(EXPECTED);
-    for (const from of STATES) for (const to of STATES) for (const cause of CAUSES) {
-      expect(canTransition(from, to, cause), key(from, to, cause)).toBe(allowed.has(key(from, to, cause)));
-    }
+    for (const from of STATES)
+      for (const to of STATES)
+        for (const cause of CAUSES) {
+          expect(canTransition(from, to, cause), key(from, to, cause)).toBe(allowed.has(key(from, to, cause)));
+        }
   });
 
   it('nothing leaves a final state', () => {

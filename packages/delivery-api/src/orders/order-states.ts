@@ -25,7 +25,13 @@ export const ORDER_TRANSITIONS: { from: OrderState[]; to: OrderState; causes: Tr
 export const FINAL_STATES: ReadonlySet<OrderState> = new Set(['rejected_final', 'cancelled', 'manual_review']);
 
 /** States in which the POS holds the order: a cancellation is queued for the POS (202). */
-export const IN_CREATION_STATES: ReadonlySet<OrderState> = new Set(['claimed', 'prepared', 'create_sending', 'reconciliation_required', 'created_verified']);
+export const IN_CREATION_STATES: ReadonlySet<OrderState> = new Set([
+  'claimed',
+  'prepared',
+  'create_sending',
+  'reconciliation_required',
+  'created_verified',
+]);
 
 /** Whether `from → to` by `cause` is a row of the table. */
 export function canTransition(from: OrderState, to: OrderState, cause: TransitionCause): boolean {

@@ -34,10 +34,27 @@ export class OrderSupportService {
   }
 
   /** Legs whose confirm/release gave up (`settle_failed`), for a person to look at. Amounts in kopecks. */
-  async stuckLegs(): Promise<{ legId: string; orderId: string | null; externalOrderId: string; kind: string; amountMinor: number; attempts: number; lastError: string | null; since: string }[]> {
+  async stuckLegs(): Promise<
+    {
+      legId: string;
+      orderId: string | null;
+      externalOrderId: string;
+      kind: string;
+      amountMinor: number;
+      attempts: number;
+      lastError: string | null;
+      since: string;
+    }[]
+  > {
     return (await new LegsRepo(this.deps.db).stuck()).map((l) => ({
-      legId: l.id, orderId: l.orderId, externalOrderId: l.externalOrderId, kind: l.kind, amountMinor: l.amountMinor,
-      attempts: l.settleAttempts, lastError: l.lastError, since: l.updatedAt.toISOString(),
+      legId: l.id,
+      orderId: l.orderId,
+      externalOrderId: l.externalOrderId,
+      kind: l.kind,
+      amountMinor: l.amountMinor,
+      attempts: l.settleAttempts,
+      lastError: l.lastError,
+      since: l.updatedAt.toISOString(),
     }));
   }
 

@@ -45,20 +45,39 @@ type Timestamp = Date | string;
 
 /** An `orders` row (SELECT * / RETURNING *). Integer sums may come back as strings (bigint). */
 export interface OrderRow {
-  id: string; tenant_id: string; source: string; external_order_id: string;
-  point_id: string; organization_id: string; terminal_group_id: string;
-  kind: OrderRecord['kind']; state: OrderState; payload_sha256: string;
-  request: Record<string, unknown>; pos_payload: PosOrderPayload; route: OrderRoute;
-  guest_phone: string | null; payment_method: string | null;
-  bonus_spend_minor: number | string; paid_minor: number | string;
-  claim_id: string | null; claim_expires_at: Timestamp | null;
-  pos_order_id: string | null; pos_delivery_id: string | null;
-  delivery_status: DeliveryStatus | null; delivery_status_at: Timestamp | null;
-  cancel_state: CancelState; cancel_reason: CancelReason | null;
-  cancel_detail: CancelDetail | null; cancel_requested_at: Timestamp | null;
+  id: string;
+  tenant_id: string;
+  source: string;
+  external_order_id: string;
+  point_id: string;
+  organization_id: string;
+  terminal_group_id: string;
+  kind: OrderRecord['kind'];
+  state: OrderState;
+  payload_sha256: string;
+  request: Record<string, unknown>;
+  pos_payload: PosOrderPayload;
+  route: OrderRoute;
+  guest_phone: string | null;
+  payment_method: string | null;
+  bonus_spend_minor: number | string;
+  paid_minor: number | string;
+  claim_id: string | null;
+  claim_expires_at: Timestamp | null;
+  pos_order_id: string | null;
+  pos_delivery_id: string | null;
+  delivery_status: DeliveryStatus | null;
+  delivery_status_at: Timestamp | null;
+  cancel_state: CancelState;
+  cancel_reason: CancelReason | null;
+  cancel_detail: CancelDetail | null;
+  cancel_requested_at: Timestamp | null;
   cancel_requested_by: OrderRecord['cancelRequestedBy'];
-  accrual_state: OrderRecord['accrualState']; accrual_attempts: number | string | null; accrual_error: string | null;
-  created_at: Timestamp; updated_at: Timestamp;
+  accrual_state: OrderRecord['accrualState'];
+  accrual_attempts: number | string | null;
+  accrual_error: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 const d = (v: Timestamp | null | undefined): Date | null => (v == null ? null : new Date(v));
@@ -66,39 +85,84 @@ const d = (v: Timestamp | null | undefined): Date | null => (v == null ? null : 
 /** An order row as the services use it (sums as numbers, times as UTC Dates). */
 export function rowToOrder(r: OrderRow): OrderRecord {
   return {
-    id: r.id, tenantId: r.tenant_id, source: r.source, externalOrderId: r.external_order_id,
-    pointId: r.point_id, organizationId: r.organization_id, terminalGroupId: r.terminal_group_id,
-    kind: r.kind, state: r.state, payloadSha256: r.payload_sha256,
-    request: r.request, posPayload: r.pos_payload, route: r.route,
-    guestPhone: r.guest_phone ?? null, paymentMethod: r.payment_method ?? null,
-    bonusSpendMinor: Number(r.bonus_spend_minor), paidMinor: Number(r.paid_minor),
-    claimId: r.claim_id ?? null, claimExpiresAt: d(r.claim_expires_at),
-    posOrderId: r.pos_order_id ?? null, posDeliveryId: r.pos_delivery_id ?? null,
-    deliveryStatus: r.delivery_status ?? null, deliveryStatusAt: d(r.delivery_status_at),
-    cancelState: r.cancel_state, cancelReason: r.cancel_reason ?? null,
-    cancelDetail: r.cancel_detail ?? null, cancelRequestedAt: d(r.cancel_requested_at),
+    id: r.id,
+    tenantId: r.tenant_id,
+    source: r.source,
+    externalOrderId: r.external_order_id,
+    pointId: r.point_id,
+    organizationId: r.organization_id,
+    terminalGroupId: r.terminal_group_id,
+    kind: r.kind,
+    state: r.state,
+    payloadSha256: r.payload_sha256,
+    request: r.request,
+    posPayload: r.pos_payload,
+    route: r.route,
+    guestPhone: r.guest_phone ?? null,
+    paymentMethod: r.payment_method ?? null,
+    bonusSpendMinor: Number(r.bonus_spend_minor),
+    paidMinor: Number(r.paid_minor),
+    claimId: r.claim_id ?? null,
+    claimExpiresAt: d(r.claim_expires_at),
+    posOrderId: r.pos_order_id ?? null,
+    posDeliveryId: r.pos_delivery_id ?? null,
+    deliveryStatus: r.delivery_status ?? null,
+    deliveryStatusAt: d(r.delivery_status_at),
+    cancelState: r.cancel_state,
+    cancelReason: r.cancel_reason ?? null,
+    cancelDetail: r.cancel_detail ?? null,
+    cancelRequestedAt: d(r.cancel_requested_at),
     cancelRequestedBy: r.cancel_requested_by ?? null,
-    accrualState: r.accrual_state, accrualAttempts: Number(r.accrual_attempts ?? 0), accrualError: r.accrual_error ?? null, createdAt: d(r.created_at)!, updatedAt: d(r.updated_at)!,
+    accrualState: r.accrual_state,
+    accrualAttempts: Number(r.accrual_attempts ?? 0),
+    accrualError: r.accrual_error ?? null,
+    createdAt: d(r.created_at)!,
+    updatedAt: d(r.updated_at)!,
   };
 }
 
 /** Spec: Order view. */
 export function toView(o: OrderRecord): OrderView {
   return {
-    id: o.id, externalOrderId: o.externalOrderId, source: o.source, state: o.state, payloadSha256: o.payloadSha256, route: o.route,
-    posOrderId: o.posOrderId, posDeliveryId: o.posDeliveryId, deliveryStatus: o.deliveryStatus,
-    deliveryStatusAt: o.deliveryStatusAt?.toISOString() ?? null, cancelState: o.cancelState, cancelReason: o.cancelReason,
-    cancelDetail: o.cancelDetail, createdAt: o.createdAt.toISOString(), updatedAt: o.updatedAt.toISOString(),
+    id: o.id,
+    externalOrderId: o.externalOrderId,
+    source: o.source,
+    state: o.state,
+    payloadSha256: o.payloadSha256,
+    route: o.route,
+    posOrderId: o.posOrderId,
+    posDeliveryId: o.posDeliveryId,
+    deliveryStatus: o.deliveryStatus,
+    deliveryStatusAt: o.deliveryStatusAt?.toISOString() ?? null,
+    cancelState: o.cancelState,
+    cancelReason: o.cancelReason,
+    cancelDetail: o.cancelDetail,
+    createdAt: o.createdAt.toISOString(),
+    updatedAt: o.updatedAt.toISOString(),
   };
 }
 
 /** Columns that services may change with {@link OrdersRepo.update}. */
 const UPDATABLE: Record<string, string> = {
-  state: 'state', claimId: 'claim_id', claimExpiresAt: 'claim_expires_at', posOrderId: 'pos_order_id', posDeliveryId: 'pos_delivery_id',
-  deliveryStatus: 'delivery_status', deliveryStatusAt: 'delivery_status_at', cancelState: 'cancel_state', cancelReason: 'cancel_reason',
-  cancelDetail: 'cancel_detail', cancelComment: 'cancel_comment', cancelRequestedAt: 'cancel_requested_at',
-  cancelDispatchedAt: 'cancel_dispatched_at', cancelRequestedBy: 'cancel_requested_by', accrualState: 'accrual_state', accruedMinor: 'accrued_minor',
-  accrualAttempts: 'accrual_attempts', accrualNextAt: 'accrual_next_at', accrualError: 'accrual_error',
+  state: 'state',
+  claimId: 'claim_id',
+  claimExpiresAt: 'claim_expires_at',
+  posOrderId: 'pos_order_id',
+  posDeliveryId: 'pos_delivery_id',
+  deliveryStatus: 'delivery_status',
+  deliveryStatusAt: 'delivery_status_at',
+  cancelState: 'cancel_state',
+  cancelReason: 'cancel_reason',
+  cancelDetail: 'cancel_detail',
+  cancelComment: 'cancel_comment',
+  cancelRequestedAt: 'cancel_requested_at',
+  cancelDispatchedAt: 'cancel_dispatched_at',
+  cancelRequestedBy: 'cancel_requested_by',
+  accrualState: 'accrual_state',
+  accruedMinor: 'accrued_minor',
+  accrualAttempts: 'accrual_attempts',
+  accrualNextAt: 'accrual_next_at',
+  accrualError: 'accrual_error',
 };
 
 /** SQL access to orders. */
@@ -110,14 +174,35 @@ export class OrdersRepo {
       `INSERT INTO orders (id, tenant_id, source, external_order_id, point_id, organization_id, terminal_group_id, kind, state,
          payload_sha256, request, pos_payload, route, guest_phone, payment_method, bonus_spend_minor, paid_minor, created_at, updated_at)
        VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11::jsonb,$12::jsonb,$13::jsonb,$14,$15,$16,$17,$18,$18)`,
-      [o.id, o.tenantId, o.source, o.externalOrderId, o.pointId, o.organizationId, o.terminalGroupId, o.kind, o.state, o.payloadSha256,
-        JSON.stringify(o.request), JSON.stringify(o.posPayload), JSON.stringify(o.route), o.guestPhone, o.paymentMethod,
-        o.bonusSpendMinor, o.paidMinor, o.createdAt.toISOString()],
+      [
+        o.id,
+        o.tenantId,
+        o.source,
+        o.externalOrderId,
+        o.pointId,
+        o.organizationId,
+        o.terminalGroupId,
+        o.kind,
+        o.state,
+        o.payloadSha256,
+        JSON.stringify(o.request),
+        JSON.stringify(o.posPayload),
+        JSON.stringify(o.route),
+        o.guestPhone,
+        o.paymentMethod,
+        o.bonusSpendMinor,
+        o.paidMinor,
+        o.createdAt.toISOString(),
+      ],
     );
   }
 
   async byExternalId(tenantId: string, source: string, externalOrderId: string): Promise<OrderRecord | null> {
-    const rows = await this.q.query<OrderRow>(`SELECT * FROM orders WHERE tenant_id = $1 AND source = $2 AND external_order_id = $3`, [tenantId, source, externalOrderId]);
+    const rows = await this.q.query<OrderRow>(`SELECT * FROM orders WHERE tenant_id = $1 AND source = $2 AND external_order_id = $3`, [
+      tenantId,
+      source,
+      externalOrderId,
+    ]);
     return rows[0] ? rowToOrder(rows[0]) : null;
   }
 
@@ -151,7 +236,13 @@ export class OrdersRepo {
    * out, or handed out before `retryBefore` (the lease passed); only in `states`; a sweeper-made request of a
    * verified order never (it is withdrawn). One statement, SKIP LOCKED, so instances never hand one out twice.
    */
-  async dispatchCancellations(organizationId: string, terminalGroupId: string, now: Date, retryBefore: Date, states: string[]): Promise<OrderRecord[]> {
+  async dispatchCancellations(
+    organizationId: string,
+    terminalGroupId: string,
+    now: Date,
+    retryBefore: Date,
+    states: string[],
+  ): Promise<OrderRecord[]> {
     const rows = await this.q.query<OrderRow>(
       `UPDATE orders SET cancel_dispatched_at = $3 WHERE id IN (
          SELECT id FROM orders WHERE organization_id = $1 AND terminal_group_id = $2 AND cancel_state = 'requested'
@@ -200,7 +291,11 @@ export class OrdersRepo {
       const v = fields[k];
       return v instanceof Date ? v.toISOString() : v;
     });
-    const rows = await this.q.query<OrderRow>(`UPDATE orders SET ${[...sets, 'updated_at = $2'].join(', ')} WHERE id = $1 RETURNING *`, [id, at.toISOString(), ...values]);
+    const rows = await this.q.query<OrderRow>(`UPDATE orders SET ${[...sets, 'updated_at = $2'].join(', ')} WHERE id = $1 RETURNING *`, [
+      id,
+      at.toISOString(),
+      ...values,
+    ]);
     return rowToOrder(rows[0]);
   }
 }

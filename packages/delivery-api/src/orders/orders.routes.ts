@@ -5,8 +5,6 @@ import { CalculationBodySchema } from '../checkout/checkout.schemas.js';
 import { AUTH_ERRORS, errorResponses } from '../http/schemas.js';
 import { Type } from 'typebox';
 import type { CancelService } from './cancel.service.js';
-import type { OrderRequest } from './order-request.js';
-import type { CancelReason } from './order-view.js';
 import { CancelBody, LookupQuery, OrderBody, OrderIdParams, OrderViewSchema, SourceQuery } from './orders.schemas.js';
 import type { OrdersService } from './orders.service.js';
 
@@ -27,10 +25,21 @@ export function ordersRoutes(root: FastifyInstance, orders: OrdersService, cance
         201: OrderViewSchema,
         200: OrderViewSchema,
         ...errorResponses([
-          ...AUTH_ERRORS, 'forbidden', 'idempotency_conflict', 'hold_in_progress', 'route_mapping_not_found', 'product_mapping_not_found',
-          'product_not_orderable', 'loyalty_rejected', 'loyalty_unmapped', 'rate_limited', 'loyalty_unavailable',
+          ...AUTH_ERRORS,
+          'forbidden',
+          'idempotency_conflict',
+          'hold_in_progress',
+          'route_mapping_not_found',
+          'product_mapping_not_found',
+          'product_not_orderable',
+          'loyalty_rejected',
+          'loyalty_unmapped',
+          'rate_limited',
+          'loyalty_unavailable',
         ]),
-        409: Type.Union([PriceChanged, Type.Object({ error: Type.String() })], { description: 'price_changed (with calculation), idempotency_conflict, hold_in_progress' }),
+        409: Type.Union([PriceChanged, Type.Object({ error: Type.String() })], {
+          description: 'price_changed (with calculation), idempotency_conflict, hold_in_progress',
+        }),
       },
     },
     handler: async (req, reply) => {

@@ -24,18 +24,31 @@ export const OrderBody = Type.Object(
     createdAt: Type.Optional(Type.String({ format: 'date-time' })),
     deliverAt: Type.Optional(Type.String({ format: 'date-time' })),
     guest: Type.Object(
-      { externalClientId: Type.Optional(Str(100)), name: Type.String({ minLength: 1, maxLength: 200 }), phone: Type.String({ pattern: PHONE_PATTERN }) },
+      {
+        externalClientId: Type.Optional(Str(100)),
+        name: Type.String({ minLength: 1, maxLength: 200 }),
+        phone: Type.String({ pattern: PHONE_PATTERN }),
+      },
       strict,
     ),
     address: Type.Object(
       {
-        city: Type.Optional(Str(200)), street: Type.String({ minLength: 1, maxLength: 300 }), house: Type.String({ minLength: 1, maxLength: 50 }),
-        flat: Type.Optional(Str(50)), entrance: Type.Optional(Str(50)), floor: Type.Optional(Str(50)), doorphone: Type.Optional(Str(50)), comment: Type.Optional(Str(500)),
+        city: Type.Optional(Str(200)),
+        street: Type.String({ minLength: 1, maxLength: 300 }),
+        house: Type.String({ minLength: 1, maxLength: 50 }),
+        flat: Type.Optional(Str(50)),
+        entrance: Type.Optional(Str(50)),
+        floor: Type.Optional(Str(50)),
+        doorphone: Type.Optional(Str(50)),
+        comment: Type.Optional(Str(500)),
       },
       strict,
     ),
     items: Type.Array(
-      Type.Object({ externalProductId: Type.String({ minLength: 1, maxLength: 100 }), quantity: Type.String({ pattern: QUANTITY_PATTERN }), price: Money }, strict),
+      Type.Object(
+        { externalProductId: Type.String({ minLength: 1, maxLength: 100 }), quantity: Type.String({ pattern: QUANTITY_PATTERN }), price: Money },
+        strict,
+      ),
       { minItems: 1, maxItems: MAX_LINES },
     ),
     total: Money,

@@ -95,19 +95,49 @@ export class OrdersService {
     }
     const now = this.deps.clock.now();
     const record: OrderRecord = {
-      id: orderId, tenantId: cred.tenantId, source: req.source, externalOrderId: req.externalOrderId, pointId: point.pointId,
-      organizationId: route.organizationId, terminalGroupId: route.terminalGroupId, kind: req.payment ? 'checkout' : 'legacy',
-      state: 'queued', payloadSha256: hash, request: withoutServerOwned(req as unknown as Record<string, unknown>),
-      posPayload: payload, route, guestPhone: req.guest.phone, paymentMethod: req.payment?.method ?? null,
-      bonusSpendMinor: calc?.amounts.bonusSpend ?? 0, paidMinor: req.payment?.amountMinor ?? 0, claimId: null, claimExpiresAt: null,
-      posOrderId: null, posDeliveryId: null, deliveryStatus: null, deliveryStatusAt: null, cancelState: 'none', cancelReason: null,
-      cancelDetail: null, cancelRequestedAt: null, cancelRequestedBy: null, accrualState: 'none', accrualAttempts: 0, accrualError: null, createdAt: now, updatedAt: now,
+      id: orderId,
+      tenantId: cred.tenantId,
+      source: req.source,
+      externalOrderId: req.externalOrderId,
+      pointId: point.pointId,
+      organizationId: route.organizationId,
+      terminalGroupId: route.terminalGroupId,
+      kind: req.payment ? 'checkout' : 'legacy',
+      state: 'queued',
+      payloadSha256: hash,
+      request: withoutServerOwned(req as unknown as Record<string, unknown>),
+      posPayload: payload,
+      route,
+      guestPhone: req.guest.phone,
+      paymentMethod: req.payment?.method ?? null,
+      bonusSpendMinor: calc?.amounts.bonusSpend ?? 0,
+      paidMinor: req.payment?.amountMinor ?? 0,
+      claimId: null,
+      claimExpiresAt: null,
+      posOrderId: null,
+      posDeliveryId: null,
+      deliveryStatus: null,
+      deliveryStatusAt: null,
+      cancelState: 'none',
+      cancelReason: null,
+      cancelDetail: null,
+      cancelRequestedAt: null,
+      cancelRequestedBy: null,
+      accrualState: 'none',
+      accrualAttempts: 0,
+      accrualError: null,
+      createdAt: now,
+      updatedAt: now,
     };
     try {
       await this.deps.db.tx(async (q) => {
         await new OrdersRepo(q).insert(record);
         // only legs still `held` and unlinked: one claimed for release meanwhile must not carry this order
-        const linked = await new LegsRepo(q).linkToOrder(attempt, orderId, legs.map((l) => l.id));
+        const linked = await new LegsRepo(q).linkToOrder(
+          attempt,
+          orderId,
+          legs.map((l) => l.id),
+        );
         if (linked !== legs.length) throw new ApiError('hold_in_progress', {}, 'a hold of this order changed while the order was created');
         await this.deps.events.emit(q, 'order.state_changed', toView(record), now);
         if (record.kind === 'checkout') await this.deps.events.emit(q, 'order.payment_recorded', toView(record), now);
@@ -140,11 +170,13 @@ export class OrdersService {
     if (sum !== req.total.amountMinor) throw invalid(`total ${req.total.amountMinor} is not the sum of the lines ${sum}`);
     const p = req.payment;
     if (!p) {
-      if (req.calculationId || req.coupon || req.bonusToSpend || req.certificate) throw invalid('calculationId, coupon, bonusToSpend and certificate need payment (checkout order)');
+      if (req.calculationId || req.coupon || req.bonusToSpend || req.certificate)
+        throw invalid('calculationId, coupon, bonusToSpend and certificate need payment (checkout order)');
       return;
     }
     if (!req.calculationId) throw invalid('calculationId is required for a checkout order');
-    if (p.method === 'online' && (!p.paid || !p.externalPaymentId)) throw invalid('online payment needs paid: true and externalPaymentId (create after payment)');
+    if (p.method === 'online' && (!p.paid || !p.externalPaymentId))
+      throw invalid('online payment needs paid: true and externalPaymentId (create after payment)');
     if (p.change && p.method !== 'cash') throw invalid('change is for cash only');
     if (p.change && p.change.from < p.amountMinor) throw invalid('change.from is less than the amount');
   }
@@ -172,9 +204,14 @@ export class OrdersService {
   /** Rules 2-5 and 8: fresh calculation, token binding, catalog prices, warnings, minimum, serviceability, mapping. */
   private async verifyCheckout(cred: Credential, req: OrderRequest, own: OwnHolds): Promise<Calculation> {
     const cart = {
-      pointId: req.externalPointId, deliveryType: req.deliveryType, location: req.location,
-      items: req.items.map((l) => ({ id: l.externalProductId, quantity: l.quantity })), phone: req.guest.phone,
-      coupon: req.coupon, bonusToSpendMinor: req.bonusToSpend?.amountMinor, certificate: req.certificate,
+      pointId: req.externalPointId,
+      deliveryType: req.deliveryType,
+      location: req.location,
+      items: req.items.map((l) => ({ id: l.externalProductId, quantity: l.quantity })),
+      phone: req.guest.phone,
+      coupon: req.coupon,
+      bonusToSpendMinor: req.bonusToSpend?.amountMinor,
+      certificate: req.certificate,
     };
     const calc = await this.deps.calculator.calculate(cred, cart, undefined, own);
     const gift = calc.lines.find((l) => l.item?.gift);
@@ -185,9 +222,15 @@ export class OrdersService {
     const why = await this.deps.tokens.check(
       req.calculationId!,
       {
-        tenantId: cred.tenantId, source: req.source, pointId: req.externalPointId, deliveryType: req.deliveryType,
-        items: cart.items.map((l) => [l.id.toLowerCase(), parseQuantityMilli(l.quantity)!]), coupon: req.coupon ?? null,
-        bonusToSpendMinor: req.bonusToSpend?.amountMinor ?? null, certificate: req.certificate ?? null, phone: req.guest.phone,
+        tenantId: cred.tenantId,
+        source: req.source,
+        pointId: req.externalPointId,
+        deliveryType: req.deliveryType,
+        items: cart.items.map((l) => [l.id.toLowerCase(), parseQuantityMilli(l.quantity)!]),
+        coupon: req.coupon ?? null,
+        bonusToSpendMinor: req.bonusToSpend?.amountMinor ?? null,
+        certificate: req.certificate ?? null,
+        phone: req.guest.phone,
         totalMinor: req.payment!.amountMinor,
       },
       this.deps.clock.now(),
@@ -233,7 +276,8 @@ export class OrdersService {
     if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw invalid('order id is not a UUID');
     if (source !== cred.source) throw new ApiError('forbidden', {}, 'foreign source');
     const o = await new OrdersRepo(this.deps.db).byId(id.toLowerCase());
-    if (!o || o.tenantId !== cred.tenantId || o.source !== cred.source || !cred.pointIds.includes(o.pointId)) throw new ApiError('not_found', {}, 'no such order');
+    if (!o || o.tenantId !== cred.tenantId || o.source !== cred.source || !cred.pointIds.includes(o.pointId))
+      throw new ApiError('not_found', {}, 'no such order');
     return toView(o);
   }
 }
@@ -247,6 +291,7 @@ export function wantedLegs(req: OrderRequest, calc: Calculation): WantedLeg[] {
     legs.push({ ...common, kind: 'coupon', amountMinor: calc.amounts.couponDiscount, coupon: req.coupon, discount });
   }
   if (calc.amounts.bonusSpend > 0) legs.push({ ...common, kind: 'bonus', amountMinor: calc.amounts.bonusSpend });
-  if (req.certificate && calc.amounts.certificateSpend > 0) legs.push({ ...common, kind: 'certificate', amountMinor: calc.amounts.certificateSpend, certificateSerial: req.certificate.serial });
+  if (req.certificate && calc.amounts.certificateSpend > 0)
+    legs.push({ ...common, kind: 'certificate', amountMinor: calc.amounts.certificateSpend, certificateSerial: req.certificate.serial });
   return legs;
 }

@@ -30,5 +30,7 @@ function canonical(v: unknown): string {
  * key order or server-owned values is the same order; any other change is a different body (409).
  */
 export function payloadSha256(body: Record<string, unknown>): string {
-  return createHash('sha256').update(canonical(withoutServerOwned(body)), 'utf8').digest('hex');
+  return createHash('sha256')
+    .update(canonical(withoutServerOwned(body)), 'utf8')
+    .digest('hex');
 }

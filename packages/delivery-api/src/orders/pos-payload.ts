@@ -18,18 +18,37 @@ export interface PayloadContext {
   street: StreetMatch;
 }
 
-function base(ctx: PayloadContext, kind: 'checkout' | 'legacy'): Omit<PosOrderPayload, 'items' | 'discounts' | 'giftLines' | 'deliveryFeeLine' | 'deliveryFeeMinor' | 'payments'> {
+function base(
+  ctx: PayloadContext,
+  kind: 'checkout' | 'legacy',
+): Omit<PosOrderPayload, 'items' | 'discounts' | 'giftLines' | 'deliveryFeeLine' | 'deliveryFeeMinor' | 'payments'> {
   const { req, route, street } = ctx;
   const a = req.address;
   return {
-    orderId: ctx.orderId, stableId: ctx.orderId, externalNumber: req.externalOrderId, kind,
-    organizationId: route.organizationId, terminalGroupId: route.terminalGroupId, orderTypeId: route.orderTypeId,
-    operatorUserId: route.operatorUserId, originName: route.originName, deliveryType: req.deliveryType, deliverAt: req.deliverAt ?? null,
+    orderId: ctx.orderId,
+    stableId: ctx.orderId,
+    externalNumber: req.externalOrderId,
+    kind,
+    organizationId: route.organizationId,
+    terminalGroupId: route.terminalGroupId,
+    orderTypeId: route.orderTypeId,
+    operatorUserId: route.operatorUserId,
+    originName: route.originName,
+    deliveryType: req.deliveryType,
+    deliverAt: req.deliverAt ?? null,
     confirmed: false,
     guest: { name: req.guest.name, phone: req.guest.phone, externalClientId: req.guest.externalClientId ?? null },
     address: {
-      city: a.city ?? null, street: a.street, streetStatus: street.status, streetCity: street.status === 'ok' ? street.street.city : null,
-      house: a.house, flat: a.flat ?? null, entrance: a.entrance ?? null, floor: a.floor ?? null, doorphone: a.doorphone ?? null, comment: a.comment ?? null,
+      city: a.city ?? null,
+      street: a.street,
+      streetStatus: street.status,
+      streetCity: street.status === 'ok' ? street.street.city : null,
+      house: a.house,
+      flat: a.flat ?? null,
+      entrance: a.entrance ?? null,
+      floor: a.floor ?? null,
+      doorphone: a.doorphone ?? null,
+      comment: a.comment ?? null,
     },
     comment: req.comment ? req.comment.slice(0, POS_COMMENT_LIMIT) : null,
     persons: req.persons ?? null,
@@ -42,7 +61,11 @@ export function legacyPayload(ctx: PayloadContext, productIds: string[]): PosOrd
   return {
     ...base(ctx, 'legacy'),
     items: ctx.req.items.map((l, i) => ({ productId: productIds[i], amount: l.quantity, priceMinor: null, sumMinor: null })),
-    discounts: [], giftLines: [], deliveryFeeLine: null, deliveryFeeMinor: 0, payments: [],
+    discounts: [],
+    giftLines: [],
+    deliveryFeeLine: null,
+    deliveryFeeMinor: 0,
+    payments: [],
   };
 }
 
@@ -62,20 +85,40 @@ export function checkoutPayload(ctx: PayloadContext, calc: Calculation): PosOrde
   const code = method === 'online' ? settings.onlinePaymentTypeCode : method === 'cash' ? settings.cashPaymentTypeCode : settings.cardPaymentTypeCode;
   if (p.amountMinor > 0 || payments.length === 0) {
     payments.push({
-      paymentTypeCode: code, kind: method, sumMinor: p.amountMinor, isProcessedExternally: method === 'online',
+      paymentTypeCode: code,
+      kind: method,
+      sumMinor: p.amountMinor,
+      isProcessedExternally: method === 'online',
       ...(p.externalPaymentId ? { externalPaymentId: p.externalPaymentId } : {}),
       ...(p.change ? { changeFromMinor: p.change.from } : {}),
     });
   }
-  if (amounts.bonusSpend > 0) payments.push({ paymentTypeCode: settings.bonusPaymentTypeCode!, kind: 'bonus', sumMinor: amounts.bonusSpend, isProcessedExternally: true });
-  if (amounts.certificateSpend > 0) payments.push({ paymentTypeCode: settings.certificatePaymentTypeCode!, kind: 'certificate', sumMinor: amounts.certificateSpend, isProcessedExternally: true });
-  const items = calc.lines.map((l) => ({ productId: l.item!.id, amount: formatQuantity(l.quantityMilli), priceMinor: l.unitPriceMinor, sumMinor: l.lineTotalMinor }));
+  if (amounts.bonusSpend > 0)
+    payments.push({ paymentTypeCode: settings.bonusPaymentTypeCode!, kind: 'bonus', sumMinor: amounts.bonusSpend, isProcessedExternally: true });
+  if (amounts.certificateSpend > 0)
+    payments.push({
+      paymentTypeCode: settings.certificatePaymentTypeCode!,
+      kind: 'certificate',
+      sumMinor: amounts.certificateSpend,
+      isProcessedExternally: true,
+    });
+  const items = calc.lines.map((l) => ({
+    productId: l.item!.id,
+    amount: formatQuantity(l.quantityMilli),
+    priceMinor: l.unitPriceMinor,
+    sumMinor: l.lineTotalMinor,
+  }));
   const payload: PosOrderPayload = {
     ...base(ctx, 'checkout'),
     items,
     discounts,
-    giftLines: (loyalty?.gifts ?? []).map((g) => ({ productId: g.productId, amount: formatQuantity(g.quantityMilli), discountTypeId: g.posDiscountId! })),
-    deliveryFeeLine: amounts.deliveryFee > 0 && settings.deliveryFeeProductId ? { productId: settings.deliveryFeeProductId, sumMinor: amounts.deliveryFee } : null,
+    giftLines: (loyalty?.gifts ?? []).map((g) => ({
+      productId: g.productId,
+      amount: formatQuantity(g.quantityMilli),
+      discountTypeId: g.posDiscountId!,
+    })),
+    deliveryFeeLine:
+      amounts.deliveryFee > 0 && settings.deliveryFeeProductId ? { productId: settings.deliveryFeeProductId, sumMinor: amounts.deliveryFee } : null,
     deliveryFeeMinor: amounts.deliveryFee,
     payments,
   };
@@ -83,7 +126,11 @@ export function checkoutPayload(ctx: PayloadContext, calc: Calculation): PosOrde
   const disc = discounts.reduce((s, d) => s + d.sumMinor, 0);
   const paid = payments.reduce((s, x) => s + x.sumMinor, 0);
   if (goods - disc + amounts.deliveryFee !== paid) {
-    throw new ApiError('internal_error', {}, `payment invariant violated: goods ${goods} - discounts ${disc} + fee ${amounts.deliveryFee} != payments ${paid}`);
+    throw new ApiError(
+      'internal_error',
+      {},
+      `payment invariant violated: goods ${goods} - discounts ${disc} + fee ${amounts.deliveryFee} != payments ${paid}`,
+    );
   }
   return payload;
 }

@@ -126,7 +126,10 @@ export class PointsRepo {
 
   /** Point ids of `tenantId` among `pointIds` that exist. */
   async existing(tenantId: string, pointIds: string[]): Promise<string[]> {
-    const rows = await this.db.query<{ point_id: string }>(`SELECT point_id FROM points WHERE tenant_id = $1 AND point_id = ANY($2::text[])`, [tenantId, pointIds]);
+    const rows = await this.db.query<{ point_id: string }>(`SELECT point_id FROM points WHERE tenant_id = $1 AND point_id = ANY($2::text[])`, [
+      tenantId,
+      pointIds,
+    ]);
     return rows.map((r) => r.point_id);
   }
 
@@ -144,9 +147,23 @@ export class PointsRepo {
          phone = CASE WHEN $13 THEN EXCLUDED.phone ELSE points.phone END,
          schedule = CASE WHEN $14 THEN EXCLUDED.schedule ELSE points.schedule END,
          delivery_types = CASE WHEN $15 THEN EXCLUDED.delivery_types ELSE points.delivery_types END`,
-      [p.tenantId, p.pointId, p.name ?? null, p.address ?? null, p.location?.lat ?? null, p.location?.lon ?? null, p.phone ?? null,
-        j(p.schedule), j(p.deliveryTypes),
-        p.name !== undefined, p.address !== undefined, p.location !== undefined, p.phone !== undefined, p.schedule !== undefined, p.deliveryTypes !== undefined],
+      [
+        p.tenantId,
+        p.pointId,
+        p.name ?? null,
+        p.address ?? null,
+        p.location?.lat ?? null,
+        p.location?.lon ?? null,
+        p.phone ?? null,
+        j(p.schedule),
+        j(p.deliveryTypes),
+        p.name !== undefined,
+        p.address !== undefined,
+        p.location !== undefined,
+        p.phone !== undefined,
+        p.schedule !== undefined,
+        p.deliveryTypes !== undefined,
+      ],
     );
   }
 

@@ -16,10 +16,7 @@ const PointSchema = Type.Object({
   location: Type.Union([Type.Object({ lat: Type.Number(), lon: Type.Number() }), Type.Null()]),
   phone: Nullable(Type.String()),
   timezone: Type.String(),
-  schedule: Type.Union([
-    Type.Array(Type.Object({ weekday: Type.Integer(), open: Type.String(), close: Type.String() })),
-    Type.Null(),
-  ]),
+  schedule: Type.Union([Type.Array(Type.Object({ weekday: Type.Integer(), open: Type.String(), close: Type.String() })), Type.Null()]),
   isOpenNow: Type.Boolean(),
   acceptsOrders: Type.Boolean(),
   deliveryTypes: Type.Union([Type.Array(Type.String()), Type.Null()]),
@@ -38,7 +35,11 @@ export function pointsRoutes(root: FastifyInstance, points: PointsService): void
   app.get('/v1/points', {
     config: { auth: 'partner' },
     schema: {
-      operationId: 'listPoints', tags: ['points'], summary: 'Points available to the key', response: { 200: Type.Object({ points: Type.Array(PointSchema) }), ...errorResponses(AUTH_ERRORS) } },
+      operationId: 'listPoints',
+      tags: ['points'],
+      summary: 'Points available to the key',
+      response: { 200: Type.Object({ points: Type.Array(PointSchema) }), ...errorResponses(AUTH_ERRORS) },
+    },
     handler: async (req) => ({ points: await points.list(credentialOf(req)) }),
   });
   app.get('/v1/points/:pointId/status', {

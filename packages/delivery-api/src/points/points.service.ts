@@ -30,9 +30,7 @@ export interface PointStatus {
 
 /** Points of a partner key, their opening state and whether they accept orders now. */
 export class PointsService {
-  constructor(
-    private readonly deps: { points: PointsRepo; clock: Clock; heartbeatWindowSeconds: number },
-  ) {}
+  constructor(private readonly deps: { points: PointsRepo; clock: Clock; heartbeatWindowSeconds: number }) {}
 
   /** Spec: GET /v1/points — every point of the key. */
   async list(cred: Credential): Promise<PointView[]> {
@@ -47,7 +45,7 @@ export class PointsService {
   async requireRouted(cred: Credential, pointId: string): Promise<PointWithRoute & { route: NonNullable<PointWithRoute['route']> }> {
     if (!cred.pointIds.includes(pointId)) throw new ApiError('forbidden', {}, `point ${pointId} is not allowed for this key`);
     const p = await this.deps.points.getForSource(cred.tenantId, cred.source!, pointId);
-    if (!p || !p.route || !p.route.active) throw new ApiError('not_found', {}, `point ${pointId} has no active route`);
+    if (!p?.route?.active) throw new ApiError('not_found', {}, `point ${pointId} has no active route`);
     return p as PointWithRoute & { route: NonNullable<PointWithRoute['route']> };
   }
 

@@ -14,7 +14,11 @@ export interface PushResult {
 
 function duplicates(ids: string[]): string[] {
   const seen = new Set<string>();
-  return ids.filter((id) => (seen.has(id) ? true : (seen.add(id), false)));
+  return ids.filter((id) => {
+    if (seen.has(id)) return true;
+    seen.add(id);
+    return false;
+  });
 }
 
 /**
@@ -71,7 +75,11 @@ export class PosCatalogService {
 
   /** Street dictionary push (iiko streets: name and city). The same name may appear in several cities. */
   async pushStreets(cred: Credential, streets: Street[]): Promise<PushResult> {
-    return this.store(cred, 'streets', streets.map((s) => ({ name: s.name, city: s.city })));
+    return this.store(
+      cred,
+      'streets',
+      streets.map((s) => ({ name: s.name, city: s.city })),
+    );
   }
 
   /** Legacy mappings of partner product ids to POS products; external ids unique. */

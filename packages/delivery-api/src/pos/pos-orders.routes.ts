@@ -12,7 +12,17 @@ const config = { auth: 'pos' as const };
 /** Polling routes: logged at debug (http/request-log.ts). */
 const polling = { ...config, routine: true };
 const errors = errorResponses(
-  ['invalid_request', 'unauthorized', 'forbidden', 'not_found', 'invalid_or_expired_claim', 'invalid_state_transition', 'stable_id_mismatch', 'scope_violation', 'authentication_unavailable'],
+  [
+    'invalid_request',
+    'unauthorized',
+    'forbidden',
+    'not_found',
+    'invalid_or_expired_claim',
+    'invalid_state_transition',
+    'stable_id_mismatch',
+    'scope_violation',
+    'authentication_unavailable',
+  ],
   PosErrorBody,
 );
 const Params = Type.Object({ id: Type.String() });

@@ -15,7 +15,6 @@ export const CLAIM_LEASE_SECONDS = 120;
 /** Cancellations are executed by the POS plugin only in these states (prepared/reconciliation: queued, not executed). */
 const CANCEL_DISPATCH_STATES: OrderState[] = ['claimed', 'create_sending', 'created_verified'];
 
-
 /**
  * The POS plugin's side of the order flow, scoped to the terminal group of its credential.
  * Spec: issue "POS order flow", ARCHITECTURE "POS protocol"; docs/pos-protocol.md.
@@ -63,8 +62,10 @@ export class PosOrdersService {
     const order = await this.deps.db.tx(async (q) => {
       const o = await this.scoped(q, cred, orderId);
       if (r.stableId !== o.id) throw new ApiError('stable_id_mismatch', {}, 'stableId does not match the order');
-      if (o.posOrderId && r.posOrderId && r.posOrderId !== o.posOrderId) throw new ApiError('stable_id_mismatch', {}, 'posOrderId differs from the one reported before');
-      if (o.claimId !== r.claimId || (o.state === 'claimed' && o.claimExpiresAt! < now)) throw new ApiError('invalid_or_expired_claim', {}, 'claim is not current');
+      if (o.posOrderId && r.posOrderId && r.posOrderId !== o.posOrderId)
+        throw new ApiError('stable_id_mismatch', {}, 'posOrderId differs from the one reported before');
+      if (o.claimId !== r.claimId || (o.state === 'claimed' && o.claimExpiresAt! < now))
+        throw new ApiError('invalid_or_expired_claim', {}, 'claim is not current');
       if (o.state === r.state) return null;
       if (r.state === 'created_verified' && !r.posOrderId && !o.posOrderId) throw invalid('created_verified needs posOrderId');
       // a cancellation the hold sweeper asked for (not the partner) is withdrawn once the POS verified the order:
@@ -91,10 +92,16 @@ export class PosOrdersService {
     const now = this.deps.clock.now();
     return this.deps.db.tx(async (q) => {
       const o = await this.scoped(q, cred, orderId);
-      if (o.state !== 'created_verified' && o.state !== 'cancelled') throw new ApiError('invalid_state_transition', {}, 'delivery status before the order was created');
+      if (o.state !== 'created_verified' && o.state !== 'cancelled')
+        throw new ApiError('invalid_state_transition', {}, 'delivery status before the order was created');
       if (o.deliveryStatus === r.status) return toView(o);
-      const accrue = (r.status === 'Delivered' || r.status === 'Closed') && o.kind === 'checkout' && o.accrualState === 'none' && o.guestPhone !== null;
-      const upd = await new OrdersRepo(q).update(o.id, { deliveryStatus: r.status, deliveryStatusAt: r.at ? new Date(r.at) : now, ...(accrue ? { accrualState: 'pending' } : {}) }, now);
+      const accrue =
+        (r.status === 'Delivered' || r.status === 'Closed') && o.kind === 'checkout' && o.accrualState === 'none' && o.guestPhone !== null;
+      const upd = await new OrdersRepo(q).update(
+        o.id,
+        { deliveryStatus: r.status, deliveryStatusAt: r.at ? new Date(r.at) : now, ...(accrue ? { accrualState: 'pending' } : {}) },
+        now,
+      );
       await this.deps.events.emit(q, 'order.delivery_status_changed', toView(upd), now);
       return toView(upd);
     });
@@ -104,7 +111,13 @@ export class PosOrdersService {
   async claimCancellations(cred: Credential): Promise<CancellationRequest[]> {
     const now = this.deps.clock.now();
     const retryBefore = new Date(now.getTime() - CLAIM_LEASE_SECONDS * 1000);
-    const rows = await new OrdersRepo(this.deps.db).dispatchCancellations(cred.organizationId!, cred.terminalGroupId!, now, retryBefore, CANCEL_DISPATCH_STATES);
+    const rows = await new OrdersRepo(this.deps.db).dispatchCancellations(
+      cred.organizationId!,
+      cred.terminalGroupId!,
+      now,
+      retryBefore,
+      CANCEL_DISPATCH_STATES,
+    );
     return rows.map((o) => ({ orderId: o.id, stableId: o.id, posOrderId: o.posOrderId, state: o.state, reason: 'client refusal' as const }));
   }
 
@@ -120,7 +133,10 @@ export class PosOrdersService {
         await this.deps.events.emit(q, 'order.cancel_result', toView(upd), now);
         return upd;
       }
-      const upd = await transition(q, this.deps.events, o, 'cancelled', 'pos_cancel', now, { cancelState: 'done', ...(o.deliveryStatus ? { deliveryStatus: 'Cancelled', deliveryStatusAt: now } : {}) });
+      const upd = await transition(q, this.deps.events, o, 'cancelled', 'pos_cancel', now, {
+        cancelState: 'done',
+        ...(o.deliveryStatus ? { deliveryStatus: 'Cancelled', deliveryStatusAt: now } : {}),
+      });
       if (o.deliveryStatus && o.deliveryStatus !== 'Cancelled') await this.deps.events.emit(q, 'order.delivery_status_changed', toView(upd), now);
       await this.deps.events.emit(q, 'order.cancel_result', toView(upd), now);
       return upd;

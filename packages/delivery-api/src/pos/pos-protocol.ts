@@ -134,7 +134,10 @@ export const StateReportBody = Type.Object(
 export type StateReport = Static<typeof StateReportBody>;
 
 /** Body of `POST /pos/v1/orders/{id}/delivery-status`; `at` (RFC 3339) defaults to the server's now. */
-export const DeliveryStatusReportBody = Type.Object({ status: DeliveryStatusSchema, at: Type.Optional(Type.String({ format: 'date-time' })) }, strict);
+export const DeliveryStatusReportBody = Type.Object(
+  { status: DeliveryStatusSchema, at: Type.Optional(Type.String({ format: 'date-time' })) },
+  strict,
+);
 export type DeliveryStatusReport = Static<typeof DeliveryStatusReportBody>;
 
 /** One requested cancellation handed to the POS (at most once per 120 s); the POS cancels with 'client refusal'. */

@@ -46,10 +46,9 @@ export const StopListPushBody = Type.Object(
 
 export const StreetsPushBody = Type.Object(
   {
-    streets: Type.Array(
-      Type.Object({ name: Type.String({ minLength: 1, maxLength: 300 }), city: Type.String({ maxLength: 200 }) }, strict),
-      { maxItems: 100000 },
-    ),
+    streets: Type.Array(Type.Object({ name: Type.String({ minLength: 1, maxLength: 300 }), city: Type.String({ maxLength: 200 }) }, strict), {
+      maxItems: 100000,
+    }),
   },
   strict,
 );

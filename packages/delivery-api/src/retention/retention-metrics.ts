@@ -10,7 +10,12 @@ export interface RetentionMetrics {
 
 /** prom-client implementation: the counter `delivery_retention_purged_total{kind}` (rows deleted by this instance). */
 export function createRetentionMetrics(registry: Registry): RetentionMetrics {
-  const purged = new Counter({ name: 'delivery_retention_purged_total', help: 'Rows deleted by the retention purges, by kind', labelNames: ['kind'], registers: [registry] });
+  const purged = new Counter({
+    name: 'delivery_retention_purged_total',
+    help: 'Rows deleted by the retention purges, by kind',
+    labelNames: ['kind'],
+    registers: [registry],
+  });
   for (const kind of ['request_ids', 'webhook_deliveries', 'webhook_attempts', 'webhook_events'] as const) purged.inc({ kind }, 0);
   return { purged: (kind, rows) => purged.inc({ kind }, rows) };
 }

@@ -51,10 +51,15 @@ export function rowToTenantSettings(r: TenantRow): TenantSettings {
 }
 
 const SETTING_COLUMNS: Record<keyof Omit<TenantSettings, 'tenantId'>, string> = {
-  checkoutEnabled: 'checkout_enabled', zonePricing: 'zone_pricing', loyaltyEnabled: 'loyalty_enabled',
-  onlinePaymentTypeCode: 'online_payment_type_code', cashPaymentTypeCode: 'cash_payment_type_code',
-  cardPaymentTypeCode: 'card_payment_type_code', bonusPaymentTypeCode: 'bonus_payment_type_code',
-  certificatePaymentTypeCode: 'certificate_payment_type_code', deliveryFeeProductId: 'delivery_fee_product_id',
+  checkoutEnabled: 'checkout_enabled',
+  zonePricing: 'zone_pricing',
+  loyaltyEnabled: 'loyalty_enabled',
+  onlinePaymentTypeCode: 'online_payment_type_code',
+  cashPaymentTypeCode: 'cash_payment_type_code',
+  cardPaymentTypeCode: 'card_payment_type_code',
+  bonusPaymentTypeCode: 'bonus_payment_type_code',
+  certificatePaymentTypeCode: 'certificate_payment_type_code',
+  deliveryFeeProductId: 'delivery_fee_product_id',
 };
 
 /** The `tenants` and `sources` tables: tenant rows, their checkout settings and their partner sources. */

@@ -49,7 +49,14 @@ export interface DeliveryInfo {
 }
 
 /** One recorded attempt: start time (UTC), duration in ms, HTTP status or error. */
-export interface AttemptInfo { attemptNo: number; startedAt: Date; durationMs: number; httpStatus: number | null; error: string | null; success: boolean }
+export interface AttemptInfo {
+  attemptNo: number;
+  startedAt: Date;
+  durationMs: number;
+  httpStatus: number | null;
+  error: string | null;
+  success: boolean;
+}
 
 const SELECT_INFO = `SELECT d.id, d.event_id, e.type, e.order_id, d.tenant_id, d.source, d.status, d.attempt_count, d.next_attempt_at,
   d.last_status, d.last_error, e.occurred_at, d.delivered_at, d.dead_at
@@ -59,14 +66,30 @@ type Timestamp = Date | string;
 
 /** A row of SELECT_INFO (webhook_deliveries joined with its event). */
 export interface DeliveryInfoRow {
-  id: string; event_id: string; type: string; order_id: string; tenant_id: string; source: string;
-  status: DeliveryInfo['status']; attempt_count: number | string; next_attempt_at: Timestamp | null;
-  last_status: number | null; last_error: string | null; occurred_at: Timestamp; delivered_at: Timestamp | null; dead_at: Timestamp | null;
+  id: string;
+  event_id: string;
+  type: string;
+  order_id: string;
+  tenant_id: string;
+  source: string;
+  status: DeliveryInfo['status'];
+  attempt_count: number | string;
+  next_attempt_at: Timestamp | null;
+  last_status: number | null;
+  last_error: string | null;
+  occurred_at: Timestamp;
+  delivered_at: Timestamp | null;
+  dead_at: Timestamp | null;
 }
 
 /** A `webhook_attempts` row. */
 export interface AttemptRow {
-  attempt_no: number | string; started_at: Timestamp; duration_ms: number | string; http_status: number | null; error: string | null; success: boolean;
+  attempt_no: number | string;
+  started_at: Timestamp;
+  duration_ms: number | string;
+  http_status: number | null;
+  error: string | null;
+  success: boolean;
 }
 
 const date = (v: Timestamp | null | undefined) => (v === null || v === undefined ? null : new Date(v));
@@ -74,18 +97,32 @@ const date = (v: Timestamp | null | undefined) => (v === null || v === undefined
 /** The operator's view of a delivery row (times as UTC Dates, counts as numbers). */
 export function rowToDeliveryInfo(r: DeliveryInfoRow): DeliveryInfo {
   return {
-    deliveryId: r.id, eventId: r.event_id, type: r.type, orderId: r.order_id,
-    tenantId: r.tenant_id, source: r.source, status: r.status,
-    attempts: Number(r.attempt_count), nextAttemptAt: date(r.next_attempt_at), lastStatus: r.last_status,
-    lastError: r.last_error, occurredAt: new Date(r.occurred_at), deliveredAt: date(r.delivered_at), deadAt: date(r.dead_at),
+    deliveryId: r.id,
+    eventId: r.event_id,
+    type: r.type,
+    orderId: r.order_id,
+    tenantId: r.tenant_id,
+    source: r.source,
+    status: r.status,
+    attempts: Number(r.attempt_count),
+    nextAttemptAt: date(r.next_attempt_at),
+    lastStatus: r.last_status,
+    lastError: r.last_error,
+    occurredAt: new Date(r.occurred_at),
+    deliveredAt: date(r.delivered_at),
+    deadAt: date(r.dead_at),
   };
 }
 
 /** One attempt-log row (duration in ms). */
 export function rowToAttemptInfo(r: AttemptRow): AttemptInfo {
   return {
-    attemptNo: Number(r.attempt_no), startedAt: new Date(r.started_at), durationMs: Number(r.duration_ms),
-    httpStatus: r.http_status, error: r.error, success: r.success,
+    attemptNo: Number(r.attempt_no),
+    startedAt: new Date(r.started_at),
+    durationMs: Number(r.duration_ms),
+    httpStatus: r.http_status,
+    error: r.error,
+    success: r.success,
   };
 }
 
@@ -106,8 +143,16 @@ export class DeliveriesRepo {
     // One statement = one short transaction: the CTE (evaluated once) locks due rows, skipping rows another
     // dispatcher holds right now, and the update sets the lease before the locks are released.
     const rows = await this.db.query<{
-      id: string; event_id: string; tenant_id: string; source: string; schedule_step: number; attempt_count: number;
-      body: string; url: string | null; secret_enc: string | null; next_attempt_at: Date | string;
+      id: string;
+      event_id: string;
+      tenant_id: string;
+      source: string;
+      schedule_step: number;
+      attempt_count: number;
+      body: string;
+      url: string | null;
+      secret_enc: string | null;
+      next_attempt_at: Date | string;
     }>(
       `WITH due AS (
          SELECT id, next_attempt_at FROM webhook_deliveries
@@ -122,8 +167,16 @@ export class DeliveriesRepo {
       [now.toISOString(), limit, until, token],
     );
     return rows.map((r) => ({
-      id: r.id, eventId: r.event_id, tenantId: r.tenant_id, source: r.source, scheduleStep: r.schedule_step,
-      attemptCount: r.attempt_count, body: r.body, url: r.url, secretEnc: r.secret_enc, dueAt: new Date(r.next_attempt_at),
+      id: r.id,
+      eventId: r.event_id,
+      tenantId: r.tenant_id,
+      source: r.source,
+      scheduleStep: r.schedule_step,
+      attemptCount: r.attempt_count,
+      body: r.body,
+      url: r.url,
+      secretEnc: r.secret_enc,
+      dueAt: new Date(r.next_attempt_at),
     }));
   }
 
@@ -148,8 +201,18 @@ export class DeliveriesRepo {
        INSERT INTO webhook_attempts (delivery_id, attempt_no, started_at, duration_ms, http_status, error, success)
        SELECT id, attempt_count, $8, $9, $5, $6, $10 FROM u
        RETURNING attempt_no`,
-      [d.id, token, next.status, next.status === 'pending' ? next.nextAt.toISOString() : null, a.httpStatus, a.error, now.toISOString(),
-        a.startedAt.toISOString(), Math.round(a.durationMs), a.success],
+      [
+        d.id,
+        token,
+        next.status,
+        next.status === 'pending' ? next.nextAt.toISOString() : null,
+        a.httpStatus,
+        a.error,
+        now.toISOString(),
+        a.startedAt.toISOString(),
+        Math.round(a.durationMs),
+        a.success,
+      ],
     );
     return rows.length > 0;
   }
@@ -164,7 +227,9 @@ export class DeliveriesRepo {
 
   /** Deliveries of one order, newest first. */
   async ofOrder(orderId: string): Promise<DeliveryInfo[]> {
-    return (await this.db.query<DeliveryInfoRow>(`${SELECT_INFO} WHERE e.order_id = $1 ORDER BY e.occurred_at DESC, d.id`, [orderId])).map(rowToDeliveryInfo);
+    return (await this.db.query<DeliveryInfoRow>(`${SELECT_INFO} WHERE e.order_id = $1 ORDER BY e.occurred_at DESC, d.id`, [orderId])).map(
+      rowToDeliveryInfo,
+    );
   }
 
   /** One delivery, or null. */

@@ -51,7 +51,10 @@ export class WebhookEndpointsRepo {
 
   /** The sealed secret of the endpoint of a tenant and source, or null when none is configured. */
   async sealedSecretOf(tenantId: string, source: string): Promise<string | null> {
-    const rows = await this.db.query<Pick<WebhookEndpointRow, 'secret_enc'>>(`SELECT secret_enc FROM webhook_endpoints WHERE tenant_id = $1 AND source = $2`, [tenantId, source]);
+    const rows = await this.db.query<Pick<WebhookEndpointRow, 'secret_enc'>>(
+      `SELECT secret_enc FROM webhook_endpoints WHERE tenant_id = $1 AND source = $2`,
+      [tenantId, source],
+    );
     return rows[0]?.secret_enc ?? null;
   }
 }

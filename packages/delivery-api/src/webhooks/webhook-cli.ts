@@ -32,9 +32,18 @@ export interface WebhookCliDeps {
 }
 
 const OPTIONS = {
-  tenant: { type: 'string' }, source: { type: 'string' }, url: { type: 'string' }, 'secret-file': { type: 'string' },
-  'secret-env': { type: 'string' }, events: { type: 'string' }, order: { type: 'string' }, delivery: { type: 'string' },
-  since: { type: 'string' }, before: { type: 'string' }, limit: { type: 'string' }, help: { type: 'boolean' },
+  tenant: { type: 'string' },
+  source: { type: 'string' },
+  url: { type: 'string' },
+  'secret-file': { type: 'string' },
+  'secret-env': { type: 'string' },
+  events: { type: 'string' },
+  order: { type: 'string' },
+  delivery: { type: 'string' },
+  since: { type: 'string' },
+  before: { type: 'string' },
+  limit: { type: 'string' },
+  help: { type: 'boolean' },
 } as const;
 
 type Values = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'string' ? string : boolean };
@@ -71,8 +80,17 @@ export async function runWebhookCommand(argv: string[], deps: WebhookCliDeps): P
     const { values: v } = parseArgs({ args: rest, options: OPTIONS, strict: true, allowPositionals: false }) as { values: Values };
     switch (cmd) {
       case 'set': {
-        const events = v.events?.split(',').map((s) => s.trim()).filter(Boolean);
-        const input = { tenantId: need(v, 'tenant'), source: need(v, 'source'), url: need(v, 'url'), secret: readSecret(v, deps.env ?? process.env), events };
+        const events = v.events
+          ?.split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
+        const input = {
+          tenantId: need(v, 'tenant'),
+          source: need(v, 'source'),
+          url: need(v, 'url'),
+          secret: readSecret(v, deps.env ?? process.env),
+          events,
+        };
         await setWebhookConfig(deps.db, deps.box, input, { allowInsecureLoopback: deps.config.webhooksAllowInsecureLoopback, clock });
         deps.out(`webhook of ${input.source} (tenant ${input.tenantId}) set to ${input.url}; events: ${events?.join(', ') ?? 'all'}`);
         return 0;
@@ -85,11 +103,22 @@ export async function runWebhookCommand(argv: string[], deps: WebhookCliDeps): P
           if (!isUuid(v.order)) throw new WebhookOperatorError('--order takes the order id (UUID)');
           deps.out(json(await deliveriesOfOrder(deps.db, v.order)));
         } else {
-          deps.out(json(await deliveriesOfSource(deps.db, { source: need(v, 'source'), tenantId: v.tenant, limit: v.limit ? Number(v.limit) : undefined })));
+          deps.out(
+            json(await deliveriesOfSource(deps.db, { source: need(v, 'source'), tenantId: v.tenant, limit: v.limit ? Number(v.limit) : undefined })),
+          );
         }
         return 0;
       case 'dead':
-        deps.out(json(await deliveriesOfSource(deps.db, { source: need(v, 'source'), tenantId: v.tenant, status: 'dead', limit: v.limit ? Number(v.limit) : 1000 })));
+        deps.out(
+          json(
+            await deliveriesOfSource(deps.db, {
+              source: need(v, 'source'),
+              tenantId: v.tenant,
+              status: 'dead',
+              limit: v.limit ? Number(v.limit) : 1000,
+            }),
+          ),
+        );
         return 0;
       case 'replay': {
         const id = need(v, 'delivery');

@@ -22,7 +22,10 @@ export type WebhookConfigErrorCode =
 
 /** A refused webhook configuration; `message` tells the operator what to change. */
 export class WebhookConfigError extends Error {
-  constructor(readonly code: WebhookConfigErrorCode, message: string) {
+  constructor(
+    readonly code: WebhookConfigErrorCode,
+    message: string,
+  ) {
     super(message);
     this.name = 'WebhookConfigError';
   }
@@ -53,12 +56,17 @@ export function checkWebhookUrl(raw: string, allowInsecureLoopback: boolean): UR
   } catch {
     throw new WebhookConfigError('invalid_url', `webhook URL "${raw}" is not an absolute URL`);
   }
-  if (url.username || url.password) throw new WebhookConfigError('invalid_url', 'webhook URL must not carry user:password (it would be logged); use the webhook secret');
+  if (url.username || url.password)
+    throw new WebhookConfigError('invalid_url', 'webhook URL must not carry user:password (it would be logged); use the webhook secret');
   if (url.protocol === 'https:') return url;
   if (url.protocol !== 'http:') throw new WebhookConfigError('invalid_url', `webhook URL must use https, got ${url.protocol}`);
-  if (!isLoopbackHost(url.hostname)) throw new WebhookConfigError('insecure_url', `webhook URL must use https; plain http is allowed only to a loopback address, not ${url.hostname}`);
+  if (!isLoopbackHost(url.hostname))
+    throw new WebhookConfigError('insecure_url', `webhook URL must use https; plain http is allowed only to a loopback address, not ${url.hostname}`);
   if (!allowInsecureLoopback) {
-    throw new WebhookConfigError('insecure_url', 'plain http to loopback is allowed only when the server runs with WEBHOOKS_ALLOW_INSECURE_LOOPBACK=1 (tests, demo)');
+    throw new WebhookConfigError(
+      'insecure_url',
+      'plain http to loopback is allowed only when the server runs with WEBHOOKS_ALLOW_INSECURE_LOOPBACK=1 (tests, demo)',
+    );
   }
   return url;
 }
@@ -67,7 +75,10 @@ function checkEvents(events: string[] | undefined): WebhookEventType[] | null {
   if (events === undefined) return null;
   const unknown = events.filter((e) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(e));
   if (unknown.length > 0 || events.length === 0) {
-    throw new WebhookConfigError('unknown_event_type', `unknown event type(s) ${unknown.join(', ') || '(empty list)'}; known: ${WEBHOOK_EVENT_TYPES.join(', ')}`);
+    throw new WebhookConfigError(
+      'unknown_event_type',
+      `unknown event type(s) ${unknown.join(', ') || '(empty list)'}; known: ${WEBHOOK_EVENT_TYPES.join(', ')}`,
+    );
   }
   return [...new Set(events)] as WebhookEventType[];
 }
@@ -78,11 +89,19 @@ function checkEvents(events: string[] | undefined): WebhookEventType[] | null {
  * a secret shorter than 32 characters, a secret equal to the API HMAC secret of any non-revoked partner
  * credential of that tenant+source, an unknown event type, an unknown tenant/source. The secret is stored sealed.
  */
-export async function setWebhookConfig(db: Db, box: SecretBox, input: WebhookConfigInput, opts: { allowInsecureLoopback: boolean; clock?: Clock }): Promise<void> {
+export async function setWebhookConfig(
+  db: Db,
+  box: SecretBox,
+  input: WebhookConfigInput,
+  opts: { allowInsecureLoopback: boolean; clock?: Clock },
+): Promise<void> {
   const now = (opts.clock ?? systemClock).now();
   const url = checkWebhookUrl(input.url, opts.allowInsecureLoopback);
   if (input.secret.length < MIN_WEBHOOK_SECRET_LENGTH) {
-    throw new WebhookConfigError('secret_too_short', `webhook secret must be at least ${MIN_WEBHOOK_SECRET_LENGTH} characters, got ${input.secret.length}`);
+    throw new WebhookConfigError(
+      'secret_too_short',
+      `webhook secret must be at least ${MIN_WEBHOOK_SECRET_LENGTH} characters, got ${input.secret.length}`,
+    );
   }
   const events = checkEvents(input.events);
   await db.tx(async (q) => {
@@ -92,9 +111,15 @@ export async function setWebhookConfig(db: Db, box: SecretBox, input: WebhookCon
     const creds = await new CredentialsRepo(q, box, 0).partnerSecretsOf(input.tenantId, input.source);
     const clash = creds.find((c) => c.secret === input.secret);
     if (clash) {
-      throw new WebhookConfigError('secret_equals_api_secret', `webhook secret must differ from the API HMAC secret of key ${clash.apiKey}; generate a separate secret`);
+      throw new WebhookConfigError(
+        'secret_equals_api_secret',
+        `webhook secret must differ from the API HMAC secret of key ${clash.apiKey}; generate a separate secret`,
+      );
     }
-    await new WebhookEndpointsRepo(q).upsert({ tenantId: input.tenantId, source: input.source, url: url.href, secretEnc: box.seal(input.secret), events }, now);
+    await new WebhookEndpointsRepo(q).upsert(
+      { tenantId: input.tenantId, source: input.source, url: url.href, secretEnc: box.seal(input.secret), events },
+      now,
+    );
   });
 }
 

@@ -12,7 +12,12 @@ export interface WebhookMetrics {
 
 /** `delivery_webhook_attempts_total{outcome}` and the histogram `delivery_webhook_outbox_lag_seconds`. */
 export function createWebhookMetrics(registry: Registry): WebhookMetrics {
-  const attempts = new Counter({ name: 'delivery_webhook_attempts_total', help: 'Webhook delivery attempts by outcome', labelNames: ['outcome'], registers: [registry] });
+  const attempts = new Counter({
+    name: 'delivery_webhook_attempts_total',
+    help: 'Webhook delivery attempts by outcome',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
   const lag = new Histogram({
     name: 'delivery_webhook_outbox_lag_seconds',
     help: 'Seconds from a delivery being due to its claim by a dispatcher',

@@ -27,7 +27,10 @@ export async function attemptsOf(db: Db, deliveryId: string): Promise<AttemptInf
 }
 
 /** Deliveries of a source (optionally one tenant and one status), newest first, at most `limit`. */
-export async function deliveriesOfSource(db: Db, f: { source: string; tenantId?: string; status?: DeliveryInfo['status']; limit?: number }): Promise<DeliveryInfo[]> {
+export async function deliveriesOfSource(
+  db: Db,
+  f: { source: string; tenantId?: string; status?: DeliveryInfo['status']; limit?: number },
+): Promise<DeliveryInfo[]> {
   return new DeliveriesRepo(db).ofSource(f);
 }
 
@@ -40,7 +43,9 @@ export async function replayDelivery(db: Db, deliveryId: string, clock: Clock = 
   const repo = new DeliveriesRepo(db);
   const outcome = await repo.requeue(deliveryId, clock.now());
   if (outcome !== 'requeued') {
-    throw new WebhookOperatorError(outcome === 'in_flight' ? `delivery ${deliveryId} is being sent right now; try again in a minute` : `no delivery ${deliveryId}`);
+    throw new WebhookOperatorError(
+      outcome === 'in_flight' ? `delivery ${deliveryId} is being sent right now; try again in a minute` : `no delivery ${deliveryId}`,
+    );
   }
   return (await repo.info(deliveryId))!;
 }

@@ -15,7 +15,10 @@ interface Entry {
 export class ZoneIndexCache {
   private readonly cache = new Map<string, Entry>();
 
-  constructor(private readonly zones: ZonesRepo, private readonly maxTenants = 1000) {}
+  constructor(
+    private readonly zones: ZonesRepo,
+    private readonly maxTenants = 1000,
+  ) {}
 
   /** The index of the tenant's zones as of now. Concurrent first calls share one build. */
   async forTenant(tenantId: string): Promise<ZoneIndex> {

@@ -67,8 +67,20 @@ export class ZonesRepo {
         `INSERT INTO delivery_zones (tenant_id, point_id, zone_id, name, polygon, min_order_minor, delivery_fee_minor,
            free_delivery_from_minor, eta_min, eta_max, priority, active)
          VALUES ($1,$2,$3,$4,$5::jsonb,$6,$7,$8,$9,$10,$11,$12)`,
-        [tenantId, z.pointId, z.zoneId, z.name, JSON.stringify(z.polygon), z.minOrderMinor, z.deliveryFeeMinor,
-          z.freeDeliveryFromMinor, z.etaMin, z.etaMax, z.priority, z.active],
+        [
+          tenantId,
+          z.pointId,
+          z.zoneId,
+          z.name,
+          JSON.stringify(z.polygon),
+          z.minOrderMinor,
+          z.deliveryFeeMinor,
+          z.freeDeliveryFromMinor,
+          z.etaMin,
+          z.etaMax,
+          z.priority,
+          z.active,
+        ],
       );
     }
   }

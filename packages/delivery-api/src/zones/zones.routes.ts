@@ -1,6 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Static } from 'typebox';
 import { credentialOf } from '../auth/auth.plugin.js';
 import { AUTH_ERRORS, errorResponses, PointIdParams } from '../http/schemas.js';
 import type { ZonesService } from './zones.service.js';

@@ -20,7 +20,11 @@ export const ZoneSchema = Type.Object({
 export const ZonesReply = Type.Object({ zones: Type.Array(ZoneSchema) });
 
 const Address = Type.Object(
-  { city: Type.Optional(Type.String({ maxLength: 200 })), street: Type.Optional(Type.String({ maxLength: 300 })), house: Type.Optional(Type.String({ maxLength: 50 })) },
+  {
+    city: Type.Optional(Type.String({ maxLength: 200 })),
+    street: Type.Optional(Type.String({ maxLength: 300 })),
+    house: Type.Optional(Type.String({ maxLength: 50 })),
+  },
   strict,
 );
 
@@ -44,7 +48,12 @@ export const ResolveReply = Type.Union([
   }),
   Type.Object({
     serviceable: Type.Literal(false),
-    reason: Type.Union([Type.Literal('outside_zones'), Type.Literal('no_location'), Type.Literal('geocoding_required'), Type.Literal('point_not_accepting')]),
+    reason: Type.Union([
+      Type.Literal('outside_zones'),
+      Type.Literal('no_location'),
+      Type.Literal('geocoding_required'),
+      Type.Literal('point_not_accepting'),
+    ]),
   }),
 ]);
 

@@ -12,7 +12,6 @@ import type { ZonesRepo, ZoneRecord } from './zones.repo.js';
 /** Default ETA when a zone has none: 45 min courier, 90 min pickup. Spec: resolve. */
 export const DEFAULT_ETA = { courier: 45, pickup: 90 } as const;
 
-
 export interface ZoneView {
   id: string;
   name: string;
@@ -67,7 +66,13 @@ export function zoneView(z: ZoneRecord, type: 'courier' | 'pickup' = 'courier'):
 /** Delivery zones, point resolution by coordinates and street checks against the POS dictionary. */
 export class ZonesService {
   constructor(
-    private readonly deps: { zones: ZonesRepo; zoneIndex: ZoneIndexCache; points: PointsRepo; pointsService: PointsService; terminalGroups: TerminalGroupsRepo },
+    private readonly deps: {
+      zones: ZonesRepo;
+      zoneIndex: ZoneIndexCache;
+      points: PointsRepo;
+      pointsService: PointsService;
+      terminalGroups: TerminalGroupsRepo;
+    },
   ) {}
 
   /** Spec: GET /v1/points/{pointId}/delivery-zones (point not in key → 404; no active route → 404, as reads do). */
@@ -91,7 +96,11 @@ export class ZonesService {
       if (!req.location) return { serviceable: false, reason: req.address ? 'geocoding_required' : 'no_location' };
       const byId = new Map(points.map((p) => [p.pointId, p]));
       const index = await this.deps.zoneIndex.forTenant(cred.tenantId);
-      const zone = index.choose(req.location, (id) => byId.has(id), (id) => locationOf(byId.get(id)));
+      const zone = index.choose(
+        req.location,
+        (id) => byId.has(id),
+        (id) => locationOf(byId.get(id)),
+      );
       if (!zone) return { serviceable: false, reason: 'outside_zones' };
       choice = { point: byId.get(zone.pointId)!, zone };
       if (!this.deps.pointsService.statusOf(choice.point).acceptsOrders) return { serviceable: false, reason: 'point_not_accepting' };
@@ -120,7 +129,12 @@ export class ZonesService {
   async checkAddress(
     cred: Credential,
     req: { externalPointId: string; street: string; house?: string; city?: string },
-  ): Promise<{ status: StreetMatch['status']; street?: { name: string; city: string }; candidates?: { name: string; city: string }[]; house?: string }> {
+  ): Promise<{
+    status: StreetMatch['status'];
+    street?: { name: string; city: string };
+    candidates?: { name: string; city: string }[];
+    house?: string;
+  }> {
     const point = await this.deps.pointsService.requireRouted(cred, req.externalPointId);
     const m = await this.streetOf(point, req.street);
     const house = req.house !== undefined ? { house: req.house } : {};

@@ -80,8 +80,19 @@ export async function makeCrashWorld(baseUrl: string): Promise<CrashWorld> {
       apiLogins: ['crash-login'],
       organizations: [ORG],
       programs: [],
-      coupons: Array.from({ length: GUESTS }, (_, n) => ({ code: couponOf(n), name: `crash ${n}`, amountMinor: 20000, singleUse: true, posDiscountId: `pos-disc-${n}` })),
-      guests: Array.from({ length: GUESTS }, (_, n) => ({ phone: phoneOf(n), name: `Guest ${n}`, bonusBalanceMinor: GUEST_BONUS, accrualPercent: 5 })),
+      coupons: Array.from({ length: GUESTS }, (_, n) => ({
+        code: couponOf(n),
+        name: `crash ${n}`,
+        amountMinor: 20000,
+        singleUse: true,
+        posDiscountId: `pos-disc-${n}`,
+      })),
+      guests: Array.from({ length: GUESTS }, (_, n) => ({
+        phone: phoneOf(n),
+        name: `Guest ${n}`,
+        bonusBalanceMinor: GUEST_BONUS,
+        accrualPercent: 5,
+      })),
       certificates: [],
       faults: { writeLimitPerMinute: 0 },
     },
@@ -90,8 +101,27 @@ export async function makeCrashWorld(baseUrl: string): Promise<CrashWorld> {
   const ops = new OperatorService({ db, box });
   await ops.createTenant('t1', 'Crash chain');
   await ops.createSource('t1', 'website');
-  await ops.setPoint({ tenantId: 't1', pointId: '1', name: 'P1', address: 'A', location: { lat: 55.76, lon: 37.61 }, phone: '+74950000000', schedule: null, deliveryTypes: ['courier', 'pickup'] });
-  await ops.setRoute({ tenantId: 't1', source: 'website', pointId: '1', organizationId: ORG, terminalGroupId: TG(1), orderTypeId: 'ot', operatorUserId: 'op', originName: 'website', active: true });
+  await ops.setPoint({
+    tenantId: 't1',
+    pointId: '1',
+    name: 'P1',
+    address: 'A',
+    location: { lat: 55.76, lon: 37.61 },
+    phone: '+74950000000',
+    schedule: null,
+    deliveryTypes: ['courier', 'pickup'],
+  });
+  await ops.setRoute({
+    tenantId: 't1',
+    source: 'website',
+    pointId: '1',
+    organizationId: ORG,
+    terminalGroupId: TG(1),
+    orderTypeId: 'ot',
+    operatorUserId: 'op',
+    originName: 'website',
+    active: true,
+  });
   const pos = await ops.issuePosCredential({ tenantId: 't1', organizationId: ORG, terminalGroupId: TG(1) });
   const partner = await ops.issuePartnerCredential({ tenantId: 't1', source: 'website', pointIds: ['1'] });
   await new TenantsRepo(db).updateSettings('t1', { bonusPaymentTypeCode: 'BONUS', deliveryFeeProductId: 'fee', zonePricing: true });
@@ -99,7 +129,15 @@ export async function makeCrashWorld(baseUrl: string): Promise<CrashWorld> {
   const clock = new ManualClock(new Date());
   const loyalty = new HttpLoyalty({ baseUrl: sim.url, apiLogin: 'crash-login', timeoutMs: 2000 });
   const services = createServices({
-    db, box, clock, ids: randomIds, requestIdTtlSeconds: 600, heartbeatWindowSeconds: 3600, masterKey, loyalty, events: new RecordingOrderEvents(),
+    db,
+    box,
+    clock,
+    ids: randomIds,
+    requestIdTtlSeconds: 600,
+    heartbeatWindowSeconds: 3600,
+    masterKey,
+    loyalty,
+    events: new RecordingOrderEvents(),
   });
   const children: Child[] = [];
 
@@ -109,9 +147,18 @@ export async function makeCrashWorld(baseUrl: string): Promise<CrashWorld> {
       cwd: ROOT,
       stdio: ['ignore', 'ignore', 'pipe'],
       env: {
-        PATH: process.env.PATH, PORT: String(port), DATABASE_URL: dbUrl, MASTER_KEY: masterKey.toString('hex'), DATA_DIR: join(ROOT, 'data', 'crash'),
-        LOYALTY_URL: sim.url, LOYALTY_API_LOGIN: 'crash-login', LOYALTY_TIMEOUT_MS: '600', LOG_LEVEL: 'error',
-        POS_HEARTBEAT_WINDOW_SECONDS: '3600', DELIVERY_TEST_HOOKS: '1', ...(crashAt ? { DELIVERY_CRASH_AT: crashAt } : {}),
+        PATH: process.env.PATH,
+        PORT: String(port),
+        DATABASE_URL: dbUrl,
+        MASTER_KEY: masterKey.toString('hex'),
+        DATA_DIR: join(ROOT, 'data', 'crash'),
+        LOYALTY_URL: sim.url,
+        LOYALTY_API_LOGIN: 'crash-login',
+        LOYALTY_TIMEOUT_MS: '600',
+        LOG_LEVEL: 'error',
+        POS_HEARTBEAT_WINDOW_SECONDS: '3600',
+        DELIVERY_TEST_HOOKS: '1',
+        ...(crashAt ? { DELIVERY_CRASH_AT: crashAt } : {}),
         // With REDIS_URL the processes share the Redis stores too, under this world's own key prefix.
         ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL, REDIS_KEY_PREFIX: `test:${dbName}:` } : {}),
       },
@@ -122,20 +169,38 @@ export async function makeCrashWorld(baseUrl: string): Promise<CrashWorld> {
     const base = `http://127.0.0.1:${port}`;
     const call: Child['call'] = async (key, method, path, body) => {
       const raw = body === undefined ? '' : JSON.stringify(body);
-      const headers = buildSignedHeaders({ apiKey: key.apiKey, secret: key.apiSecret, method, path: path.split('?')[0], body: raw, requestId: randomIds.uuid(), now: new Date() });
-      const r = await fetch(base + path, { method, body: method === 'POST' ? raw : undefined, headers: { ...headers, ...(method === 'POST' ? { 'content-type': 'application/json' } : {}) } });
+      const headers = buildSignedHeaders({
+        apiKey: key.apiKey,
+        secret: key.apiSecret,
+        method,
+        path: path.split('?')[0],
+        body: raw,
+        requestId: randomIds.uuid(),
+        now: new Date(),
+      });
+      const r = await fetch(base + path, {
+        method,
+        body: method === 'POST' ? raw : undefined,
+        headers: { ...headers, ...(method === 'POST' ? { 'content-type': 'application/json' } : {}) },
+      });
       const text = await r.text();
       return { status: r.status, json: text ? JSON.parse(text) : null };
     };
     // wait for the process to listen (a real process: readiness is polled, nothing is timed)
     for (let i = 0; ; i++) {
-      const alive = await fetch(`${base}/health`).then((r) => r.ok, () => false);
+      const alive = await fetch(`${base}/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (alive) break;
       if (proc.exitCode !== null || i > 600) throw new Error(`delivery process did not start: ${stderr}`);
       await new Promise((r) => setTimeout(r, 50));
     }
     const child: Child = {
-      url: base, proc, exited, call,
+      url: base,
+      proc,
+      exited,
+      call,
       async kill() {
         if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
         await exited;
@@ -148,7 +213,14 @@ export async function makeCrashWorld(baseUrl: string): Promise<CrashWorld> {
   }
 
   return {
-    db, box, sim, clock, services, partner, pos, start,
+    db,
+    box,
+    sim,
+    clock,
+    services,
+    partner,
+    pos,
+    start,
     async sweepAt(ms) {
       clock.set(new Date(Date.now() + ms));
       await services.sweeper.runOnce();
@@ -166,18 +238,28 @@ export async function makeCrashWorld(baseUrl: string): Promise<CrashWorld> {
 /** A calculation and the matching order body for guest `n` (coupon of n and `bonus` kopecks), pickup, cash. */
 export async function orderFor(child: Child, w: CrashWorld, n: number, ext: string, opts: { bonus?: number; coupon?: boolean } = {}) {
   const cart = {
-    pointId: '1', deliveryType: 'pickup', items: [{ id: MARGHERITA, quantity: '2' }], guest: { phone: phoneOf(n) },
+    pointId: '1',
+    deliveryType: 'pickup',
+    items: [{ id: MARGHERITA, quantity: '2' }],
+    guest: { phone: phoneOf(n) },
     ...(opts.coupon === false ? {} : { coupon: couponOf(n) }),
     ...(opts.bonus ? { bonusToSpend: { amountMinor: opts.bonus, currency: 'RUB' } } : {}),
   };
   const c = await child.call(w.partner, 'POST', '/v1/checkout/calculate', cart);
   if (c.status !== 200) throw new Error(`calculate ${c.status} ${JSON.stringify(c.json)}`);
   return {
-    schemaVersion: 1, source: 'website', externalOrderId: ext, externalPointId: '1', guest: { name: 'Гость', phone: phoneOf(n) },
+    schemaVersion: 1,
+    source: 'website',
+    externalOrderId: ext,
+    externalPointId: '1',
+    guest: { name: 'Гость', phone: phoneOf(n) },
     address: { street: 'Тверская улица', house: '1' },
     items: c.json.items.map((l: any) => ({ externalProductId: l.id, quantity: l.quantity, price: l.unitPrice })),
-    total: { amountMinor: c.json.subtotal.amountMinor, currency: 'RUB' }, deliveryType: 'pickup', calculationId: c.json.calculationId,
+    total: { amountMinor: c.json.subtotal.amountMinor, currency: 'RUB' },
+    deliveryType: 'pickup',
+    calculationId: c.json.calculationId,
     payment: { method: 'cash', paid: false, amountMinor: c.json.total.amountMinor },
-    ...(cart.coupon ? { coupon: cart.coupon } : {}), ...(cart.bonusToSpend ? { bonusToSpend: cart.bonusToSpend } : {}),
+    ...(cart.coupon ? { coupon: cart.coupon } : {}),
+    ...(cart.bonusToSpend ? { bonusToSpend: cart.bonusToSpend } : {}),
   };
 }

@@ -83,7 +83,9 @@ async function sweepThrough(): Promise<void> {
 }
 
 let guest = 0;
-const creationPoints = ['coupon', 'bonus'].flatMap((k) => [`hold.before_call.${k}`, `hold.after_call.${k}`, `hold.after_record.${k}`]).concat('order.after_insert');
+const creationPoints = ['coupon', 'bonus']
+  .flatMap((k) => [`hold.before_call.${k}`, `hold.after_call.${k}`, `hold.after_record.${k}`])
+  .concat('order.after_insert');
 
 describe('crash during order creation → restart → same request again → verified', () => {
   for (const point of creationPoints) {
@@ -163,7 +165,11 @@ describe('crash around the POS claim, the state report and settlement', () => {
  * on; then the same body is retried until created, the POS verifies it (with `duringVerify` faults on), the
  * sweeper passes the 30-minute rules and the invariants are checked.
  */
-async function underFault(ext: string, disturb: (child: Child, order: Record<string, unknown>) => Promise<void>, duringVerify: Parameters<CrashWorld['sim']['setFaults']>[0] = {}) {
+async function underFault(
+  ext: string,
+  disturb: (child: Child, order: Record<string, unknown>) => Promise<void>,
+  duringVerify: Parameters<CrashWorld['sim']['setFaults']>[0] = {},
+) {
   const n = guest++;
   const child = await w.start();
   const order = await orderFor(child, w, n, ext, { bonus: 10000 });
@@ -188,12 +194,16 @@ describe('loyalty faults against a live process', () => {
   }, 120_000);
 
   it('429 on holds, then 5xx on confirm: refused / retried by the sweeper, nothing stranded', async () => {
-    await underFault('fault-5xx-429', async (child, order) => {
-      w.sim.setFaults({ writeLimitPerMinute: 1 });
-      const limited = await child.call(w.partner, 'POST', '/v1/orders', order);
-      w.sim.setFaults({ writeLimitPerMinute: 0 });
-      expect([201, 429]).toContain(limited.status);
-    }, { status5xx: 503, only: ['chargeoff'] });
+    await underFault(
+      'fault-5xx-429',
+      async (child, order) => {
+        w.sim.setFaults({ writeLimitPerMinute: 1 });
+        const limited = await child.call(w.partner, 'POST', '/v1/orders', order);
+        w.sim.setFaults({ writeLimitPerMinute: 0 });
+        expect([201, 429]).toContain(limited.status);
+      },
+      { status5xx: 503, only: ['chargeoff'] },
+    );
   }, 120_000);
 
   it('slow loyalty answers and 5 clients retrying the same order at once: one order, one set of holds', async () => {

@@ -25,12 +25,27 @@ let chain: ChainDescription;
 beforeAll(async () => {
   db = await openTestDb(MIGRATIONS);
   const box = new SecretBox(randomBytes(32));
-  const deps = { db, box, clock: systemClock, ids: randomIds, requestIdTtlSeconds: 600, heartbeatWindowSeconds: 90, masterKey: randomBytes(32), loyalty: null, events: new RecordingOrderEvents() };
+  const deps = {
+    db,
+    box,
+    clock: systemClock,
+    ids: randomIds,
+    requestIdTtlSeconds: 600,
+    heartbeatWindowSeconds: 90,
+    masterKey: randomBytes(32),
+    loyalty: null,
+    events: new RecordingOrderEvents(),
+  };
   app = await buildApp(deps, createServices(deps));
   const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
   chain = await loadChain(DEMO_CHAIN_PATH);
   const creds = await seedDemoChain(db, box, chain, JSON.parse(readFileSync(DEMO_ZONES_PATH, 'utf8')), {});
-  sim = await startPosSimulator({ baseUrl, chain, terminals: chain.points.map((p) => ({ pointId: p.pointId, ...creds.pos[p.pointId] })), log: () => {} });
+  sim = await startPosSimulator({
+    baseUrl,
+    chain,
+    terminals: chain.points.map((p) => ({ pointId: p.pointId, ...creds.pos[p.pointId] })),
+    log: () => {},
+  });
   await sim.syncAll();
   client = new PartnerClient({ baseUrl, apiKey: creds.partner.apiKey, apiSecret: creds.partner.apiSecret });
 }, 60_000);
@@ -64,7 +79,9 @@ describe('demo chain end to end (SDK + POS simulator over HTTP)', () => {
   });
 
   it('address check finds the ambiguous street of the POS dictionary; resolve picks a zone', async () => {
-    expect(await client.checkAddress({ externalPointId: '101', street: 'Центральная улица', house: '1', city: 'Москва' })).toMatchObject({ status: 'ambiguous' });
+    expect(await client.checkAddress({ externalPointId: '101', street: 'Центральная улица', house: '1', city: 'Москва' })).toMatchObject({
+      status: 'ambiguous',
+    });
     const p = chain.points.find((x) => x.pointId === '101')!;
     const r = await client.resolveDelivery({ deliveryType: 'courier', location: p.location });
     expect(r.serviceable === false ? r.reason : r.pointId).toMatch(/^\d+$|point_not_accepting/);

@@ -23,7 +23,17 @@ type Row = Record<string, any>;
 
 describe('two delivery API processes on one database', () => {
   it('a request id used on A is refused on B', async () => {
-    const headers = { ...buildSignedHeaders({ apiKey: w.partner.apiKey, secret: w.partner.apiSecret, method: 'GET', path: '/v1/points', body: '', requestId: randomIds.uuid(), now: new Date() }) };
+    const headers = {
+      ...buildSignedHeaders({
+        apiKey: w.partner.apiKey,
+        secret: w.partner.apiSecret,
+        method: 'GET',
+        path: '/v1/points',
+        body: '',
+        requestId: randomIds.uuid(),
+        now: new Date(),
+      }),
+    };
     expect((await fetch(`${a.url}/v1/points`, { headers })).status).toBe(200);
     const again = await fetch(`${b.url}/v1/points`, { headers });
     expect(again.status).toBe(401);
@@ -48,14 +58,22 @@ describe('two delivery API processes on one database', () => {
       expect(r.status).toBe(201);
       ids.push(r.json.id);
     }
-    const [ca, cb] = await Promise.all([a.call(w.pos, 'POST', '/pos/v1/orders/claim', { limit: 50 }), b.call(w.pos, 'POST', '/pos/v1/orders/claim', { limit: 50 })]);
+    const [ca, cb] = await Promise.all([
+      a.call(w.pos, 'POST', '/pos/v1/orders/claim', { limit: 50 }),
+      b.call(w.pos, 'POST', '/pos/v1/orders/claim', { limit: 50 }),
+    ]);
     expect([ca.status, cb.status]).toEqual([200, 200]);
     const claimed = [...ca.json.orders, ...cb.json.orders].filter((o: Row) => ids.includes(o.orderId));
     expect(claimed.map((o: Row) => o.orderId).sort()).toEqual([...ids].sort()); // each once, none twice
     const fromA = new Set(ca.json.orders.map((o: Row) => o.orderId));
     for (const o of claimed) {
       const other = fromA.has(o.orderId) ? b : a; // report through the process that did not hand out the claim
-      const r = await other.call(w.pos, 'POST', `/pos/v1/orders/${o.orderId}/state`, { claimId: o.claimId, stableId: o.orderId, state: 'created_verified', posOrderId: `pos-${o.orderId}` });
+      const r = await other.call(w.pos, 'POST', `/pos/v1/orders/${o.orderId}/state`, {
+        claimId: o.claimId,
+        stableId: o.orderId,
+        state: 'created_verified',
+        posOrderId: `pos-${o.orderId}`,
+      });
       expect(r.status).toBe(200);
     }
     const states = await w.db.query<Row>(`SELECT state FROM orders WHERE id = ANY($1::uuid[])`, [ids]);
@@ -65,7 +83,12 @@ describe('two delivery API processes on one database', () => {
   it('the webhook dispatchers of both processes deliver each event exactly once', async () => {
     const receiver = await startReceiver(() => ({ status: 204 }));
     try {
-      await setWebhookConfig(w.db, w.box, { tenantId: 't1', source: 'website', url: receiver.url, secret: WEBHOOK_SECRET }, { allowInsecureLoopback: true });
+      await setWebhookConfig(
+        w.db,
+        w.box,
+        { tenantId: 't1', source: 'website', url: receiver.url, secret: WEBHOOK_SECRET },
+        { allowInsecureLoopback: true },
+      );
       for (let n = 6; n < 12; n++) {
         const r = await (n % 2 ? a : b).call(w.partner, 'POST', '/v1/orders', await orderFor(a, w, n, `INST-${n}`, { coupon: false }));
         expect(r.status).toBe(201);

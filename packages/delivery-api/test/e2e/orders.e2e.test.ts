@@ -6,7 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, randomIds, type Db } from '@app/shared';
 import { openTestDb } from '@app/shared/testing';
 import { PartnerClient, type OrderRequest } from '@app/partner-sdk';
-import { DEMO_CHAIN_PATH, DEMO_ZONES_PATH, loadChain, seededRandom, startPosSimulator, type ChainDescription, type PosSimulator } from '@app/pos-simulator';
+import {
+  DEMO_CHAIN_PATH,
+  DEMO_ZONES_PATH,
+  loadChain,
+  seededRandom,
+  startPosSimulator,
+  type ChainDescription,
+  type PosSimulator,
+} from '@app/pos-simulator';
 import { buildApp, createServices } from '../../src/app.js';
 import { SecretBox } from '../../src/auth/secret-box.js';
 import { FakeLoyalty } from '../support/loyalty.fake.js';
@@ -36,14 +44,30 @@ beforeAll(async () => {
   const box = new SecretBox(randomBytes(32));
   const organizations = [...new Set(chain.points.map((p) => p.route.organizationId))];
   const loyalty = new FakeLoyalty({ config: makeLoyaltyConfig({ organizations }), clock });
-  const deps = { db, box, clock, ids: randomIds, requestIdTtlSeconds: 600, heartbeatWindowSeconds: 90, masterKey: randomBytes(32), loyalty, events: new RecordingOrderEvents() };
+  const deps = {
+    db,
+    box,
+    clock,
+    ids: randomIds,
+    requestIdTtlSeconds: 600,
+    heartbeatWindowSeconds: 90,
+    masterKey: randomBytes(32),
+    loyalty,
+    events: new RecordingOrderEvents(),
+  };
   app = await buildApp(deps, createServices(deps));
   const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
   const creds = await seedDemoChain(db, box, chain, JSON.parse(readFileSync(DEMO_ZONES_PATH, 'utf8')), {});
   // Timers are an hour apart so that only the test's tick() calls move anything.
   sim = await startPosSimulator({
-    baseUrl, chain, terminals: chain.points.map((p) => ({ pointId: p.pointId, ...creds.pos[p.pointId] })), clock, random: seededRandom(3),
-    intervals: { heartbeatMs: HOUR, stopListMs: HOUR, menuMs: HOUR, ordersMs: HOUR }, deliveryStepMs: STEP, log: () => {},
+    baseUrl,
+    chain,
+    terminals: chain.points.map((p) => ({ pointId: p.pointId, ...creds.pos[p.pointId] })),
+    clock,
+    random: seededRandom(3),
+    intervals: { heartbeatMs: HOUR, stopListMs: HOUR, menuMs: HOUR, ordersMs: HOUR },
+    deliveryStepMs: STEP,
+    log: () => {},
   });
   client = new PartnerClient({ baseUrl, apiKey: creds.partner.apiKey, apiSecret: creds.partner.apiSecret, clock });
   // A product the stop-list rotation never touches, so every calculation can sell it.
@@ -64,13 +88,25 @@ async function placeOrder(o: { pointId?: string; deliveryType?: 'courier' | 'pic
   const deliveryType = o.deliveryType ?? 'courier';
   const phone = o.phone ?? `+79991${String(++seq).padStart(6, '0')}`;
   const location = deliveryType === 'courier' ? chain.points.find((p) => p.pointId === pointId)!.location : undefined;
-  const calc = await client.calculateCheckout({ pointId, deliveryType, items: [{ id: productId, quantity: '2' }], guest: { phone }, ...(location ? { location } : {}) });
+  const calc = await client.calculateCheckout({
+    pointId,
+    deliveryType,
+    items: [{ id: productId, quantity: '2' }],
+    guest: { phone },
+    ...(location ? { location } : {}),
+  });
   const body: OrderRequest = {
-    schemaVersion: 1, source: 'website', externalOrderId: `e2e-${Date.now()}-${seq}`, externalPointId: pointId,
-    guest: { name: 'Иван', phone }, address: { city: 'Москва', street: o.street ?? 'Тверская улица', house: '1', flat: '5' },
+    schemaVersion: 1,
+    source: 'website',
+    externalOrderId: `e2e-${Date.now()}-${seq}`,
+    externalPointId: pointId,
+    guest: { name: 'Иван', phone },
+    address: { city: 'Москва', street: o.street ?? 'Тверская улица', house: '1', flat: '5' },
     items: calc.items.map((l) => ({ externalProductId: l.id, quantity: l.quantity, price: l.unitPrice })),
     total: { amountMinor: calc.items.reduce((s, l) => s + l.lineTotal.amountMinor, 0), currency: 'RUB' },
-    deliveryType, calculationId: calc.calculationId, ...(location ? { location } : {}),
+    deliveryType,
+    calculationId: calc.calculationId,
+    ...(location ? { location } : {}),
     payment: { method: 'cash', paid: false, amountMinor: calc.total.amountMinor },
   };
   const created = await client.createOrder(body);
@@ -103,7 +139,9 @@ describe('POS order flow end to end (SDK + POS simulator over HTTP)', () => {
   });
 
   it('an order with an ambiguous street ends in reconciliation_required', async () => {
-    expect(await client.checkAddress({ externalPointId: '101', street: 'Центральная улица', house: '1', city: 'Москва' })).toMatchObject({ status: 'ambiguous' });
+    expect(await client.checkAddress({ externalPointId: '101', street: 'Центральная улица', house: '1', city: 'Москва' })).toMatchObject({
+      status: 'ambiguous',
+    });
     const id = await placeOrder({ street: 'Центральная улица' });
     await sim.tick();
     expect(await view(id)).toMatchObject({ state: 'reconciliation_required', posOrderId: null, deliveryStatus: null });
@@ -136,6 +174,9 @@ describe('POS order flow end to end (SDK + POS simulator over HTTP)', () => {
     expect((await client.cancelOrder(id, { reason: 'guest_request', comment: 'долго' })).status).toBe(202);
     await sim.tick();
     expect(await view(id)).toMatchObject({ state: 'created_verified', cancelState: 'rejected', cancelDetail: 'not_new' });
-    await expect(client.cancelOrder(id, { reason: 'guest_request', comment: 'ещё раз' })).rejects.toMatchObject({ status: 409, code: 'cancel_rejected' });
+    await expect(client.cancelOrder(id, { reason: 'guest_request', comment: 'ещё раз' })).rejects.toMatchObject({
+      status: 409,
+      code: 'cancel_rejected',
+    });
   });
 });

@@ -59,6 +59,10 @@ export const wrong: OrderBody = { ...order, schemaVersion: 2 };
 `,
     );
     const tsc = join(import.meta.dirname, '..', '..', '..', '..', 'node_modules', 'typescript', 'bin', 'tsc');
-    execFileSync(process.execPath, [tsc, '--noEmit', '--strict', '--skipLibCheck', '--target', 'es2022', '--module', 'nodenext', join(dir, 'client.ts')], { stdio: 'pipe' });
+    execFileSync(
+      process.execPath,
+      [tsc, '--noEmit', '--strict', '--skipLibCheck', '--target', 'es2022', '--module', 'nodenext', join(dir, 'client.ts')],
+      { stdio: 'pipe' },
+    );
   }, 60_000);
 });

@@ -32,10 +32,24 @@ async function delivery(status: 'pending' | 'delivered' | 'dead', at: Date, atte
   await db.query(
     `INSERT INTO webhook_deliveries (id, event_id, tenant_id, source, status, attempt_count, next_attempt_at, delivered_at, dead_at, created_at, updated_at)
      VALUES ($1, $2, 't1', 'website', $3, $4, $5, $6, $7, $8, $8)`,
-    [id, eventId, status, attempts, status === 'pending' ? at.toISOString() : null, status === 'delivered' ? at.toISOString() : null, status === 'dead' ? at.toISOString() : null, at.toISOString()],
+    [
+      id,
+      eventId,
+      status,
+      attempts,
+      status === 'pending' ? at.toISOString() : null,
+      status === 'delivered' ? at.toISOString() : null,
+      status === 'dead' ? at.toISOString() : null,
+      at.toISOString(),
+    ],
   );
   for (let n = 1; n <= attempts; n++) {
-    await db.query(`INSERT INTO webhook_attempts (delivery_id, attempt_no, started_at, duration_ms, success) VALUES ($1, $2, $3, 10, $4)`, [id, n, at.toISOString(), n === attempts && status === 'delivered']);
+    await db.query(`INSERT INTO webhook_attempts (delivery_id, attempt_no, started_at, duration_ms, success) VALUES ($1, $2, $3, 10, $4)`, [
+      id,
+      n,
+      at.toISOString(),
+      n === attempts && status === 'delivered',
+    ]);
   }
   return id;
 }
@@ -46,13 +60,20 @@ function world(opts: { batchSize?: number; redis?: boolean } = {}) {
   const log = { info: (obj: object, msg: string) => lines.push({ obj: obj as Record<string, unknown>, msg }), warn: () => {} };
   const clock = new ManualClock(NOW);
   const retention = new Retention({
-    db, clock, log, metrics: createRetentionMetrics(registry), webhookRetentionDays: 30, requestIdsInDatabase: !opts.redis, batchSize: opts.batchSize ?? 500,
+    db,
+    clock,
+    log,
+    metrics: createRetentionMetrics(registry),
+    webhookRetentionDays: 30,
+    requestIdsInDatabase: !opts.redis,
+    batchSize: opts.batchSize ?? 500,
   });
   return { retention, registry, lines, clock };
 }
 
 const count = async (table: string) => Number((await db.query<{ n: string }>(`SELECT count(*)::int AS n FROM ${table}`))[0].n);
-const metric = async (r: Registry, kind: string) => (await r.getSingleMetric('delivery_retention_purged_total')!.get()).values.find((v) => v.labels.kind === kind)?.value;
+const metric = async (r: Registry, kind: string) =>
+  (await r.getSingleMetric('delivery_retention_purged_total')!.get()).values.find((v) => v.labels.kind === kind)?.value;
 
 describe('Retention (issue 13)', () => {
   it('deletes used request ids past their window in batches, keeps the live ones', async () => {
@@ -86,7 +107,11 @@ describe('Retention (issue 13)', () => {
     expect(await count('webhook_attempts')).toBe(6);
     expect(await count('webhook_events')).toBe(3);
     expect(await metric(registry, 'webhook_attempts')).toBe(10);
-    expect(lines.map((l) => [l.obj.kind, l.obj.rows])).toEqual([['webhook_deliveries', 5], ['webhook_attempts', 10], ['webhook_events', 5]]);
+    expect(lines.map((l) => [l.obj.kind, l.obj.rows])).toEqual([
+      ['webhook_deliveries', 5],
+      ['webhook_attempts', 10],
+      ['webhook_events', 5],
+    ]);
     expect(lines[0].obj.deliveredBefore).toBe(new Date(NOW.getTime() - 30 * DAY).toISOString());
   });
 

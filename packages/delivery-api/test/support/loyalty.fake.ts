@@ -3,7 +3,14 @@ import { DEFAULT_WRITE_LIMIT, LoyaltyEngine, parseConfig, SimError, WriteLimiter
 import { serviceError } from '../../src/loyalty/loyalty.errors.js';
 import {
   LoyaltyError,
-  type AccrueRequest, type CalculateRequest, type CalculateResult, type CallOptions, type Hold, type HoldRequest, type HoldStatus, type LoyaltyPort,
+  type AccrueRequest,
+  type CalculateRequest,
+  type CalculateResult,
+  type CallOptions,
+  type Hold,
+  type HoldRequest,
+  type HoldStatus,
+  type LoyaltyPort,
 } from '../../src/loyalty/loyalty.port.js';
 
 /** Port methods, as named in scripts and in the call log. */
@@ -111,10 +118,16 @@ export class FakeLoyalty implements LoyaltyPort {
       if (!c || !w) throw new LoyaltyError('rejected', isBonus ? 'guest_not_found' : 'certificate_invalid', `no ${req.kind} wallet`);
       wallet = { customerId: c.id, walletId: w.id };
     };
-    return this.run('hold', req, opts, () => {
-      const h = this.engine.holds.holdWallet({ ...common, ...wallet! });
-      return { holdId: h.id, amountMinor: h.amountMinor };
-    }, lookup);
+    return this.run(
+      'hold',
+      req,
+      opts,
+      () => {
+        const h = this.engine.holds.holdWallet({ ...common, ...wallet! });
+        return { holdId: h.id, amountMinor: h.amountMinor };
+      },
+      lookup,
+    );
   }
 
   getHold(idempotencyKey: string, opts?: CallOptions): Promise<(Hold & { status: HoldStatus }) | null> {

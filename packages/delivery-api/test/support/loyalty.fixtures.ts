@@ -23,7 +23,14 @@ export function makeLoyaltyConfig(overrides: Partial<SimulatorConfig> = {}): Sim
     organizations: [LOYALTY_ORG],
     programs: [
       { id: 'p10', name: '10% from 1500 RUB', type: 'percent', percent: 10, minSubtotalMinor: 150000, posDiscountId: 'pos-disc-10' },
-      { id: 'gift', name: 'Dessert with pizza', type: 'gift', gift: { productId: GIFT_DESSERT, quantityMilli: 1000 }, productIds: [PIZZA], posDiscountId: 'pos-disc-gift' },
+      {
+        id: 'gift',
+        name: 'Dessert with pizza',
+        type: 'gift',
+        gift: { productId: GIFT_DESSERT, quantityMilli: 1000 },
+        productIds: [PIZZA],
+        posDiscountId: 'pos-disc-gift',
+      },
     ],
     coupons: [
       { code: 'WELCOME200', amountMinor: 20000, posDiscountId: 'pos-disc-w200' },

@@ -8,9 +8,27 @@ import { createWebhookDispatcher } from '../../src/webhooks/dispatcher.js';
 import { enqueueOrderEvent } from '../../src/webhooks/outbox.js';
 import { RETRY_DELAYS_SECONDS } from '../../src/webhooks/retry-schedule.js';
 import { setWebhookConfig } from '../../src/webhooks/webhook-config.js';
-import { makeOrderView, memoryLog, newClock, openWebhookDb, resetOutbox, startReceiver, T0, WEBHOOK_SECRET, type Reply, type TestReceiver } from './webhook-world.js';
+import {
+  makeOrderView,
+  memoryLog,
+  newClock,
+  openWebhookDb,
+  resetOutbox,
+  startReceiver,
+  T0,
+  WEBHOOK_SECRET,
+  type Reply,
+  type TestReceiver,
+} from './webhook-world.js';
 
-interface Vector { name: string; secret: string; timestamp: string; eventId: string; body: string; signature: string }
+interface Vector {
+  name: string;
+  secret: string;
+  timestamp: string;
+  eventId: string;
+  body: string;
+  signature: string;
+}
 const VECTORS = JSON.parse(readFileSync(join(import.meta.dirname, '../../../partner-sdk/test/webhook-vectors.json'), 'utf8')) as Vector[];
 
 let db: Db;
@@ -26,7 +44,12 @@ afterEach(async () => {
 
 async function setup(script: (n: number) => Reply, secret = WEBHOOK_SECRET) {
   receiver = await startReceiver(script);
-  await setWebhookConfig(db, box, { tenantId: 't1', source: 'website', url: receiver.url, secret }, { allowInsecureLoopback: true, clock: newClock() });
+  await setWebhookConfig(
+    db,
+    box,
+    { tenantId: 't1', source: 'website', url: receiver.url, secret },
+    { allowInsecureLoopback: true, clock: newClock() },
+  );
   return receiver;
 }
 
@@ -35,7 +58,11 @@ async function enqueue(eventId: string, occurredAt = T0, order = makeOrderView()
 }
 
 const delivery = async () =>
-  (await db.query<{ id: string; status: string; next_attempt_at: Date | null; schedule_step: number }>('SELECT id, status, next_attempt_at, schedule_step FROM webhook_deliveries'))[0]!;
+  (
+    await db.query<{ id: string; status: string; next_attempt_at: Date | null; schedule_step: number }>(
+      'SELECT id, status, next_attempt_at, schedule_step FROM webhook_deliveries',
+    )
+  )[0]!;
 const attempts = async () =>
   db.query<{ attempt_no: number; started_at: Date; http_status: number | null; error: string | null; duration_ms: number; success: boolean }>(
     'SELECT attempt_no, started_at, http_status, error, duration_ms, success FROM webhook_attempts ORDER BY attempt_no',
@@ -47,7 +74,9 @@ describe('webhook dispatcher', () => {
     const r = await setup(() => ({ status: 204 }), v.secret);
     const body = JSON.parse(v.body);
     const order = makeOrderView({ ...body.order, route: { ...makeOrderView().route, ...body.order.route } });
-    await db.tx((q) => enqueueOrderEvent(q, { tenantId: 't1', source: 'website', type: body.type, order, occurredAt: new Date(body.occurredAt), eventId: v.eventId }));
+    await db.tx((q) =>
+      enqueueOrderEvent(q, { tenantId: 't1', source: 'website', type: body.type, order, occurredAt: new Date(body.occurredAt), eventId: v.eventId }),
+    );
     const clock = new ManualClock(new Date(Number(v.timestamp) * 1000));
     expect(await createWebhookDispatcher({ db, box, clock, log: memoryLog() }).runOnce()).toBe(1);
     expect(r.requests).toHaveLength(1);
@@ -81,7 +110,12 @@ describe('webhook dispatcher', () => {
     expect(new Set(r.requests.map((x) => x.headers['x-service-event-id']))).toEqual(new Set([EID]));
     expect(new Set(r.requests.map((x) => x.body)).size).toBe(1);
     const log = await attempts();
-    expect(log.map((a) => [a.attempt_no, a.http_status, a.success])).toEqual([[1, 500, false], [2, 500, false], [3, 500, false], [4, 200, true]]);
+    expect(log.map((a) => [a.attempt_no, a.http_status, a.success])).toEqual([
+      [1, 500, false],
+      [2, 500, false],
+      [3, 500, false],
+      [4, 200, true],
+    ]);
     expect(log.every((a) => a.duration_ms >= 0)).toBe(true);
     expect(log[0]!.error).toBe('HTTP 500');
     expect((await delivery()).status).toBe('delivered');

@@ -13,7 +13,12 @@ let receiver: TestReceiver;
 beforeAll(async () => {
   ({ db, box } = await openWebhookDb());
   receiver = await startReceiver(() => ({ status: 204 }));
-  await setWebhookConfig(db, box, { tenantId: 't1', source: 'website', url: receiver.url, secret: WEBHOOK_SECRET }, { allowInsecureLoopback: true, clock: newClock() });
+  await setWebhookConfig(
+    db,
+    box,
+    { tenantId: 't1', source: 'website', url: receiver.url, secret: WEBHOOK_SECRET },
+    { allowInsecureLoopback: true, clock: newClock() },
+  );
 });
 afterAll(async () => {
   await receiver.close();
@@ -24,11 +29,39 @@ afterEach(() => void (receiver.requests.length = 0));
 function orderRecord(id: string): OrderRecord {
   const v = makeOrderView({ id });
   return {
-    id, tenantId: 't1', source: 'website', externalOrderId: `WEB-${id.slice(-4)}`, pointId: '101', organizationId: v.route.organizationId,
-    terminalGroupId: v.route.terminalGroupId, kind: 'checkout', state: 'queued', payloadSha256: v.payloadSha256, request: {}, posPayload: {} as OrderRecord['posPayload'] /* never read by transitions */,
-    route: v.route, guestPhone: '+79990001122', paymentMethod: 'cash', bonusSpendMinor: 0, paidMinor: 0, claimId: null, claimExpiresAt: null,
-    posOrderId: null, posDeliveryId: null, deliveryStatus: null, deliveryStatusAt: null, cancelState: 'none', cancelReason: null,
-    cancelDetail: null, cancelRequestedAt: null, cancelRequestedBy: null, accrualState: 'none', accrualAttempts: 0, accrualError: null, createdAt: T0, updatedAt: T0,
+    id,
+    tenantId: 't1',
+    source: 'website',
+    externalOrderId: `WEB-${id.slice(-4)}`,
+    pointId: '101',
+    organizationId: v.route.organizationId,
+    terminalGroupId: v.route.terminalGroupId,
+    kind: 'checkout',
+    state: 'queued',
+    payloadSha256: v.payloadSha256,
+    request: {},
+    posPayload: {} as OrderRecord['posPayload'] /* never read by transitions */,
+    route: v.route,
+    guestPhone: '+79990001122',
+    paymentMethod: 'cash',
+    bonusSpendMinor: 0,
+    paidMinor: 0,
+    claimId: null,
+    claimExpiresAt: null,
+    posOrderId: null,
+    posDeliveryId: null,
+    deliveryStatus: null,
+    deliveryStatusAt: null,
+    cancelState: 'none',
+    cancelReason: null,
+    cancelDetail: null,
+    cancelRequestedAt: null,
+    cancelRequestedBy: null,
+    accrualState: 'none',
+    accrualAttempts: 0,
+    accrualError: null,
+    createdAt: T0,
+    updatedAt: T0,
   };
 }
 
@@ -44,7 +77,12 @@ describe('order transition → outbox → signed webhook', () => {
     expect(await createWebhookDispatcher({ db, box, clock, log: memoryLog() }).runOnce()).toBe(1);
     const got = receiver.requests[0]!;
     const body = JSON.parse(got.body);
-    expect(body).toEqual({ eventId: '00000000-0000-4000-8000-000000000001', type: 'order.state_changed', occurredAt: at.toISOString(), order: toWebhookOrder(toView(updated)) });
+    expect(body).toEqual({
+      eventId: '00000000-0000-4000-8000-000000000001',
+      type: 'order.state_changed',
+      occurredAt: at.toISOString(),
+      order: toWebhookOrder(toView(updated)),
+    });
     expect(body.order.state).toBe('claimed');
     expect(got.body).not.toContain('+79990001122');
     expect(got.headers['x-service-signature']).toBe(signWebhook(WEBHOOK_SECRET, String(at.getTime() / 1000), body.eventId, got.body));
@@ -54,7 +92,9 @@ describe('order transition → outbox → signed webhook', () => {
     const order = orderRecord('5d0f1c2a-3b4c-4d5e-8f60-000000000002');
     await new OrdersRepo(db).insert(order);
     const events = createOutboxEvents(new SequentialIds());
-    await expect(db.tx((q) => transition(q, events, order, 'created_verified', 'pos', T0))).rejects.toMatchObject({ code: 'invalid_state_transition' });
+    await expect(db.tx((q) => transition(q, events, order, 'created_verified', 'pos', T0))).rejects.toMatchObject({
+      code: 'invalid_state_transition',
+    });
     expect(await db.query(`SELECT 1 FROM webhook_events WHERE order_id = $1`, [order.id])).toHaveLength(0);
   });
 });

@@ -12,17 +12,35 @@ afterAll(async () => db.close());
 beforeEach(async () => resetOutbox(db));
 
 const EVENT = '0b6f7c1e-2d3a-4b5c-9d8e-7f6a5b4c3d2e';
-const input = (over: Partial<Parameters<typeof enqueueOrderEvent>[1]> = {}) =>
-  ({ tenantId: 't1', source: 'website', type: 'order.state_changed' as const, order: makeOrderView(), occurredAt: T0, eventId: EVENT, ...over });
+const input = (over: Partial<Parameters<typeof enqueueOrderEvent>[1]> = {}) => ({
+  tenantId: 't1',
+  source: 'website',
+  type: 'order.state_changed' as const,
+  order: makeOrderView(),
+  occurredAt: T0,
+  eventId: EVENT,
+  ...over,
+});
 const configure = (events?: string[]) =>
-  setWebhookConfig(db, box, { tenantId: 't1', source: 'website', url: 'https://partner.example/h', secret: WEBHOOK_SECRET, events }, { allowInsecureLoopback: false, clock: newClock() });
+  setWebhookConfig(
+    db,
+    box,
+    { tenantId: 't1', source: 'website', url: 'https://partner.example/h', secret: WEBHOOK_SECRET, events },
+    { allowInsecureLoopback: false, clock: newClock() },
+  );
 const count = async (table: string) => Number((await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`))[0]!.n);
 
 describe('enqueueOrderEvent (transactional outbox)', () => {
   it('the eight working event types', () => {
     expect(WEBHOOK_EVENT_TYPES).toEqual([
-      'order.state_changed', 'order.delivery_status_changed', 'order.cancel_requested', 'order.cancel_result',
-      'order.payment_recorded', 'order.loyalty_confirmed', 'order.loyalty_released', 'order.accrued',
+      'order.state_changed',
+      'order.delivery_status_changed',
+      'order.cancel_requested',
+      'order.cancel_result',
+      'order.payment_recorded',
+      'order.loyalty_confirmed',
+      'order.loyalty_released',
+      'order.accrued',
     ]);
   });
 
@@ -50,7 +68,9 @@ describe('enqueueOrderEvent (transactional outbox)', () => {
     // Internal POS routing ids and the tenant are not sent.
     expect(body.order.route).toEqual({ source: 'website', externalPointId: '101' });
     expect(e!.body).not.toMatch(/org-secret-1|tg-secret-1|ot-1|op-1|website-origin|tenantId/);
-    const [d] = await db.query<{ status: string; next_attempt_at: Date; event_id: string }>('SELECT status, next_attempt_at, event_id FROM webhook_deliveries');
+    const [d] = await db.query<{ status: string; next_attempt_at: Date; event_id: string }>(
+      'SELECT status, next_attempt_at, event_id FROM webhook_deliveries',
+    );
     expect(d).toMatchObject({ status: 'pending', event_id: EVENT });
     expect(new Date(d!.next_attempt_at).toISOString()).toBe(T0.toISOString());
   });
@@ -74,7 +94,9 @@ describe('enqueueOrderEvent (transactional outbox)', () => {
       await events.emit(q, 'order.state_changed', makeOrderView(), T0);
       await events.emit(q, 'order.payment_recorded', makeOrderView(), T0);
     });
-    const rows = await db.query<{ event_id: string; tenant_id: string; source: string }>('SELECT event_id, tenant_id, source FROM webhook_events ORDER BY event_id');
+    const rows = await db.query<{ event_id: string; tenant_id: string; source: string }>(
+      'SELECT event_id, tenant_id, source FROM webhook_events ORDER BY event_id',
+    );
     expect(rows).toEqual([
       { event_id: '00000000-0000-4000-8000-000000000001', tenant_id: 't1', source: 'website' },
       { event_id: '00000000-0000-4000-8000-000000000002', tenant_id: 't1', source: 'website' },

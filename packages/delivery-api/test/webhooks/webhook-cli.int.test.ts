@@ -8,7 +8,18 @@ import { createWebhookDispatcher } from '../../src/webhooks/dispatcher.js';
 import { enqueueOrderEvent } from '../../src/webhooks/outbox.js';
 import { RETRY_DELAYS_SECONDS } from '../../src/webhooks/retry-schedule.js';
 import { runWebhookCommand } from '../../src/webhooks/webhook-cli.js';
-import { API_SECRET, makeOrderView, memoryLog, newClock, openWebhookDb, resetOutbox, startReceiver, T0, WEBHOOK_SECRET, type TestReceiver } from './webhook-world.js';
+import {
+  API_SECRET,
+  makeOrderView,
+  memoryLog,
+  newClock,
+  openWebhookDb,
+  resetOutbox,
+  startReceiver,
+  T0,
+  WEBHOOK_SECRET,
+  type TestReceiver,
+} from './webhook-world.js';
 
 let db: Db;
 let box: SecretBox;
@@ -32,13 +43,23 @@ const clock = newClock();
 function cli(argv: string[], env: Record<string, string> = {}, allowInsecure = true) {
   const out: string[] = [];
   const err: string[] = [];
-  const run = runWebhookCommand(argv, { db, box, config: { webhooksAllowInsecureLoopback: allowInsecure }, out: (l) => out.push(l), err: (l) => err.push(l), clock, env });
+  const run = runWebhookCommand(argv, {
+    db,
+    box,
+    config: { webhooksAllowInsecureLoopback: allowInsecure },
+    out: (l) => out.push(l),
+    err: (l) => err.push(l),
+    clock,
+    env,
+  });
   return run.then((code) => ({ code, out: out.join('\n'), err: err.join('\n') }));
 }
 const setHook = () => cli(['set', '--tenant', 't1', '--source', 'website', '--url', receiver.url, '--secret-env', 'WH'], { WH: WEBHOOK_SECRET });
 
 async function deadDelivery(eventId: string, occurredAt = T0) {
-  await db.tx((q) => enqueueOrderEvent(q, { tenantId: 't1', source: 'website', type: 'order.cancel_result', order: makeOrderView(), occurredAt, eventId }));
+  await db.tx((q) =>
+    enqueueOrderEvent(q, { tenantId: 't1', source: 'website', type: 'order.cancel_result', order: makeOrderView(), occurredAt, eventId }),
+  );
   const d = createWebhookDispatcher({ db, box, clock, log: memoryLog() });
   clock.set(occurredAt);
   await d.runOnce();
@@ -53,7 +74,19 @@ describe('webhook CLI', () => {
   it('set with --secret-file (trailing newline dropped) and --events; show never prints the secret', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'wh-'));
     writeFileSync(join(dir, 'secret'), `${WEBHOOK_SECRET}\n`);
-    const r = await cli(['set', '--tenant', 't1', '--source', 'website', '--url', receiver.url, '--secret-file', join(dir, 'secret'), '--events', 'order.state_changed,order.accrued']);
+    const r = await cli([
+      'set',
+      '--tenant',
+      't1',
+      '--source',
+      'website',
+      '--url',
+      receiver.url,
+      '--secret-file',
+      join(dir, 'secret'),
+      '--events',
+      'order.state_changed,order.accrued',
+    ]);
     expect(r).toMatchObject({ code: 0, err: '' });
     const [row] = await db.query<{ secret_enc: string }>('SELECT secret_enc FROM webhook_endpoints');
     expect(box.open(row!.secret_enc)).toBe(WEBHOOK_SECRET);
@@ -67,7 +100,9 @@ describe('webhook CLI', () => {
     const a = await cli(['set', '--tenant', 't1', '--source', 'website', '--url', receiver.url, '--secret-env', 'WH'], { WH: WEBHOOK_SECRET }, false);
     expect(a.code).toBe(1);
     expect(a.err).toContain('WEBHOOKS_ALLOW_INSECURE_LOOPBACK=1');
-    const b = await cli(['set', '--tenant', 't1', '--source', 'website', '--url', receiver.url, '--secret-env', 'WH'], { WH: `${API_SECRET}-website` });
+    const b = await cli(['set', '--tenant', 't1', '--source', 'website', '--url', receiver.url, '--secret-env', 'WH'], {
+      WH: `${API_SECRET}-website`,
+    });
     expect(b.code).toBe(1);
     expect(b.err).toContain('must differ from the API HMAC secret');
     const c = await cli(['set', '--tenant', 't1', '--source', 'website', '--url', receiver.url]);

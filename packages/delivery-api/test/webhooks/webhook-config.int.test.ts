@@ -15,7 +15,10 @@ const secure = { allowInsecureLoopback: false, clock: newClock() };
 const insecure = { allowInsecureLoopback: true, clock: newClock() };
 
 async function refusal(p: Promise<unknown>): Promise<{ code: string; message: string }> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(WebhookConfigError);
   const e = err as WebhookConfigError;
   // A refusal never stores anything.

@@ -44,12 +44,24 @@ export function makeOrderView(over: Partial<OrderView> = {}): OrderView {
     state: 'queued',
     payloadSha256: 'a'.repeat(64),
     route: {
-      tenantId: 't1', source: 'website', externalPointId: '101', organizationId: 'org-secret-1', terminalGroupId: 'tg-secret-1',
-      orderTypeId: 'ot-1', operatorUserId: 'op-1', originName: 'website-origin',
+      tenantId: 't1',
+      source: 'website',
+      externalPointId: '101',
+      organizationId: 'org-secret-1',
+      terminalGroupId: 'tg-secret-1',
+      orderTypeId: 'ot-1',
+      operatorUserId: 'op-1',
+      originName: 'website-origin',
     },
-    posOrderId: null, posDeliveryId: null, deliveryStatus: null, deliveryStatusAt: null,
-    cancelState: 'none', cancelReason: null, cancelDetail: null,
-    createdAt: '2026-11-23T08:59:50.000Z', updatedAt: '2026-11-23T08:59:50.000Z',
+    posOrderId: null,
+    posDeliveryId: null,
+    deliveryStatus: null,
+    deliveryStatusAt: null,
+    cancelState: 'none',
+    cancelReason: null,
+    cancelDetail: null,
+    createdAt: '2026-11-23T08:59:50.000Z',
+    updatedAt: '2026-11-23T08:59:50.000Z',
     ...over,
   };
 }
@@ -90,6 +102,10 @@ export async function startReceiver(script: (n: number, path: string) => Reply):
   return {
     url: `http://127.0.0.1:${port}/hook`,
     requests,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

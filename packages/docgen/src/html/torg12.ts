@@ -18,37 +18,46 @@ const HEAD = `<colgroup>${WIDTHS.map((w) => `<col style="width:${w}%">`).join(''
 function itemRow(it: TruthItem): string {
   const rate = it.nds_exempt ? 'без НДС' : `${it.nds_rate}%`;
   const vat = it.nds_amount == null ? 'без НДС' : money(it.nds_amount);
-  return `<tr><td class="c">${it.number}</td><td>${esc(it.name)}</td><td class="c">${it.product_code ?? ''}</td>` +
+  return (
+    `<tr><td class="c">${it.number}</td><td>${esc(it.name)}</td><td class="c">${it.product_code ?? ''}</td>` +
     `<td class="c">${it.unit.name}</td><td class="c">${it.unit.code}</td><td></td><td></td><td></td><td></td>` +
     `<td class="r">${quantity(it.quantity!)}</td><td class="r">${money(it.price!)}</td><td class="r">${money(it.amount_without_nds!)}</td>` +
-    `<td class="c">${rate}</td><td class="r">${vat}</td><td class="r">${money(it.amount_with_nds!)}</td></tr>`;
+    `<td class="c">${rate}</td><td class="r">${vat}</td><td class="r">${money(it.amount_with_nds!)}</td></tr>`
+  );
 }
 
 function sumRow(label: string, items: TruthItem[]): string {
   const s = (f: (i: TruthItem) => number | null) => Math.round(items.reduce((a, i) => a + (f(i) ?? 0), 0) * 100) / 100;
   const exempt = items.every((i) => i.nds_amount == null);
-  return `<tr class="total"><td colspan="9" style="text-align:right">${label}</td><td class="r">${quantity(Math.round(s((i) => i.quantity) * 1000) / 1000)}</td>` +
+  return (
+    `<tr class="total"><td colspan="9" style="text-align:right">${label}</td><td class="r">${quantity(Math.round(s((i) => i.quantity) * 1000) / 1000)}</td>` +
     `<td class="c">X</td><td class="r">${money(s((i) => i.amount_without_nds))}</td><td class="c">X</td>` +
-    `<td class="r">${exempt ? 'без НДС' : money(s((i) => i.nds_amount))}</td><td class="r">${money(s((i) => i.amount_with_nds))}</td></tr>`;
+    `<td class="r">${exempt ? 'без НДС' : money(s((i) => i.nds_amount))}</td><td class="r">${money(s((i) => i.amount_with_nds))}</td></tr>`
+  );
 }
 
 const party = (p: TruthParty) => esc(`${p.name}, ИНН ${p.inn}${p.kpp ? `, КПП ${p.kpp}` : ''}, ${p.address}`);
 
 function headerBlock(t: TruthData, o: HtmlOptions): string {
-  const codes = `<table class="grid" style="width:170px;float:right"><tr><td></td><td class="c">Коды</td></tr>` +
+  const codes =
+    `<table class="grid" style="width:170px;float:right"><tr><td></td><td class="c">Коды</td></tr>` +
     `<tr><td class="small">Форма по ОКУД</td><td class="c">0330212</td></tr><tr><td class="small">по ОКПО</td><td></td></tr>` +
     `<tr><td class="small">Вид деятельности по ОКДП</td><td></td></tr></table>`;
-  const kv = `<table class="kv" style="width:840px">${kvRow('Грузоотправитель', party(t.seller))}${kvRow('Грузополучатель', party(t.buyer))}` +
+  const kv =
+    `<table class="kv" style="width:840px">${kvRow('Грузоотправитель', party(t.seller))}${kvRow('Грузополучатель', party(t.buyer))}` +
     `${kvRow('Поставщик', party(t.seller))}${kvRow('Плательщик', party(t.buyer))}${kvRow('Основание', 'Основной договор')}</table>`;
-  const title = `<table style="margin:8px 0 0 260px"><tr><td class="title" style="padding-right:20px">ТОВАРНАЯ НАКЛАДНАЯ</td>` +
+  const title =
+    `<table style="margin:8px 0 0 260px"><tr><td class="title" style="padding-right:20px">ТОВАРНАЯ НАКЛАДНАЯ</td>` +
     `<td><table class="grid" style="width:230px"><tr><th>Номер документа</th><th>Дата составления</th></tr>` +
     `<tr><td class="c">${esc(t.document.number!)}</td><td class="c" style="white-space:nowrap">${esc(o.date)}</td></tr></table></td></tr></table>`;
   return `<div class="small" style="text-align:right">Унифицированная форма № ТОРГ-12<br>Утверждена постановлением Госкомстата России от 25.12.98 № 132</div>${codes}${kv}${title}`;
 }
 
 function footer(t: TruthData): string {
-  return `<table class="sign"><tr><td>Отпуск груза разрешил</td><td class="line"></td><td>Главный (старший) бухгалтер</td>` +
-    `<td class="line"></td><td>${longDate(t.document.date!)}</td></tr></table>`;
+  return (
+    `<table class="sign"><tr><td>Отпуск груза разрешил</td><td class="line"></td><td>Главный (старший) бухгалтер</td>` +
+    `<td class="line"></td><td>${longDate(t.document.date!)}</td></tr></table>`
+  );
 }
 
 /**
@@ -65,7 +74,12 @@ export function torg12Html(t: TruthData, o: HtmlOptions = { date: t.document.dat
     // A continuation sheet without a header keeps the column widths (colgroup) and drops the header rows.
     const thead = bare ? HEAD.replace(/<\/colgroup>.*$/s, '</colgroup>') : HEAD;
     const table = `<table class="grid" style="margin-top:8px">${thead}${rows.map(itemRow).join('')}${sums}</table>`;
-    const head = i === 0 ? headerBlock(t, o) : bare ? '' : `<div class="small">Товарная накладная № ${esc(t.document.number!)} от ${esc(o.date)}, страница ${i + 1}</div>`;
+    const head =
+      i === 0
+        ? headerBlock(t, o)
+        : bare
+          ? ''
+          : `<div class="small">Товарная накладная № ${esc(t.document.number!)} от ${esc(o.date)}, страница ${i + 1}</div>`;
     return `${head}${table}${last ? footer(t) : ''}<div class="pageno">Страница ${i + 1}</div>`;
   });
   return htmlDocument(pages);

@@ -30,13 +30,23 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());
 /** A fault's answer, or undefined to go on (slow: after the delay). */
 async function applyFault(f: Fault, reply: import('fastify').FastifyReply): Promise<unknown> {
   switch (f.kind) {
-    case 'slow': return void (await sleep(f.delayMs ?? 5000));
-    case 'expired-token': return sendDiadocError(reply, new DiadocError(401, 'Http.Unauthorized', 'Access token is expired or invalid'));
-    case 'subscription-required': return sendDiadocError(reply, new DiadocError(402, 'PaymentRequired', 'The box has no active Diadoc API subscription'));
-    case 'forbidden': return sendDiadocError(reply, new DiadocError(403, 'Http.Forbidden', 'Access denied'));
-    case 'rate-limit': return sendRateLimited(reply, f.retryAfter ?? 30);
-    case 'server-error': return sendDiadocError(reply, new DiadocError(f.status ?? 500, 'InternalServerError', 'Internal server error. Try again later'));
-    case 'post-in-progress': return reply.status(204).header('Retry-After', String(f.retryAfter ?? 5)).send();
+    case 'slow':
+      return void (await sleep(f.delayMs ?? 5000));
+    case 'expired-token':
+      return sendDiadocError(reply, new DiadocError(401, 'Http.Unauthorized', 'Access token is expired or invalid'));
+    case 'subscription-required':
+      return sendDiadocError(reply, new DiadocError(402, 'PaymentRequired', 'The box has no active Diadoc API subscription'));
+    case 'forbidden':
+      return sendDiadocError(reply, new DiadocError(403, 'Http.Forbidden', 'Access denied'));
+    case 'rate-limit':
+      return sendRateLimited(reply, f.retryAfter ?? 30);
+    case 'server-error':
+      return sendDiadocError(reply, new DiadocError(f.status ?? 500, 'InternalServerError', 'Internal server error. Try again later'));
+    case 'post-in-progress':
+      return reply
+        .status(204)
+        .header('Retry-After', String(f.retryAfter ?? 5))
+        .send();
   }
 }
 
@@ -50,7 +60,8 @@ export function buildDiadocApp(ctx: SimContext, faults: Faults): FastifyInstance
   app.setErrorHandler((error: FastifyError | DiadocError, _request, reply) => {
     if (error instanceof DiadocError) return sendDiadocError(reply, error);
     const fe = error as FastifyError;
-    if (fe.validation || (fe.statusCode && fe.statusCode < 500)) return sendDiadocError(reply, new DiadocError(400, 'InvalidParameter', `Bad request: ${fe.message}`));
+    if (fe.validation || (fe.statusCode && fe.statusCode < 500))
+      return sendDiadocError(reply, new DiadocError(400, 'InvalidParameter', `Bad request: ${fe.message}`));
     return sendDiadocError(reply, new DiadocError(500, 'InternalServerError', 'Internal server error'));
   });
   app.setNotFoundHandler((_request, reply) => sendDiadocError(reply, new DiadocError(404, 'Http.NotFound', 'Method not found')));
@@ -66,7 +77,11 @@ export function buildDiadocApp(ctx: SimContext, faults: Faults): FastifyInstance
     if (fault?.kind === 'post-in-progress' && path === '/V3/PostMessage') return applyFault(fault, reply);
     const m = /^Bearer\s+(\S+)$/.exec(request.headers.authorization ?? '');
     const user = m ? await ctx.idp.verify(m[1]!) : null;
-    if (!user) return sendDiadocError(reply, new DiadocError(401, 'Http.Unauthorized', 'Authorization header is missing, or the access token is invalid or expired'));
+    if (!user)
+      return sendDiadocError(
+        reply,
+        new DiadocError(401, 'Http.Unauthorized', 'Authorization header is missing, or the access token is invalid or expired'),
+      );
     request.headers['x-sim-user'] = user;
   });
   controlRoutes(app, ctx, faults);

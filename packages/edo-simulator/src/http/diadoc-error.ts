@@ -23,6 +23,7 @@ export function sendDiadocError(reply: FastifyReply, err: DiadocError): FastifyR
 
 /** nginx's 429 page in front of Diadoc: HTML, no X-Diadoc-ErrorCode. */
 export function sendRateLimited(reply: FastifyReply, retryAfter: number): FastifyReply {
-  const html = '<html>\r\n<head><title>429 Too Many Requests</title></head>\r\n<body>\r\n<center><h1>429 Too Many Requests</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+  const html =
+    '<html>\r\n<head><title>429 Too Many Requests</title></head>\r\n<body>\r\n<center><h1>429 Too Many Requests</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
   return reply.status(429).header('Retry-After', String(retryAfter)).type('text/html').send(html);
 }

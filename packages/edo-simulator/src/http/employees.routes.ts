@@ -12,28 +12,52 @@ const strict = { additionalProperties: false };
 const Level = Type.Union(['DepartmentOnly', 'DepartmentAndSubdepartments', 'AllDocuments', 'SelectedDepartments'].map((l) => Type.Literal(l)));
 const Action = Type.Object({ Name: Type.String(), IsAllowed: Type.Boolean() }, strict);
 const Auth = Type.Object({ IsBlocked: Type.Boolean(), Comment: Type.Optional(Type.String()) }, strict);
-const FullName = Type.Object({ LastName: Type.String({ minLength: 1 }), FirstName: Type.String({ minLength: 1 }), MiddleName: Type.Optional(Type.String()) }, strict);
+const FullName = Type.Object(
+  { LastName: Type.String({ minLength: 1 }), FirstName: Type.String({ minLength: 1 }), MiddleName: Type.Optional(Type.String()) },
+  strict,
+);
 
 /** EmployeeToCreate (Employee.proto): the login is nested, `Credentials.Login.Login`. */
-const EmployeeToCreate = Type.Object({
-  Credentials: Type.Object({ Login: Type.Object({ Login: Type.String({ minLength: 3 }), FullName }, strict) }, strict),
-  Position: Type.Optional(Type.String()), CanBeInvitedForChat: Type.Boolean(),
-  Permissions: Type.Object({ UserDepartmentId: Type.Optional(Type.String()), IsAdministrator: Type.Boolean(), DocumentAccessLevel: Level,
-    SelectedDepartmentIds: Type.Optional(Type.Array(Type.String())), Actions: Type.Optional(Type.Array(Action)) }, strict),
-}, strict);
+const EmployeeToCreate = Type.Object(
+  {
+    Credentials: Type.Object({ Login: Type.Object({ Login: Type.String({ minLength: 3 }), FullName }, strict) }, strict),
+    Position: Type.Optional(Type.String()),
+    CanBeInvitedForChat: Type.Boolean(),
+    Permissions: Type.Object(
+      {
+        UserDepartmentId: Type.Optional(Type.String()),
+        IsAdministrator: Type.Boolean(),
+        DocumentAccessLevel: Level,
+        SelectedDepartmentIds: Type.Optional(Type.Array(Type.String())),
+        Actions: Type.Optional(Type.Array(Action)),
+      },
+      strict,
+    ),
+  },
+  strict,
+);
 
 /** EmployeeToUpdate: every field in its own patch wrapper. */
-const EmployeeToUpdate = Type.Object({
-  Permissions: Type.Optional(Type.Object({
-    Department: Type.Optional(Type.Object({ DepartmentId: Type.String() }, strict)),
-    IsAdministrator: Type.Optional(Type.Object({ IsAdministrator: Type.Boolean() }, strict)),
-    DocumentAccessLevel: Type.Optional(Type.Object({ DocumentAccessLevel: Level }, strict)),
-    SelectedDepartments: Type.Optional(Type.Object({ SelectedDepartmentIds: Type.Array(Type.String()) }, strict)),
-    Actions: Type.Optional(Type.Array(Action)), AuthorizationPermission: Type.Optional(Auth),
-  }, strict)),
-  Position: Type.Optional(Type.Object({ Position: Type.String() }, strict)),
-  CanBeInvitedForChat: Type.Optional(Type.Object({ CanBeInvitedForChat: Type.Boolean() }, strict)),
-}, strict);
+const EmployeeToUpdate = Type.Object(
+  {
+    Permissions: Type.Optional(
+      Type.Object(
+        {
+          Department: Type.Optional(Type.Object({ DepartmentId: Type.String() }, strict)),
+          IsAdministrator: Type.Optional(Type.Object({ IsAdministrator: Type.Boolean() }, strict)),
+          DocumentAccessLevel: Type.Optional(Type.Object({ DocumentAccessLevel: Level }, strict)),
+          SelectedDepartments: Type.Optional(Type.Object({ SelectedDepartmentIds: Type.Array(Type.String()) }, strict)),
+          Actions: Type.Optional(Type.Array(Action)),
+          AuthorizationPermission: Type.Optional(Auth),
+        },
+        strict,
+      ),
+    ),
+    Position: Type.Optional(Type.Object({ Position: Type.String() }, strict)),
+    CanBeInvitedForChat: Type.Optional(Type.Object({ CanBeInvitedForChat: Type.Boolean() }, strict)),
+  },
+  strict,
+);
 
 const UserQuery = Type.Object({ boxId: Type.String(), userId: Type.String({ pattern: GUID }) });
 
@@ -50,15 +74,21 @@ export function employeesRoutes(root: FastifyInstance, ctx: SimContext): void {
     return e;
   };
 
-  app.get('/GetEmployees', { schema: { querystring: Type.Object({ boxId: Type.String(), page: Type.Optional(Type.Integer()), count: Type.Optional(Type.Integer()) }) } }, async (request) => {
-    const { boxId, page = 1, count = 50 } = request.query;
-    requireOurBox(ctx, boxId);
-    admin(request.headers['x-sim-user']);
-    if (page < 1) throw badRequest('page must be >= 1');
-    if (count < 1 || count > 50) throw badRequest('count must be 1..50');
-    const list = ctx.state.employees.filter((e) => !e.deleted).sort((a, b) => Number(a.isRegistered) - Number(b.isRegistered) || (a.creationTicks < b.creationTicks ? -1 : 1));
-    return { Employees: list.slice((page - 1) * count, page * count).map(employeeJson), TotalCount: list.length };
-  });
+  app.get(
+    '/GetEmployees',
+    { schema: { querystring: Type.Object({ boxId: Type.String(), page: Type.Optional(Type.Integer()), count: Type.Optional(Type.Integer()) }) } },
+    async (request) => {
+      const { boxId, page = 1, count = 50 } = request.query;
+      requireOurBox(ctx, boxId);
+      admin(request.headers['x-sim-user']);
+      if (page < 1) throw badRequest('page must be >= 1');
+      if (count < 1 || count > 50) throw badRequest('count must be 1..50');
+      const list = ctx.state.employees
+        .filter((e) => !e.deleted)
+        .sort((a, b) => Number(a.isRegistered) - Number(b.isRegistered) || (a.creationTicks < b.creationTicks ? -1 : 1));
+      return { Employees: list.slice((page - 1) * count, page * count).map(employeeJson), TotalCount: list.length };
+    },
+  );
 
   app.get('/GetMyEmployee', { schema: { querystring: Type.Object({ boxId: Type.String() }) } }, async (request) => {
     requireOurBox(ctx, request.query.boxId);
@@ -80,10 +110,20 @@ export function employeesRoutes(root: FastifyInstance, ctx: SimContext): void {
       throw new DiadocError(409, 'EmployeeAlreadyExists', `User ${b.Credentials.Login.Login} is already an employee of the box`);
     }
     const e: SimEmployee = {
-      userId: ctx.ids.uuid(), login: b.Credentials.Login.Login, fullName: b.Credentials.Login.FullName, isRegistered: false, position: b.Position ?? '',
-      canBeInvitedForChat: b.CanBeInvitedForChat, departmentId: b.Permissions.UserDepartmentId ?? HEAD_DEPARTMENT, isAdministrator: b.Permissions.IsAdministrator,
-      accessLevel: b.Permissions.DocumentAccessLevel as AccessLevel, selectedDepartmentIds: b.Permissions.SelectedDepartmentIds ?? [],
-      actions: b.Permissions.Actions ?? [], authorization: { IsBlocked: false, Comment: '' }, creationTicks: ticksOf(ctx.clock.now()), deleted: false,
+      userId: ctx.ids.uuid(),
+      login: b.Credentials.Login.Login,
+      fullName: b.Credentials.Login.FullName,
+      isRegistered: false,
+      position: b.Position ?? '',
+      canBeInvitedForChat: b.CanBeInvitedForChat,
+      departmentId: b.Permissions.UserDepartmentId ?? HEAD_DEPARTMENT,
+      isAdministrator: b.Permissions.IsAdministrator,
+      accessLevel: b.Permissions.DocumentAccessLevel as AccessLevel,
+      selectedDepartmentIds: b.Permissions.SelectedDepartmentIds ?? [],
+      actions: b.Permissions.Actions ?? [],
+      authorization: { IsBlocked: false, Comment: '' },
+      creationTicks: ticksOf(ctx.clock.now()),
+      deleted: false,
     };
     ctx.state.employees.push(e);
     return employeeJson(e);
@@ -101,7 +141,8 @@ export function employeesRoutes(root: FastifyInstance, ctx: SimContext): void {
     if (p?.DocumentAccessLevel) e.accessLevel = p.DocumentAccessLevel.DocumentAccessLevel as AccessLevel;
     if (p?.SelectedDepartments) e.selectedDepartmentIds = p.SelectedDepartments.SelectedDepartmentIds;
     if (p?.Actions) e.actions = p.Actions;
-    if (p?.AuthorizationPermission) e.authorization = { IsBlocked: p.AuthorizationPermission.IsBlocked, Comment: p.AuthorizationPermission.Comment ?? '' };
+    if (p?.AuthorizationPermission)
+      e.authorization = { IsBlocked: p.AuthorizationPermission.IsBlocked, Comment: p.AuthorizationPermission.Comment ?? '' };
     return employeeJson(e);
   });
 

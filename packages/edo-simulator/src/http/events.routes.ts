@@ -13,10 +13,21 @@ export const eventIndexKey = (e: SimEvent): string => `${e.seq.toString(16).padS
 function eventJson(ctx: SimContext, e: SimEvent) {
   const docs = ctx.state.documents.filter((d) => d.messageId === e.messageId);
   if (e.kind === 'message') return { EventId: e.eventId, IndexKey: eventIndexKey(e), Message: messageJson(ctx.state, docs, documentIndexKey) };
-  const patches = docs.filter((d) => !e.deletedEntityId || d.entityId === e.deletedEntityId).map((d) => ({ EntityId: d.entityId, DocumentIsDeleted: true }));
+  const patches = docs
+    .filter((d) => !e.deletedEntityId || d.entityId === e.deletedEntityId)
+    .map((d) => ({ EntityId: d.entityId, DocumentIsDeleted: true }));
   return {
-    EventId: e.eventId, IndexKey: eventIndexKey(e),
-    Patch: { MessageId: e.messageId, PatchId: e.eventId, TimestampTicks: e.ticks, MessageType: 'Letter', Entities: [], EntityPatches: patches, MessageIsDeleted: e.messageDeleted ?? false },
+    EventId: e.eventId,
+    IndexKey: eventIndexKey(e),
+    Patch: {
+      MessageId: e.messageId,
+      PatchId: e.eventId,
+      TimestampTicks: e.ticks,
+      MessageType: 'Letter',
+      Entities: [],
+      EntityPatches: patches,
+      MessageIsDeleted: e.messageDeleted ?? false,
+    },
   };
 }
 
@@ -26,25 +37,37 @@ function eventJson(ctx: SimContext, e: SimEvent) {
  */
 export function eventsRoutes(root: FastifyInstance, ctx: SimContext): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  app.get('/V8/GetNewEvents', {
-    schema: { querystring: Type.Object({ boxId: Type.String(), afterIndexKey: Type.Optional(Type.String()), afterEventId: Type.Optional(Type.String()),
-      limit: Type.Optional(Type.Integer()), orderBy: Type.Optional(Type.String()), departmentId: Type.Optional(Type.String()) }) },
-  }, async (request) => {
-    const q = request.query;
-    requireOurBox(ctx, q.boxId);
-    if (q.afterIndexKey && q.afterEventId) throw badRequest('afterIndexKey and afterEventId cannot be combined');
-    const limit = q.limit ?? 100;
-    if (limit < 1 || limit > 100) throw badRequest(`Invalid limit: ${limit}, expected 1..100`);
-    let rest = ctx.state.events;
-    if (q.afterIndexKey !== undefined) {
-      if (!/^[0-9a-f]{32}$/.test(q.afterIndexKey)) throw badRequest(`Invalid afterIndexKey: '${q.afterIndexKey}'`);
-      rest = rest.filter((e) => eventIndexKey(e) > q.afterIndexKey!);
-    } else if (q.afterEventId !== undefined) {
-      const i = rest.findIndex((e) => e.eventId === q.afterEventId!.toLowerCase());
-      if (i < 0) throw badRequest(`Unknown afterEventId: '${q.afterEventId}'`);
-      rest = rest.slice(i + 1);
-    }
-    if (q.orderBy === 'Descending') rest = [...rest].reverse();
-    return { Events: rest.slice(0, limit).map((e) => eventJson(ctx, e)), TotalCount: rest.length, TotalCountType: 'Equal' };
-  });
+  app.get(
+    '/V8/GetNewEvents',
+    {
+      schema: {
+        querystring: Type.Object({
+          boxId: Type.String(),
+          afterIndexKey: Type.Optional(Type.String()),
+          afterEventId: Type.Optional(Type.String()),
+          limit: Type.Optional(Type.Integer()),
+          orderBy: Type.Optional(Type.String()),
+          departmentId: Type.Optional(Type.String()),
+        }),
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      requireOurBox(ctx, q.boxId);
+      if (q.afterIndexKey && q.afterEventId) throw badRequest('afterIndexKey and afterEventId cannot be combined');
+      const limit = q.limit ?? 100;
+      if (limit < 1 || limit > 100) throw badRequest(`Invalid limit: ${limit}, expected 1..100`);
+      let rest = ctx.state.events;
+      if (q.afterIndexKey !== undefined) {
+        if (!/^[0-9a-f]{32}$/.test(q.afterIndexKey)) throw badRequest(`Invalid afterIndexKey: '${q.afterIndexKey}'`);
+        rest = rest.filter((e) => eventIndexKey(e) > q.afterIndexKey!);
+      } else if (q.afterEventId !== undefined) {
+        const i = rest.findIndex((e) => e.eventId === q.afterEventId!.toLowerCase());
+        if (i < 0) throw badRequest(`Unknown afterEventId: '${q.afterEventId}'`);
+        rest = rest.slice(i + 1);
+      }
+      if (q.orderBy === 'Descending') rest = [...rest].reverse();
+      return { Events: rest.slice(0, limit).map((e) => eventJson(ctx, e)), TotalCount: rest.length, TotalCountType: 'Equal' };
+    },
+  );
 }

@@ -31,7 +31,15 @@ export class CustomerBook {
         cardNumber: cert.serial,
         name: `Certificate ${cert.serial}`,
         accrualPercent: 0,
-        wallets: [{ id: ids.uuid(), type: 'certificate', balanceMinor: cert.balanceMinor, heldMinor: 0, validTo: cert.validTo ? new Date(cert.validTo) : undefined }],
+        wallets: [
+          {
+            id: ids.uuid(),
+            type: 'certificate',
+            balanceMinor: cert.balanceMinor,
+            heldMinor: 0,
+            validTo: cert.validTo ? new Date(cert.validTo) : undefined,
+          },
+        ],
       };
       this.add(c);
       this.byCard.set(cert.serial, c);

@@ -87,7 +87,11 @@ export class LoyaltyEngine {
       programDiscountMinor: programDiscount,
       coupon,
       customerId: guest?.id ?? null,
-      bonus: { walletId: bonusWallet?.id ?? null, balanceMinor: balance, maxSpendMinor: maxBonusSpend(balance, subtotal - programDiscount - coupon.discountMinor) },
+      bonus: {
+        walletId: bonusWallet?.id ?? null,
+        balanceMinor: balance,
+        maxSpendMinor: maxBonusSpend(balance, subtotal - programDiscount - coupon.discountMinor),
+      },
       discounts,
       gifts,
     };
@@ -107,7 +111,8 @@ export class LoyaltyEngine {
   accrue(r: { idempotencyKey: string; organizationId: string; phone: string; orderRef: string; paidMinor: number }): { accruedMinor: number } {
     const prior = this.accruals.get(r.idempotencyKey);
     if (prior) {
-      if (prior.phone !== r.phone || prior.paidMinor !== r.paidMinor) throw new SimError('IDEMPOTENCY_CONFLICT', 'Accrual key reused with other data');
+      if (prior.phone !== r.phone || prior.paidMinor !== r.paidMinor)
+        throw new SimError('IDEMPOTENCY_CONFLICT', 'Accrual key reused with other data');
       return { accruedMinor: prior.accruedMinor };
     }
     const guest = this.customerInfo(r.organizationId, { phone: r.phone });

@@ -1,6 +1,6 @@
 import type { Clock, IdSource } from '@app/shared';
-import { CouponBook, normalizeCode } from './coupons.js';
-import { available, CustomerBook } from './customers.js';
+import { type CouponBook, normalizeCode } from './coupons.js';
+import { available, type CustomerBook } from './customers.js';
 import { SimError } from './errors.js';
 import type { HoldRecord } from './types.js';
 
@@ -103,7 +103,11 @@ export class HoldLedger {
     this.d.assertConnected(r.organizationId);
     const h = this.byKey.get(r.idempotencyKey);
     if (!h) return undefined;
-    const same = h.organizationId === r.organizationId && h.amountMinor === r.amountMinor && h.walletId === target.walletId && h.couponCode === target.couponCode;
+    const same =
+      h.organizationId === r.organizationId &&
+      h.amountMinor === r.amountMinor &&
+      h.walletId === target.walletId &&
+      h.couponCode === target.couponCode;
     if (!same) throw new SimError('IDEMPOTENCY_CONFLICT', 'Hold key reused with other data');
     return h;
   }

@@ -52,7 +52,8 @@ export function buildSimulatorApp(d: SimulatorAppDeps): { app: FastifyInstance; 
       if (err.retryAfterSeconds !== undefined) void reply.header('Retry-After', String(err.retryAfterSeconds));
       return reply.code(err.status).send({ error: err.code, errorDescription: err.message });
     }
-    if (err.validation || (err.statusCode && err.statusCode < 500)) return reply.code(400).send({ error: 'BAD_REQUEST', errorDescription: err.message });
+    if (err.validation || (err.statusCode && err.statusCode < 500))
+      return reply.code(400).send({ error: 'BAD_REQUEST', errorDescription: err.message });
     return reply.code(500).send({ error: 'INTERNAL', errorDescription: 'Internal error' });
   });
 

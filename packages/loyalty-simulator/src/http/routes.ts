@@ -18,13 +18,29 @@ function holdView(h: HoldRecord) {
 export function calculateView(r: EngineCalcResult) {
   return {
     loyaltyProgramResults: [
-      ...r.discounts.map((d) => ({ marketingCampaignId: d.programId, name: d.name, kind: d.kind, discountSum: rub(d.amountMinor), posDiscountId: d.posDiscountId, freeProducts: [] })),
-      ...r.gifts.map((g) => ({ marketingCampaignId: g.programId, name: 'gift', kind: 'program', discountSum: 0, posDiscountId: g.posDiscountId, freeProducts: [{ productId: g.productId, amount: amount(g.quantityMilli) }] })),
+      ...r.discounts.map((d) => ({
+        marketingCampaignId: d.programId,
+        name: d.name,
+        kind: d.kind,
+        discountSum: rub(d.amountMinor),
+        posDiscountId: d.posDiscountId,
+        freeProducts: [],
+      })),
+      ...r.gifts.map((g) => ({
+        marketingCampaignId: g.programId,
+        name: 'gift',
+        kind: 'program',
+        discountSum: 0,
+        posDiscountId: g.posDiscountId,
+        freeProducts: [{ productId: g.productId, amount: amount(g.quantityMilli) }],
+      })),
     ],
     programDiscountSum: rub(r.programDiscountMinor),
     couponInfo: { status: r.coupon.status, discountSum: rub(r.coupon.discountMinor), reason: r.coupon.reason ?? null },
     customer: r.customerId ? { id: r.customerId } : null,
-    availablePayments: r.bonus.walletId ? [{ id: r.bonus.walletId, type: 'bonus', balance: rub(r.bonus.balanceMinor), maxSum: rub(r.bonus.maxSpendMinor) }] : [],
+    availablePayments: r.bonus.walletId
+      ? [{ id: r.bonus.walletId, type: 'bonus', balance: rub(r.bonus.balanceMinor), maxSum: rub(r.bonus.maxSpendMinor) }]
+      : [],
     certificate: r.certificate ? { status: r.certificate.status, available: rub(r.certificate.availableMinor) } : null,
   };
 }
@@ -39,7 +55,12 @@ export async function loyaltyRoutes(app: FastifyInstance, opts: { engine: Loyalt
     const result = e.calculate({
       organizationId: b.organizationId,
       phone: b.order.phone,
-      lines: b.order.items.map((i) => ({ productId: i.productId, quantityMilli: milli(i.amount), unitPriceMinor: minor(i.price), lineTotalMinor: minor(i.sum) })),
+      lines: b.order.items.map((i) => ({
+        productId: i.productId,
+        quantityMilli: milli(i.amount),
+        unitPriceMinor: minor(i.price),
+        lineTotalMinor: minor(i.sum),
+      })),
       coupon: b.coupon,
       certificate: b.certificate ? { serial: b.certificate.number, amountMinor: minor(b.certificate.sum) } : undefined,
       bonusToSpendMinor: b.bonusToSpend === undefined ? undefined : minor(b.bonusToSpend),
@@ -50,7 +71,10 @@ export async function loyaltyRoutes(app: FastifyInstance, opts: { engine: Loyalt
 
   app.post<{ Body: S.CustomerInfoBody }>(`${P}/customer/info`, { schema: { body: S.CustomerInfoBody }, ...cfg('customer_info') }, async (req) => {
     const b = req.body;
-    const c = e.customerInfo(b.organizationId, b.type === 'phone' ? { phone: b.phone ?? '' } : b.type === 'cardNumber' ? { cardNumber: b.cardNumber ?? '' } : { id: b.id ?? '' });
+    const c = e.customerInfo(
+      b.organizationId,
+      b.type === 'phone' ? { phone: b.phone ?? '' } : b.type === 'cardNumber' ? { cardNumber: b.cardNumber ?? '' } : { id: b.id ?? '' },
+    );
     return {
       id: c.id,
       name: c.name,
@@ -65,18 +89,39 @@ export async function loyaltyRoutes(app: FastifyInstance, opts: { engine: Loyalt
     const c = e.coupons.get(req.body.number);
     if (!c) return { exist: false, status: 'not_found' };
     const reason = e.coupons.check(req.body.number, req.body.organizationId, e.now(), Number.MAX_SAFE_INTEGER);
-    return { exist: true, status: reason ?? 'active', percent: c.percent ?? null, sum: c.amountMinor === undefined ? null : rub(c.amountMinor), posDiscountId: c.posDiscountId };
+    return {
+      exist: true,
+      status: reason ?? 'active',
+      percent: c.percent ?? null,
+      sum: c.amountMinor === undefined ? null : rub(c.amountMinor),
+      posDiscountId: c.posDiscountId,
+    };
   });
 
   app.post<{ Body: S.WalletHoldBody }>(`${P}/customer/wallet/hold`, { schema: { body: S.WalletHoldBody }, ...cfg('hold') }, async (req) => {
     const b = req.body;
-    const h = e.holds.holdWallet({ idempotencyKey: b.idempotencyKey, organizationId: b.organizationId, orderRef: b.orderId ?? '', amountMinor: minor(b.sum), customerId: b.customerId, walletId: b.walletId });
+    const h = e.holds.holdWallet({
+      idempotencyKey: b.idempotencyKey,
+      organizationId: b.organizationId,
+      orderRef: b.orderId ?? '',
+      amountMinor: minor(b.sum),
+      customerId: b.customerId,
+      walletId: b.walletId,
+    });
     return holdView(h);
   });
 
   app.post<{ Body: S.CouponHoldBody }>(`${P}/coupons/hold`, { schema: { body: S.CouponHoldBody }, ...cfg('hold') }, async (req) => {
     const b = req.body;
-    return holdView(e.holds.holdCoupon({ idempotencyKey: b.idempotencyKey, organizationId: b.organizationId, orderRef: b.orderId ?? '', amountMinor: minor(b.sum), code: b.number }));
+    return holdView(
+      e.holds.holdCoupon({
+        idempotencyKey: b.idempotencyKey,
+        organizationId: b.organizationId,
+        orderRef: b.orderId ?? '',
+        amountMinor: minor(b.sum),
+        code: b.number,
+      }),
+    );
   });
 
   app.post<{ Body: S.KeyBody }>(`${P}/customer/wallet/hold/info`, { schema: { body: S.KeyBody }, ...cfg('hold_info') }, async (req) => {
@@ -94,7 +139,13 @@ export async function loyaltyRoutes(app: FastifyInstance, opts: { engine: Loyalt
 
   app.post<{ Body: S.AccrualBody }>(`${P}/customer/accrual`, { schema: { body: S.AccrualBody }, ...cfg('accrual') }, async (req) => {
     const b = req.body;
-    const r = e.accrue({ idempotencyKey: b.idempotencyKey, organizationId: b.organizationId, phone: b.phone, orderRef: b.orderId, paidMinor: minor(b.paidSum) });
+    const r = e.accrue({
+      idempotencyKey: b.idempotencyKey,
+      organizationId: b.organizationId,
+      phone: b.phone,
+      orderRef: b.orderId,
+      paidMinor: minor(b.paidSum),
+    });
     return { accruedSum: rub(r.accruedMinor) };
   });
 

@@ -25,7 +25,15 @@ export function milli(value: number): number {
 
 /** Operation names, used by the `only` list of faults and to tell writes from reads. */
 export type Operation =
-  | 'calculate' | 'customer_info' | 'coupon_info' | 'hold' | 'hold_info' | 'cancel_hold' | 'chargeoff' | 'accrual' | 'accrual_info';
+  | 'calculate'
+  | 'customer_info'
+  | 'coupon_info'
+  | 'hold'
+  | 'hold_info'
+  | 'cancel_hold'
+  | 'chargeoff'
+  | 'accrual'
+  | 'accrual_info';
 
 /** Writes count against the per-login limit. */
 export const WRITE_OPERATIONS: ReadonlySet<Operation> = new Set(['hold', 'cancel_hold', 'chargeoff', 'accrual']);

@@ -23,7 +23,11 @@ export const generatePassword = (): string => randomBytes(14).toString('base64ur
  * DEMO_ADMIN_PASSWORD differs; a missing one is created with DEMO_ADMIN_PASSWORD or a generated password.
  * Returns the password when it is known to be the current one (for the `npm start` banner), else null.
  */
-export async function ensureAdminAccount(repo: AdminRepo, clock: Clock, o: AdminAccountOptions): Promise<{ username: string; password: string | null }> {
+export async function ensureAdminAccount(
+  repo: AdminRepo,
+  clock: Clock,
+  o: AdminAccountOptions,
+): Promise<{ username: string; password: string | null }> {
   const username = o.username;
   const user = await repo.getUser(username);
   if (o.passwordHash) {
@@ -33,7 +37,8 @@ export async function ensureAdminAccount(repo: AdminRepo, clock: Clock, o: Admin
   }
   if (user) {
     if (o.demoPassword) {
-      if (!(await verifyPassword(o.demoPassword, user.passwordHash))) await repo.upsertUser(username, await hashPassword(o.demoPassword), clock.now());
+      if (!(await verifyPassword(o.demoPassword, user.passwordHash)))
+        await repo.upsertUser(username, await hashPassword(o.demoPassword), clock.now());
       return { username, password: o.demoPassword };
     }
     const known = o.knownPassword && (await verifyPassword(o.knownPassword, user.passwordHash)) ? o.knownPassword : null;

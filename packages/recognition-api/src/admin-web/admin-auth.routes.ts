@@ -4,7 +4,8 @@ import type { AdminServices, AdminSettings } from './admin.module.js';
 import { render } from './admin-render.js';
 
 /** A `next` target inside the panel only (no open redirect to another site). */
-const safeNext = (v: unknown): string => (typeof v === 'string' && /^\/admin(\/[^\s\\]*)?(\?[^\s\\]*)?$/.test(v) && !v.startsWith('//') ? v : '/admin/documents');
+const safeNext = (v: unknown): string =>
+  typeof v === 'string' && /^\/admin(\/[^\s\\]*)?(\?[^\s\\]*)?$/.test(v) && !v.startsWith('//') ? v : '/admin/documents';
 
 /** Sign-in, sign-out (issue 10, item 2). */
 export function authRoutes(app: FastifyInstance, s: AdminServices, settings: AdminSettings): void {
@@ -14,24 +15,28 @@ export function authRoutes(app: FastifyInstance, s: AdminServices, settings: Adm
     return render(reply, 'login', { username: '', next: safeNext(q.next), notice: q.signedOut === '1' ? 'Вы вышли из панели.' : null });
   });
 
-  app.post('/login', {
-    config: { adminPublic: true, rateLimit: { max: settings.loginMaxAttempts, timeWindow: settings.loginWindowMs } },
-    preHandler: app.csrfProtection,
-  }, async (req, reply) => {
-    const body = (req.body ?? {}) as Record<string, unknown>;
-    const username = typeof body.username === 'string' ? body.username : '';
-    const password = typeof body.password === 'string' ? body.password : '';
-    try {
-      const session = await s.auth.signIn(username, password);
-      // A new secret for the CSRF tokens of the signed-in session (the sign-in form's token dies with it).
-      req.session.set('_csrf', undefined as never);
-      req.session.set('sid', session.id);
-      return reply.redirect(safeNext(body.next), 303);
-    } catch (err) {
-      if (!(err instanceof AdminError)) throw err;
-      return render(reply, 'login', { error: err.message, username, next: safeNext(body.next) }, err.status);
-    }
-  });
+  app.post(
+    '/login',
+    {
+      config: { adminPublic: true, rateLimit: { max: settings.loginMaxAttempts, timeWindow: settings.loginWindowMs } },
+      preHandler: app.csrfProtection,
+    },
+    async (req, reply) => {
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      const username = typeof body.username === 'string' ? body.username : '';
+      const password = typeof body.password === 'string' ? body.password : '';
+      try {
+        const session = await s.auth.signIn(username, password);
+        // A new secret for the CSRF tokens of the signed-in session (the sign-in form's token dies with it).
+        req.session.set('_csrf', undefined as never);
+        req.session.set('sid', session.id);
+        return reply.redirect(safeNext(body.next), 303);
+      } catch (err) {
+        if (!(err instanceof AdminError)) throw err;
+        return render(reply, 'login', { error: err.message, username, next: safeNext(body.next) }, err.status);
+      }
+    },
+  );
 
   app.post('/logout', { preHandler: app.csrfProtection }, async (req, reply) => {
     await s.auth.signOut(req.session.get('sid'));

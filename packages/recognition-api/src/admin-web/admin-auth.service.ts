@@ -20,9 +20,7 @@ const DUMMY_HASH = hashPassword('not-a-user-password');
 
 /** Sign-in, sessions and sign-out of the administration panel (issue 10, item 2). Never imports Fastify. */
 export class AdminAuthService {
-  constructor(
-    private readonly deps: { repo: AdminRepo; clock: Clock; ids: IdSource; limits: SessionLimits },
-  ) {}
+  constructor(private readonly deps: { repo: AdminRepo; clock: Clock; ids: IdSource; limits: SessionLimits }) {}
 
   /** Checks the credentials and opens a session. @throws AdminError BAD_CREDENTIALS (same text for name and password). */
   async signIn(username: string, password: string): Promise<AdminSession> {

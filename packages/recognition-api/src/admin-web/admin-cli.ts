@@ -15,7 +15,12 @@ import { hashPassword } from './password.js';
  * line, which ends up in the shell history). `set-password` uses the service's DATABASE_URL / DATA_DIR and ends every
  * session of the account; with embedded PGlite stop the service first.
  */
-export async function runAdminCli(argv: string[], out: (line: string) => void = console.log, env = process.env, readLine = stdinLine): Promise<number> {
+export async function runAdminCli(
+  argv: string[],
+  out: (line: string) => void = console.log,
+  env = process.env,
+  readLine = stdinLine,
+): Promise<number> {
   const [cmd, ...rest] = argv;
   if (cmd !== 'hash' && cmd !== 'set-password') {
     out('usage: admin-cli hash | set-password [--username NAME]   (password from ADMIN_NEW_PASSWORD or standard input)');

@@ -25,7 +25,10 @@ export class AdminDocumentsRepo {
   async list(f: AdminDocumentFilter): Promise<{ rows: AdminDocumentRow[]; total: number }> {
     const where: string[] = [];
     const params: unknown[] = [];
-    const add = (sql: string, v: unknown) => { params.push(v); where.push(sql.replace('?', `$${params.length}`)); };
+    const add = (sql: string, v: unknown) => {
+      params.push(v);
+      where.push(sql.replace('?', `$${params.length}`));
+    };
     if (f.status) add('d.status = ?', f.status);
     if (f.type) add('d.document_type = ?', f.type);
     if (f.keyId) add('d.api_key_id = ?', f.keyId);
@@ -43,8 +46,12 @@ export class AdminDocumentsRepo {
   }
 
   async get(id: string): Promise<AdminDocumentRow | null> {
-    const r = (await this.db.query<Parameters<typeof toRecord>[0] & { key_name: string }>(
-      'SELECT d.*, k.name AS key_name FROM documents d JOIN api_keys k ON k.id = d.api_key_id WHERE d.id = $1', [id]))[0];
+    const r = (
+      await this.db.query<Parameters<typeof toRecord>[0] & { key_name: string }>(
+        'SELECT d.*, k.name AS key_name FROM documents d JOIN api_keys k ON k.id = d.api_key_id WHERE d.id = $1',
+        [id],
+      )
+    )[0];
     return r ? { ...toRecord(r), keyName: r.key_name } : null;
   }
 }

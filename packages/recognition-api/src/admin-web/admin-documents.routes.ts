@@ -26,7 +26,9 @@ export function documentsRoutes(app: FastifyInstance, s: AdminServices): void {
     const { id } = req.params as { id: string };
     const format = String((req.query as Record<string, unknown>).format ?? 'json');
     const body = await s.documents.export(id, format);
-    return reply.header('Content-Disposition', `attachment; filename="${id}-${format === 'accounting' ? 'accounting' : 'data'}.json"`)
-      .type('application/json; charset=utf-8').send(JSON.stringify(body, null, 2));
+    return reply
+      .header('Content-Disposition', `attachment; filename="${id}-${format === 'accounting' ? 'accounting' : 'data'}.json"`)
+      .type('application/json; charset=utf-8')
+      .send(JSON.stringify(body, null, 2));
   });
 }

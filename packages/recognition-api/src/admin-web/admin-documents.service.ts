@@ -13,7 +13,15 @@ const TYPES = ['upd', 'torg12', 'invoice'] as const;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The filter form's values as typed (echoed back into the form). */
-export interface FilterValues { status: string; type: string; key: string; from: string; to: string; review: boolean; page: number }
+export interface FilterValues {
+  status: string;
+  type: string;
+  key: string;
+  from: string;
+  to: string;
+  review: boolean;
+  page: number;
+}
 
 /**
  * A calendar day of the business zone (Moscow, UTC+3 all year since 2014) as an instant: `from` its start,
@@ -33,25 +41,48 @@ function dayStart(raw: string, next: boolean): Date | null {
 export function parseFilter(q: Record<string, unknown>): { filter: AdminDocumentFilter; values: FilterValues; errors: string[] } {
   const s = (k: string) => (typeof q[k] === 'string' ? (q[k] as string).trim() : '');
   const errors: string[] = [];
-  const values: FilterValues = { status: s('status'), type: s('type'), key: s('key'), from: s('from'), to: s('to'), review: s('review') === '1', page: 1 };
+  const values: FilterValues = {
+    status: s('status'),
+    type: s('type'),
+    key: s('key'),
+    from: s('from'),
+    to: s('to'),
+    review: s('review') === '1',
+    page: 1,
+  };
   const filter: AdminDocumentFilter = { limit: PAGE_SIZE, offset: 0 };
   if (values.status) {
     if ((STATUSES as readonly string[]).includes(values.status)) filter.status = values.status as AdminDocumentFilter['status'];
-    else { errors.push('Неизвестный статус — фильтр по статусу не применён.'); values.status = ''; }
+    else {
+      errors.push('Неизвестный статус — фильтр по статусу не применён.');
+      values.status = '';
+    }
   }
   if (values.type) {
     if ((TYPES as readonly string[]).includes(values.type)) filter.type = values.type;
-    else { errors.push('Неизвестный тип документа — фильтр по типу не применён.'); values.type = ''; }
+    else {
+      errors.push('Неизвестный тип документа — фильтр по типу не применён.');
+      values.type = '';
+    }
   }
   if (values.key) {
     if (/^key_[0-9a-f]{1,64}$/.test(values.key)) filter.keyId = values.key;
-    else { errors.push('Неизвестный ключ — фильтр по ключу не применён.'); values.key = ''; }
+    else {
+      errors.push('Неизвестный ключ — фильтр по ключу не применён.');
+      values.key = '';
+    }
   }
-  for (const [name, label] of [['from', 'Дата «с»'], ['to', 'Дата «по»']] as const) {
+  for (const [name, label] of [
+    ['from', 'Дата «с»'],
+    ['to', 'Дата «по»'],
+  ] as const) {
     if (!values[name]) continue;
     const d = dayStart(values[name], name === 'to');
     if (d) filter[name] = d;
-    else { errors.push(`${label}: нужна дата в формате ГГГГ-ММ-ДД — фильтр не применён.`); values[name] = ''; }
+    else {
+      errors.push(`${label}: нужна дата в формате ГГГГ-ММ-ДД — фильтр не применён.`);
+      values[name] = '';
+    }
   }
   if (filter.from && filter.to && filter.from >= filter.to) errors.push('Дата «с» позже даты «по»: документов в таком периоде нет.');
   if (values.review) filter.confidenceBelow = MANUAL_CHECK_BELOW;
@@ -95,12 +126,23 @@ export class AdminDocumentsService {
     const key = Number.isInteger(n) && n >= 1 ? doc.files[n - 1] : undefined;
     if (!key) throw new AdminError('NOT_FOUND', 'У документа нет такой страницы.');
     const ext = key.split('.').pop()!.toLowerCase();
-    const type = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', tif: 'image/tiff', tiff: 'image/tiff', bmp: 'image/bmp', pdf: 'application/pdf' }[ext] ?? 'application/octet-stream';
+    const type =
+      {
+        jpg: 'image/jpeg',
+        jpeg: 'image/jpeg',
+        png: 'image/png',
+        webp: 'image/webp',
+        tif: 'image/tiff',
+        tiff: 'image/tiff',
+        bmp: 'image/bmp',
+        pdf: 'application/pdf',
+      }[ext] ?? 'application/octet-stream';
     try {
       return { bytes: await this.deps.files.get(key), type };
     } catch (err) {
       // Image retention (documents/image-retention.ts) deletes the images of old documents; the data stays.
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new AdminError('NOT_FOUND', 'Изображение страницы удалено по сроку хранения; распознанные данные сохранены.');
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+        throw new AdminError('NOT_FOUND', 'Изображение страницы удалено по сроку хранения; распознанные данные сохранены.');
       throw err;
     }
   }

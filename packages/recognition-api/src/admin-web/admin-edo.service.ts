@@ -2,15 +2,19 @@ import type { EdoConnectionAdmin, EdoConnectionInput, EdoConnectionView } from '
 import type { EdoHealth } from '../edo/edo-health.js';
 import type { EdoService } from '../edo/edo.service.js';
 import { ApiError } from '../errors.js';
-import { AdminError, formError } from './admin-errors.js';
+import { type AdminError, formError } from './admin-errors.js';
 
 /** The connection form's fields, as named in the HTML form and in {@link EdoConnectionInput}. */
 export const EDO_FIELDS = ['clientId', 'clientSecret', 'refreshToken', 'boxId', 'issuerUrl', 'apiBaseUrl'] as const;
 type EdoField = (typeof EDO_FIELDS)[number];
 
 export const EDO_LABELS: Record<EdoField, string> = {
-  clientId: 'Идентификатор клиента (client_id)', clientSecret: 'Секрет клиента (client_secret)', refreshToken: 'Refresh-токен',
-  boxId: 'Идентификатор ящика (box id)', issuerUrl: 'Адрес сервера авторизации', apiBaseUrl: 'Адрес API оператора',
+  clientId: 'Идентификатор клиента (client_id)',
+  clientSecret: 'Секрет клиента (client_secret)',
+  refreshToken: 'Refresh-токен',
+  boxId: 'Идентификатор ящика (box id)',
+  issuerUrl: 'Адрес сервера авторизации',
+  apiBaseUrl: 'Адрес API оператора',
 };
 
 /** Result of "Check connection": what the panel shows. */
@@ -30,18 +34,28 @@ export interface ConnectionCheck {
 function advice(h: EdoHealth): string {
   const m = h.message ?? '';
   switch (h.status) {
-    case 'not_configured': return 'Подключение не настроено: заполните форму и сохраните.';
-    case 'misconfigured': return 'Сохранённые секреты не расшифровываются текущим мастер-ключом (EDO_MASTER_KEY): верните прежний ключ или введите секрет клиента и refresh-токен заново.';
+    case 'not_configured':
+      return 'Подключение не настроено: заполните форму и сохраните.';
+    case 'misconfigured':
+      return 'Сохранённые секреты не расшифровываются текущим мастер-ключом (EDO_MASTER_KEY): верните прежний ключ или введите секрет клиента и refresh-токен заново.';
     case 'unauthorized':
-      if (/client id or secret|client credentials/.test(m)) return 'Сервер авторизации отклонил идентификатор или секрет клиента. Проверьте их в «Кабинете интегратора» Диадока и введите заново.';
-      if (/refresh token/.test(m)) return 'Сервер авторизации отклонил refresh-токен (он отозван или истёк). Выпустите новый refresh-токен для сотрудника ящика и введите его.';
+      if (/client id or secret|client credentials/.test(m))
+        return 'Сервер авторизации отклонил идентификатор или секрет клиента. Проверьте их в «Кабинете интегратора» Диадока и введите заново.';
+      if (/refresh token/.test(m))
+        return 'Сервер авторизации отклонил refresh-токен (он отозван или истёк). Выпустите новый refresh-токен для сотрудника ящика и введите его.';
       return 'Оператор не принял учётные данные. Проверьте секрет клиента и refresh-токен.';
-    case 'forbidden': return 'Оператор запретил доступ: пользователь refresh-токена не сотрудник этого ящика или у него недостаточно прав.';
-    case 'subscription_required': return 'У ящика нет действующей подписки на API Диадока. Оформите её у оператора.';
-    case 'rate_limited': return 'Оператор ограничил частоту запросов. Повторите проверку через минуту.';
-    case 'unreachable': return 'Оператор или сервер авторизации недоступен. Проверьте адреса и доступ в интернет, затем повторите проверку.';
-    case 'box_not_found': return 'Токен действует, но указанного ящика нет среди ящиков пользователя. Проверьте идентификатор ящика.';
-    default: return 'Оператор ответил ошибкой; подробности ниже.';
+    case 'forbidden':
+      return 'Оператор запретил доступ: пользователь refresh-токена не сотрудник этого ящика или у него недостаточно прав.';
+    case 'subscription_required':
+      return 'У ящика нет действующей подписки на API Диадока. Оформите её у оператора.';
+    case 'rate_limited':
+      return 'Оператор ограничил частоту запросов. Повторите проверку через минуту.';
+    case 'unreachable':
+      return 'Оператор или сервер авторизации недоступен. Проверьте адреса и доступ в интернет, затем повторите проверку.';
+    case 'box_not_found':
+      return 'Токен действует, но указанного ящика нет среди ящиков пользователя. Проверьте идентификатор ящика.';
+    default:
+      return 'Оператор ответил ошибкой; подробности ниже.';
   }
 }
 
@@ -52,7 +66,8 @@ function translate(err: ApiError): AdminError {
   if (/is required/.test(err.message)) return formError(field, `Заполните поле «${label}».`);
   if (/too long/.test(err.message)) return formError(field, `Поле «${label}» слишком длинное.`);
   if (field === 'boxId') return formError(field, 'Идентификатор ящика — это GUID или 32 шестнадцатеричные цифры с @diadoc.ru.');
-  if (field === 'issuerUrl' || field === 'apiBaseUrl') return formError(field, `«${label}»: нужен полный адрес https://… (http — только для локального симулятора).`);
+  if (field === 'issuerUrl' || field === 'apiBaseUrl')
+    return formError(field, `«${label}»: нужен полный адрес https://… (http — только для локального симулятора).`);
   return formError(field, `«${label}»: ${err.message}`);
 }
 
@@ -81,7 +96,7 @@ export class AdminEdoService {
       const v = form[f];
       if (v !== undefined && typeof v !== 'string') throw formError(f, `Поле «${EDO_LABELS[f]}» заполнено неверно.`);
       // Empty = keep what is stored (write-only secrets; URLs fall back to the stored value or Diadoc's defaults).
-      if (v && v.trim()) input[f] = v.trim();
+      if (v?.trim()) input[f] = v.trim();
     }
     try {
       return await this.deps.connection.set(input);
@@ -104,7 +119,13 @@ export class AdminEdoService {
       employees = Number(list.TotalCount ?? (list.Employees as unknown[] | undefined)?.length ?? 0);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      return { ok: true, summary: 'Подключение работает, но сведения об организации получить не удалось.', status: body.status, boxId: body.box_id, details: err.message };
+      return {
+        ok: true,
+        summary: 'Подключение работает, но сведения об организации получить не удалось.',
+        status: body.status,
+        boxId: body.box_id,
+        details: err.message,
+      };
     }
     return { ok: true, summary: 'Подключение работает.', status: body.status, boxId: body.box_id, organization, employees };
   }

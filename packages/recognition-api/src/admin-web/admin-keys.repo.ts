@@ -14,8 +14,14 @@ export interface KeyOverview {
 }
 
 interface Row {
-  id: string; name: string; key_prefix: string; scopes: ApiScope[]; created_at: Date; last_used_at: Date | null;
-  deactivated_at: Date | null; documents: number;
+  id: string;
+  name: string;
+  key_prefix: string;
+  scopes: ApiScope[];
+  created_at: Date;
+  last_used_at: Date | null;
+  deactivated_at: Date | null;
+  documents: number;
 }
 
 /** Read-side SQL of the keys section (the writes go through KeysRepo). */
@@ -30,8 +36,13 @@ export class AdminKeysRepo {
          FROM api_keys k ORDER BY (k.deactivated_at IS NOT NULL), k.created_at DESC, k.id`,
     );
     return rows.map((r) => ({
-      id: r.id, name: r.name, keyPrefix: r.key_prefix, scopes: r.scopes, createdAt: new Date(r.created_at),
-      lastUsedAt: r.last_used_at ? new Date(r.last_used_at) : null, deactivatedAt: r.deactivated_at ? new Date(r.deactivated_at) : null,
+      id: r.id,
+      name: r.name,
+      keyPrefix: r.key_prefix,
+      scopes: r.scopes,
+      createdAt: new Date(r.created_at),
+      lastUsedAt: r.last_used_at ? new Date(r.last_used_at) : null,
+      deactivatedAt: r.deactivated_at ? new Date(r.deactivated_at) : null,
       documents: Number(r.documents),
     }));
   }

@@ -10,12 +10,22 @@ const scopeOptions = API_SCOPES.map((value) => ({ value, label: SCOPE_LABELS[val
 /** The API keys section (issue 10, item 3). Deactivation asks first on its own page, so it works without JS. */
 export function keysRoutes(app: FastifyInstance, s: AdminServices): void {
   const page = async (extra: Record<string, unknown> = {}) => ({
-    section: 'keys', keys: await s.keys.list(), scopeOptions, form: { name: '', scopes: ['recognition'] }, created: null, ...extra,
+    section: 'keys',
+    keys: await s.keys.list(),
+    scopeOptions,
+    form: { name: '', scopes: ['recognition'] },
+    created: null,
+    ...extra,
   });
 
   app.get('/keys', async (req, reply) => {
     const q = req.query as Record<string, unknown>;
-    const notice = q.done === 'deactivated' ? 'Ключ отключён: запросы с ним получают 401 INVALID_API_KEY.' : q.done === 'reactivated' ? 'Ключ снова действует.' : null;
+    const notice =
+      q.done === 'deactivated'
+        ? 'Ключ отключён: запросы с ним получают 401 INVALID_API_KEY.'
+        : q.done === 'reactivated'
+          ? 'Ключ снова действует.'
+          : null;
     return render(reply, 'keys', await page({ notice }));
   });
 

@@ -28,6 +28,7 @@ export class AdminKeysService {
     const name = typeof form.name === 'string' ? form.name.trim() : '';
     if (!name) throw formError('name', 'Укажите название ключа, например «Бухгалтерия».');
     if (name.length > 100) throw formError('name', 'Название ключа должно быть не длиннее 100 символов.');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the check
     if (/[\u0000-\u001f\u007f]/.test(name)) throw formError('name', 'Название ключа не должно содержать управляющих символов.');
     const raw = form.scopes === undefined ? [] : Array.isArray(form.scopes) ? form.scopes : [form.scopes];
     const scopes = [...new Set(raw.map(String))];

@@ -5,11 +5,26 @@ import { viewHelpers } from './view-helpers.js';
 /** Renders a template with what every page needs: the CSRF token, the signed-in user, the helpers, the section. */
 export async function render(reply: FastifyReply, template: string, data: Record<string, unknown> = {}, status = 200): Promise<FastifyReply> {
   const csrfToken = await reply.generateCsrf();
-  return reply.status(status).header('Cache-Control', 'no-store').type('text/html; charset=utf-8')
-    .view(template, { section: '', error: null, fieldErrors: {}, notice: null, ...data, csrfToken, user: reply.request.adminUser || null, h: viewHelpers });
+  return reply
+    .status(status)
+    .header('Cache-Control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .view(template, {
+      section: '',
+      error: null,
+      fieldErrors: {},
+      notice: null,
+      ...data,
+      csrfToken,
+      user: reply.request.adminUser || null,
+      h: viewHelpers,
+    });
 }
 
 /** The form error of an AdminError as `{field: message}` plus the general message. */
 export function formErrors(err: AdminError): { error: string; fieldErrors: Record<string, string> } {
-  return { error: err.field ? 'Форма не сохранена: исправьте отмеченные поля.' : err.message, fieldErrors: err.field ? { [err.field]: err.message } : {} };
+  return {
+    error: err.field ? 'Форма не сохранена: исправьте отмеченные поля.' : err.message,
+    fieldErrors: err.field ? { [err.field]: err.message } : {},
+  };
 }

@@ -27,13 +27,25 @@ export type AdminSettings = Required<AdminPanelOptions>;
 
 export function adminSettings(o: AdminPanelOptions = {}): AdminSettings {
   return {
-    sessionKey: o.sessionKey ?? randomBytes(32), cookieSecure: o.cookieSecure ?? 'auto', idleMs: o.idleMs ?? 30 * 60_000,
-    absoluteMs: o.absoluteMs ?? 12 * 3_600_000, loginMaxAttempts: o.loginMaxAttempts ?? 10, loginWindowMs: o.loginWindowMs ?? 15 * 60_000,
+    sessionKey: o.sessionKey ?? randomBytes(32),
+    cookieSecure: o.cookieSecure ?? 'auto',
+    idleMs: o.idleMs ?? 30 * 60_000,
+    absoluteMs: o.absoluteMs ?? 12 * 3_600_000,
+    loginMaxAttempts: o.loginMaxAttempts ?? 10,
+    loginWindowMs: o.loginWindowMs ?? 15 * 60_000,
   };
 }
 
 /** The panel's services, built from the app's shared objects. */
-export function createAdminServices(d: { db: Db; clock: Clock; ids: IdSource; files: FileStore; keys: KeysRepo; edo: EdoServices; settings: AdminSettings }) {
+export function createAdminServices(d: {
+  db: Db;
+  clock: Clock;
+  ids: IdSource;
+  files: FileStore;
+  keys: KeysRepo;
+  edo: EdoServices;
+  settings: AdminSettings;
+}) {
   const repo = new AdminRepo(d.db);
   return {
     repo,

@@ -40,7 +40,8 @@ const VIEWS = fileURLToPath(new URL('./views', import.meta.url));
 const PUBLIC = fileURLToPath(new URL('./public', import.meta.url));
 
 /** Only our own files; no inline script or style, no framing, forms post only to us. */
-export const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+export const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 /**
  * The administration panel (issue 10), registered with prefix `/admin`: encrypted HttpOnly SameSite=Strict session
@@ -70,7 +71,11 @@ export async function adminPanel(app: FastifyInstance, opts: { services: AdminSe
 
   app.decorateRequest('adminUser', '');
   app.addHook('onSend', async (_req, reply, payload) => {
-    reply.header('Content-Security-Policy', CSP).header('X-Content-Type-Options', 'nosniff').header('Referrer-Policy', 'same-origin').header('X-Frame-Options', 'DENY');
+    reply
+      .header('Content-Security-Policy', CSP)
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Referrer-Policy', 'same-origin')
+      .header('X-Frame-Options', 'DENY');
     return payload;
   });
   app.addHook('preHandler', async (request, reply) => {
@@ -93,7 +98,8 @@ export async function adminPanel(app: FastifyInstance, opts: { services: AdminSe
       reply.header('Retry-After', String(Math.ceil(settings.loginWindowMs / 1000)));
       return render(reply, 'login', { error: new AdminError('RATE_LIMITED').message, username: '', next: '' }, 429);
     }
-    if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) return render(reply, 'error', { error: 'Запрос не понят: обновите страницу и попробуйте ещё раз.' }, 400);
+    if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500)
+      return render(reply, 'error', { error: 'Запрос не понят: обновите страницу и попробуйте ещё раз.' }, 400);
     request.log.error({ err: error }, 'admin panel failure');
     return render(reply, 'error', { error: new AdminError('INTERNAL').message }, 500);
   });

@@ -19,7 +19,11 @@ export class AdminRepo {
   constructor(private readonly db: Queryable) {}
 
   async getUser(username: string): Promise<AdminUser | null> {
-    const r = (await this.db.query<{ username: string; password_hash: string }>('SELECT username, password_hash FROM admin_users WHERE username = $1', [username]))[0];
+    const r = (
+      await this.db.query<{ username: string; password_hash: string }>('SELECT username, password_hash FROM admin_users WHERE username = $1', [
+        username,
+      ])
+    )[0];
     return r ? { username: r.username, passwordHash: r.password_hash } : null;
   }
 
@@ -38,11 +42,18 @@ export class AdminRepo {
   }
 
   async insertSession(s: AdminSession): Promise<void> {
-    await this.db.query('INSERT INTO admin_sessions (id, username, created_at, last_seen_at) VALUES ($1, $2, $3, $4)', [s.id, s.username, s.createdAt, s.lastSeenAt]);
+    await this.db.query('INSERT INTO admin_sessions (id, username, created_at, last_seen_at) VALUES ($1, $2, $3, $4)', [
+      s.id,
+      s.username,
+      s.createdAt,
+      s.lastSeenAt,
+    ]);
   }
 
   async getSession(id: string): Promise<AdminSession | null> {
-    const r = (await this.db.query<{ id: string; username: string; created_at: Date; last_seen_at: Date }>('SELECT * FROM admin_sessions WHERE id = $1', [id]))[0];
+    const r = (
+      await this.db.query<{ id: string; username: string; created_at: Date; last_seen_at: Date }>('SELECT * FROM admin_sessions WHERE id = $1', [id])
+    )[0];
     return r ? { id: r.id, username: r.username, createdAt: new Date(r.created_at), lastSeenAt: new Date(r.last_seen_at) } : null;
   }
 

@@ -17,7 +17,10 @@ const RULES: [RegExp, (...m: string[]) => string][] = [
   [/^quantity (\S+) × price (\S+) ≠ amount without VAT (\S+)$/, (a, b, c) => `Количество ${a} × цена ${b} ≠ сумме без НДС ${c}`],
   [/^line is "без НДС" but carries VAT (\S+)$/, (a) => `Строка «без НДС», но указан НДС ${a}`],
   [/^VAT rate is missing/, () => 'Не указана ставка НДС (ни ставки, ни «без НДС»)'],
-  [/^VAT rate (\S+)% is not in force on the document date \(allowed: (.*)%\)$/, (a, b) => `Ставка НДС ${a}% не действует на дату документа (допустимы: ${b}%)`],
+  [
+    /^VAT rate (\S+)% is not in force on the document date \(allowed: (.*)%\)$/,
+    (a, b) => `Ставка НДС ${a}% не действует на дату документа (допустимы: ${b}%)`,
+  ],
   [/^VAT (\S+) ≠ (\S+)% of (\S+)$/, (a, b, c) => `НДС ${a} ≠ ${b}% от ${c}`],
   [/^unknown OKEI unit code "(.*)"$/, (a) => `Неизвестный код единицы по ОКЕИ «${a}»`],
   [/^unit "(.*)" does not match OKEI code (\S+)$/, (a, b) => `Единица «${a}» не соответствует коду ОКЕИ ${b}`],
@@ -25,8 +28,14 @@ const RULES: [RegExp, (...m: string[]) => string][] = [
   [/^type not recognised; read as a UPD$/, () => 'Тип документа не определён; прочитан как УПД'],
   [/^item table \(column-number row\) not found$/, () => 'Таблица товаров (строка с номерами граф) не найдена'],
   [/^line number (\S+) is out of sequence \(expected (\S+)\)$/, (a, b) => `Номер строки ${a} нарушает порядок (ожидался ${b})`],
-  [/^read (\S+), the line arithmetic gives (\S+) \(one misread digit\); corrected$/, (a, b) => `Прочитано ${a}, по арифметике строки ${b} (ошибка в одной цифре); исправлено`],
-  [/^read (\S+), the sum of the lines gives (\S+) \(one misread digit\); corrected$/, (a, b) => `Прочитано ${a}, сумма строк даёт ${b} (ошибка в одной цифре); исправлено`],
+  [
+    /^read (\S+), the line arithmetic gives (\S+) \(one misread digit\); corrected$/,
+    (a, b) => `Прочитано ${a}, по арифметике строки ${b} (ошибка в одной цифре); исправлено`,
+  ],
+  [
+    /^read (\S+), the sum of the lines gives (\S+) \(one misread digit\); corrected$/,
+    (a, b) => `Прочитано ${a}, сумма строк даёт ${b} (ошибка в одной цифре); исправлено`,
+  ],
   [/^page was turned (\S+)° to read it$/, (a) => `Страница повёрнута на ${a}° для чтения`],
 ];
 

@@ -23,7 +23,7 @@ export class UndiciCallbackHttp implements CallbackHttp {
   private readonly agent: Agent;
   /** Connect, headers and body timeouts in ms (Spec: Events, "connection timeout 10 seconds"). */
   readonly timeouts: { connect: number; headers: number; body: number };
-  constructor(private readonly opts: { allowLoopback: boolean; userAgent?: string; /** Default {@link CALLBACK_TIMEOUT_MS}. */ timeoutMs?: number }) {
+  constructor(private readonly opts: { allowLoopback: boolean; userAgent?: string /** Default {@link CALLBACK_TIMEOUT_MS}. */; timeoutMs?: number }) {
     const timeout = opts.timeoutMs ?? CALLBACK_TIMEOUT_MS;
     this.timeouts = { connect: timeout, headers: timeout, body: timeout };
     const guarded = (hostname: string, options: object, cb: (err: Error | null, address: string | LookupAddress[], family?: number) => void) => {

@@ -18,7 +18,11 @@ export function buildCallbackPayload(doc: DocumentRecord): Record<string, unknow
     completed_at: doc.completedAt?.toISOString() ?? null,
   };
   if (doc.status === 'failed') {
-    return { event: 'document.failed', ...common, error: { code: doc.errorCode ?? 'RECOGNITION_FAILED', message: doc.errorMessage ?? 'recognition failed' } };
+    return {
+      event: 'document.failed',
+      ...common,
+      error: { code: doc.errorCode ?? 'RECOGNITION_FAILED', message: doc.errorMessage ?? 'recognition failed' },
+    };
   }
   return {
     event: 'document.completed',

@@ -30,7 +30,10 @@ export class CallbackSender {
 
   constructor(
     private readonly deps: {
-      repo: CallbacksRepo; http: CallbackHttp; clock: Clock; log?: (msg: string, extra: object) => void;
+      repo: CallbacksRepo;
+      http: CallbackHttp;
+      clock: Clock;
+      log?: (msg: string, extra: object) => void;
       /** Attempts by outcome at /metrics. */
       metrics?: RecognitionMetrics;
       limits?: { total: number; perKey: number };
@@ -85,7 +88,9 @@ export class CallbackSender {
     }
     const delay = CALLBACK_RETRY_DELAYS_MS[cb.attempts];
     const nextAt = delay === undefined ? null : new Date(clock.now().getTime() + delay);
-    await repo.markAttemptFailed(cb.id, error, nextAt).catch((err: Error) => this.deps.log?.('callback bookkeeping failed', { id: cb.id, err: err.message }));
+    await repo
+      .markAttemptFailed(cb.id, error, nextAt)
+      .catch((err: Error) => this.deps.log?.('callback bookkeeping failed', { id: cb.id, err: err.message }));
     this.deps.metrics?.callback(nextAt ? 'retry' : 'dead');
     this.deps.log?.('callback attempt failed', { documentId: cb.documentId, attempt: cb.attempts + 1, error, nextAt });
   }

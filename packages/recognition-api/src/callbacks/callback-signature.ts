@@ -40,7 +40,8 @@ export function verifyCallback(secret: string, headers: Record<string, string | 
   const sigs = headers['webhook-signature'];
   if (!id || !ts || !sigs) throw new CallbackVerificationError('missing webhook-id, webhook-timestamp or webhook-signature header');
   const t = Number(ts);
-  if (!/^\d+$/.test(ts) || Math.abs(nowSec - t) > toleranceSec) throw new CallbackVerificationError(`timestamp ${ts} is outside ±${toleranceSec} s of now`);
+  if (!/^\d+$/.test(ts) || Math.abs(nowSec - t) > toleranceSec)
+    throw new CallbackVerificationError(`timestamp ${ts} is outside ±${toleranceSec} s of now`);
   const expected = Buffer.from(signCallback(secret, id, t, body).slice(3), 'base64');
   const ok = sigs.split(' ').some((s) => {
     if (!s.startsWith('v1,')) return false;

@@ -12,7 +12,14 @@ export const systemResolver: Resolver = async (host) => (await lookup(host, { al
  * Cloud metadata host names, refused by name whatever they resolve to (on a cloud VM they resolve to
  * 169.254.169.254 / fd00:ec2::254, which the address rule refuses too; off-cloud they may not resolve at all).
  */
-export const METADATA_HOSTS = new Set(['metadata.google.internal', 'metadata.goog', 'metadata', 'instance-data', 'instance-data.ec2.internal', 'metadata.azure.com']);
+export const METADATA_HOSTS = new Set([
+  'metadata.google.internal',
+  'metadata.goog',
+  'metadata',
+  'instance-data',
+  'instance-data.ec2.internal',
+  'metadata.azure.com',
+]);
 
 /**
  * Where callbacks may go (Spec leaves it open; docs/recognition.md "Callbacks"). `public`: only public unicast
@@ -36,7 +43,10 @@ export function isForbiddenAddress(address: string, policy: CallbackPolicy = { a
 
 /** The host of a URL without IPv6 brackets and without a trailing dot, lower-cased. */
 export function callbackHost(url: URL): string {
-  return url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  return url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
 }
 
 /**
@@ -65,6 +75,9 @@ export async function checkCallbackUrl(raw: string, opts: CallbackPolicy & { res
   }
   if (addresses.length === 0) throw invalid('callback_url', `host "${host}" does not resolve`);
   if (addresses.some((a) => isForbiddenAddress(a, opts))) {
-    throw invalid('callback_url', `points at a private, loopback or link-local address${opts.allowLoopback ? ' (only loopback is allowed here)' : ''}`);
+    throw invalid(
+      'callback_url',
+      `points at a private, loopback or link-local address${opts.allowLoopback ? ' (only loopback is allowed here)' : ''}`,
+    );
   }
 }

@@ -12,9 +12,23 @@ export interface CallbackRecord {
   nextAttemptAt: Date;
 }
 
-interface Row { id: string; document_id: string; api_key_id: string | null; url: string; payload: Record<string, unknown>; attempts: number; next_attempt_at: Date }
+interface Row {
+  id: string;
+  document_id: string;
+  api_key_id: string | null;
+  url: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+  next_attempt_at: Date;
+}
 const toRecord = (r: Row): CallbackRecord => ({
-  id: r.id, documentId: r.document_id, apiKeyId: r.api_key_id, url: r.url, payload: r.payload, attempts: r.attempts, nextAttemptAt: new Date(r.next_attempt_at),
+  id: r.id,
+  documentId: r.document_id,
+  apiKeyId: r.api_key_id,
+  url: r.url,
+  payload: r.payload,
+  attempts: r.attempts,
+  nextAttemptAt: new Date(r.next_attempt_at),
 });
 
 /** SQL for callback deliveries; rows are claimed under a lease like the document queue. */
@@ -56,7 +70,9 @@ export class CallbacksRepo {
   }
 
   async markDelivered(id: string): Promise<void> {
-    await this.db.query(`UPDATE callbacks SET status = 'delivered', attempts = attempts + 1, lease_until = NULL, last_error = NULL WHERE id = $1`, [id]);
+    await this.db.query(`UPDATE callbacks SET status = 'delivered', attempts = attempts + 1, lease_until = NULL, last_error = NULL WHERE id = $1`, [
+      id,
+    ]);
   }
 
   /** Records a failed attempt: retry at `nextAt`, or `failed` for good when `nextAt` is null. */
@@ -72,7 +88,9 @@ export class CallbacksRepo {
   /** The delivery state of a document's callback (tests, support). */
   async forDocument(documentId: string): Promise<{ status: string; attempts: number; next_attempt_at: Date; last_error: string | null } | null> {
     const rows = await this.db.query<{ status: string; attempts: number; next_attempt_at: Date; last_error: string | null }>(
-      'SELECT status, attempts, next_attempt_at, last_error FROM callbacks WHERE document_id = $1', [documentId]);
+      'SELECT status, attempts, next_attempt_at, last_error FROM callbacks WHERE document_id = $1',
+      [documentId],
+    );
     return rows[0] ?? null;
   }
 

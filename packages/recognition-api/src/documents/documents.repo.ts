@@ -2,11 +2,28 @@ import type { Queryable } from '@app/shared';
 import type { DocumentRecord, DocumentStatus, ProcessingResult } from './documents.types.js';
 
 interface Row {
-  id: string; api_key_id: string; status: DocumentStatus; requested_type: string; document_type: string;
-  image_quality: string; output_format: string; priority: string; callback_url: string | null; client_ref: string | null;
-  files: string[]; created_at: Date; available_at: Date; lease_until: Date | null; attempts: number;
-  completed_at: Date | null; data: unknown; confidence: string | number | null; warnings: unknown;
-  processing_time_ms: number | null; error_code: string | null; error_message: string | null;
+  id: string;
+  api_key_id: string;
+  status: DocumentStatus;
+  requested_type: string;
+  document_type: string;
+  image_quality: string;
+  output_format: string;
+  priority: string;
+  callback_url: string | null;
+  client_ref: string | null;
+  files: string[];
+  created_at: Date;
+  available_at: Date;
+  lease_until: Date | null;
+  attempts: number;
+  completed_at: Date | null;
+  data: unknown;
+  confidence: string | number | null;
+  warnings: unknown;
+  processing_time_ms: number | null;
+  error_code: string | null;
+  error_message: string | null;
 }
 
 const d = (v: Date | string | null): Date | null => (v == null ? null : new Date(v));
@@ -14,22 +31,41 @@ const d = (v: Date | string | null): Date | null => (v == null ? null : new Date
 /** Maps a `documents` row (snake_case, driver types) to a DocumentRecord. */
 export function toRecord(r: Row): DocumentRecord {
   return {
-    id: r.id, apiKeyId: r.api_key_id, status: r.status,
-    requestedType: r.requested_type as DocumentRecord['requestedType'], documentType: r.document_type as DocumentRecord['documentType'],
-    imageQuality: r.image_quality as DocumentRecord['imageQuality'], outputFormat: r.output_format as DocumentRecord['outputFormat'],
-    priority: r.priority as DocumentRecord['priority'], callbackUrl: r.callback_url, clientRef: r.client_ref,
-    files: r.files, createdAt: d(r.created_at)!, availableAt: d(r.available_at)!, leaseUntil: d(r.lease_until), attempts: r.attempts,
-    completedAt: d(r.completed_at), data: (r.data ?? null) as DocumentRecord['data'],
+    id: r.id,
+    apiKeyId: r.api_key_id,
+    status: r.status,
+    requestedType: r.requested_type as DocumentRecord['requestedType'],
+    documentType: r.document_type as DocumentRecord['documentType'],
+    imageQuality: r.image_quality as DocumentRecord['imageQuality'],
+    outputFormat: r.output_format as DocumentRecord['outputFormat'],
+    priority: r.priority as DocumentRecord['priority'],
+    callbackUrl: r.callback_url,
+    clientRef: r.client_ref,
+    files: r.files,
+    createdAt: d(r.created_at)!,
+    availableAt: d(r.available_at)!,
+    leaseUntil: d(r.lease_until),
+    attempts: r.attempts,
+    completedAt: d(r.completed_at),
+    data: (r.data ?? null) as DocumentRecord['data'],
     // numeric comes back as a string from node-postgres.
     confidence: r.confidence == null ? null : Number(r.confidence),
-    warnings: (r.warnings ?? null) as DocumentRecord['warnings'], processingTimeMs: r.processing_time_ms,
-    errorCode: r.error_code, errorMessage: r.error_message,
+    warnings: (r.warnings ?? null) as DocumentRecord['warnings'],
+    processingTimeMs: r.processing_time_ms,
+    errorCode: r.error_code,
+    errorMessage: r.error_message,
   };
 }
 
 /** Filters of GET /api/v1/documents; `from`/`to` bound `created_at` (inclusive / exclusive). */
 export interface ListFilter {
-  apiKeyId: string; status?: DocumentStatus; type?: string; from?: Date; to?: Date; limit: number; offset: number;
+  apiKeyId: string;
+  status?: DocumentStatus;
+  type?: string;
+  from?: Date;
+  to?: Date;
+  limit: number;
+  offset: number;
 }
 
 /** SQL for document rows. Every read takes the owner key, so another key's document is simply not found. */
@@ -41,8 +77,23 @@ export class DocumentsRepo {
       `INSERT INTO documents (id, api_key_id, status, requested_type, document_type, image_quality, output_format, priority,
          callback_url, client_ref, files, created_at, available_at, lease_until, attempts)
        VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11::jsonb,$12,$13,$14,$15)`,
-      [doc.id, doc.apiKeyId, doc.status, doc.requestedType, doc.documentType, doc.imageQuality, doc.outputFormat, doc.priority,
-        doc.callbackUrl, doc.clientRef, JSON.stringify(doc.files), doc.createdAt, doc.availableAt, doc.leaseUntil, doc.attempts],
+      [
+        doc.id,
+        doc.apiKeyId,
+        doc.status,
+        doc.requestedType,
+        doc.documentType,
+        doc.imageQuality,
+        doc.outputFormat,
+        doc.priority,
+        doc.callbackUrl,
+        doc.clientRef,
+        JSON.stringify(doc.files),
+        doc.createdAt,
+        doc.availableAt,
+        doc.leaseUntil,
+        doc.attempts,
+      ],
     );
   }
 
@@ -59,7 +110,10 @@ export class DocumentsRepo {
   async list(f: ListFilter): Promise<{ rows: DocumentRecord[]; total: number }> {
     const where = ['api_key_id = $1'];
     const params: unknown[] = [f.apiKeyId];
-    const add = (sql: string, v: unknown) => { params.push(v); where.push(sql.replace('?', `$${params.length}`)); };
+    const add = (sql: string, v: unknown) => {
+      params.push(v);
+      where.push(sql.replace('?', `$${params.length}`));
+    };
     if (f.status) add('status = ?', f.status);
     if (f.type) add('document_type = ?', f.type);
     if (f.from) add('created_at >= ?', f.from);
@@ -67,7 +121,9 @@ export class DocumentsRepo {
     const w = where.join(' AND ');
     const total = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM documents WHERE ${w}`, params);
     const rows = await this.db.query<Row>(
-      `SELECT * FROM documents WHERE ${w} ORDER BY created_at DESC, id DESC LIMIT ${f.limit} OFFSET ${f.offset}`, params);
+      `SELECT * FROM documents WHERE ${w} ORDER BY created_at DESC, id DESC LIMIT ${f.limit} OFFSET ${f.offset}`,
+      params,
+    );
     return { rows: rows.map(toRecord), total: total[0]!.n };
   }
 
@@ -85,11 +141,21 @@ export class DocumentsRepo {
       ? await this.db.query(
           `UPDATE documents SET status = 'completed', document_type = $2, data = $3::json, confidence = $4, warnings = $5::json,
              processing_time_ms = $6, completed_at = $7, lease_until = NULL WHERE id = $1 AND status = 'processing' RETURNING id`,
-          [id, result.documentType, JSON.stringify(result.data), result.confidence, JSON.stringify(result.warnings), result.processingTimeMs, completedAt])
+          [
+            id,
+            result.documentType,
+            JSON.stringify(result.data),
+            result.confidence,
+            JSON.stringify(result.warnings),
+            result.processingTimeMs,
+            completedAt,
+          ],
+        )
       : await this.db.query(
           `UPDATE documents SET status = 'failed', error_code = $2, error_message = $3, processing_time_ms = $4, completed_at = $5,
              lease_until = NULL WHERE id = $1 AND status = 'processing' RETURNING id`,
-          [id, result.code, result.message, result.processingTimeMs, completedAt]);
+          [id, result.code, result.message, result.processingTimeMs, completedAt],
+        );
     return rows.length > 0;
   }
 }

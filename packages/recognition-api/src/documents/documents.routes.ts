@@ -1,8 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
-  DeletedSchema, DocumentIdParams, DocumentListSchema, DocumentRecordSchema, ErrorBody, ExportQuery, ExportSchema, ListQuery,
-  RecognizeCompletedSchema, RecognizeFailedSchema, RecognizeFormSchema, RecognizeQueuedSchema,
+  DeletedSchema,
+  DocumentIdParams,
+  DocumentListSchema,
+  DocumentRecordSchema,
+  ErrorBody,
+  ExportQuery,
+  ExportSchema,
+  ListQuery,
+  RecognizeCompletedSchema,
+  RecognizeFailedSchema,
+  RecognizeFormSchema,
+  RecognizeQueuedSchema,
 } from './documents.schemas.js';
 import type { DocumentsService } from './documents.service.js';
 import { parseListBound } from './list-dates.js';
@@ -22,67 +32,108 @@ const notFound = { 404: { ...ErrorBody, description: 'NOT_FOUND: no such documen
 export function documentsRoutes(root: FastifyInstance, service: DocumentsService): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
 
-  app.post('/api/v1/recognize', {
-    // The form is documented but not validated by Fastify: the handler streams the parts (readUpload) and checks them.
-    config: { swaggerTransform: ({ schema, url }) => ({ schema: { ...schema, body: RecognizeFormSchema }, url }) },
-    schema: {
-      tags, operationId: 'recognizeDocument', summary: 'Upload 1–5 page images for recognition',
-      description: 'multipart/form-data: images[], document_type, image_quality, output_format, priority, callback_url, client_ref (Spec: POST /api/v1/recognize).',
-      consumes: ['multipart/form-data'],
-      response: {
-        200: { ...RecognizeCompletedSchema, description: 'priority=high: recognised in the same response' },
-        202: { ...RecognizeQueuedSchema, description: 'priority normal or batch: queued; poll poll_url or wait for the callback' },
-        ...common,
-        422: { ...RecognizeFailedSchema, description: 'VALIDATION_ERROR, or a failed (RECOGNITION_FAILED) or timed-out (RECOGNITION_TIMEOUT) priority=high recognition' },
-        503: { ...ErrorBody, description: 'HIGH_PRIORITY_BUSY (with Retry-After): every priority=high slot is taken, nothing stored' },
+  app.post(
+    '/api/v1/recognize',
+    {
+      // The form is documented but not validated by Fastify: the handler streams the parts (readUpload) and checks them.
+      config: { swaggerTransform: ({ schema, url }) => ({ schema: { ...schema, body: RecognizeFormSchema }, url }) },
+      schema: {
+        tags,
+        operationId: 'recognizeDocument',
+        summary: 'Upload 1–5 page images for recognition',
+        description:
+          'multipart/form-data: images[], document_type, image_quality, output_format, priority, callback_url, client_ref (Spec: POST /api/v1/recognize).',
+        consumes: ['multipart/form-data'],
+        response: {
+          200: { ...RecognizeCompletedSchema, description: 'priority=high: recognised in the same response' },
+          202: { ...RecognizeQueuedSchema, description: 'priority normal or batch: queued; poll poll_url or wait for the callback' },
+          ...common,
+          422: {
+            ...RecognizeFailedSchema,
+            description: 'VALIDATION_ERROR, or a failed (RECOGNITION_FAILED) or timed-out (RECOGNITION_TIMEOUT) priority=high recognition',
+          },
+          503: { ...ErrorBody, description: 'HIGH_PRIORITY_BUSY (with Retry-After): every priority=high slot is taken, nothing stored' },
+        },
       },
     },
-  }, async (request, reply) => {
-    const res = await service.recognize(request.apiKeyId, await readUpload(request), request.arrivedAt);
-    // The body is built by the service as a plain record; its shape is the 200/202/422 schema above, which the
-    // serialiser applies and the recognize tests compare field by field.
-    return reply.status(res.status).send(res.body as never);
-  });
-
-  app.get('/api/v1/documents', {
-    schema: {
-      tags, operationId: 'listDocuments', summary: "List the key's documents, newest first", querystring: ListQuery,
-      response: { 200: { ...DocumentListSchema, description: 'List page' }, ...common },
+    async (request, reply) => {
+      const res = await service.recognize(request.apiKeyId, await readUpload(request), request.arrivedAt);
+      // The body is built by the service as a plain record; its shape is the 200/202/422 schema above, which the
+      // serialiser applies and the recognize tests compare field by field.
+      return reply.status(res.status).send(res.body as never);
     },
-  }, async (request) => {
-    const q = request.query;
-    return service.list({
-      apiKeyId: request.apiKeyId, status: q.status, type: q.type, from: parseListBound('from', q.from),
-      to: parseListBound('to', q.to), limit: q.limit ?? 20, offset: q.offset ?? 0,
-    });
-  });
+  );
 
-  app.get('/api/v1/documents/:id', {
-    schema: {
-      tags, operationId: 'getDocument', summary: 'One document (short form while queued or processing)', params: DocumentIdParams,
-      response: { 200: { ...DocumentRecordSchema, description: 'Document record' }, ...common, ...notFound },
-    },
-  }, async (request) =>
-    service.get(request.apiKeyId, request.params.id));
-
-  app.delete('/api/v1/documents/:id', {
-    schema: {
-      tags, operationId: 'deleteDocument', summary: 'Delete a document and its files', params: DocumentIdParams,
-      response: { 200: { ...DeletedSchema, description: 'deleted' }, ...common, ...notFound },
-    },
-  }, async (request) =>
-    service.delete(request.apiKeyId, request.params.id));
-
-  app.get('/api/v1/documents/:id/export', {
-    schema: {
-      tags, operationId: 'exportDocument', summary: 'Export a completed document as raw JSON or for accounting import',
-      params: DocumentIdParams, querystring: ExportQuery,
-      response: {
-        200: { ...ExportSchema, description: 'format=json: the Recognised data; format=accounting: the accounting export document' },
-        ...common, ...notFound,
-        409: { ...ErrorBody, description: 'DOCUMENT_NOT_READY: the document is not completed' },
+  app.get(
+    '/api/v1/documents',
+    {
+      schema: {
+        tags,
+        operationId: 'listDocuments',
+        summary: "List the key's documents, newest first",
+        querystring: ListQuery,
+        response: { 200: { ...DocumentListSchema, description: 'List page' }, ...common },
       },
     },
-  },
-    async (request) => service.export(request.apiKeyId, request.params.id, (request.query.format ?? 'json') as 'json' | 'accounting'));
+    async (request) => {
+      const q = request.query;
+      return service.list({
+        apiKeyId: request.apiKeyId,
+        status: q.status,
+        type: q.type,
+        from: parseListBound('from', q.from),
+        to: parseListBound('to', q.to),
+        limit: q.limit ?? 20,
+        offset: q.offset ?? 0,
+      });
+    },
+  );
+
+  app.get(
+    '/api/v1/documents/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'getDocument',
+        summary: 'One document (short form while queued or processing)',
+        params: DocumentIdParams,
+        response: { 200: { ...DocumentRecordSchema, description: 'Document record' }, ...common, ...notFound },
+      },
+    },
+    async (request) => service.get(request.apiKeyId, request.params.id),
+  );
+
+  app.delete(
+    '/api/v1/documents/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'deleteDocument',
+        summary: 'Delete a document and its files',
+        params: DocumentIdParams,
+        response: { 200: { ...DeletedSchema, description: 'deleted' }, ...common, ...notFound },
+      },
+    },
+    async (request) => service.delete(request.apiKeyId, request.params.id),
+  );
+
+  app.get(
+    '/api/v1/documents/:id/export',
+    {
+      schema: {
+        tags,
+        operationId: 'exportDocument',
+        summary: 'Export a completed document as raw JSON or for accounting import',
+        params: DocumentIdParams,
+        querystring: ExportQuery,
+        response: {
+          200: { ...ExportSchema, description: 'format=json: the Recognised data; format=accounting: the accounting export document' },
+          ...common,
+          ...notFound,
+          409: { ...ErrorBody, description: 'DOCUMENT_NOT_READY: the document is not completed' },
+        },
+      },
+    },
+    async (request) => service.export(request.apiKeyId, request.params.id, (request.query.format ?? 'json') as 'json' | 'accounting'),
+  );
 }

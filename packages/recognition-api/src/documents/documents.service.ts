@@ -24,8 +24,14 @@ export const SYNC_BUDGET_MS = 35_000;
 
 /** Dependencies of {@link DocumentsService}; `resolve` is DNS for callback URL checks. */
 export interface DocumentsDeps {
-  docs: DocumentsRepo; callbacks: CallbacksRepo; files: FileStore; clock: Clock; scheduler: Scheduler;
-  allowLoopbackCallbacks: boolean; resolve: Resolver; syncBudgetMs?: number;
+  docs: DocumentsRepo;
+  callbacks: CallbacksRepo;
+  files: FileStore;
+  clock: Clock;
+  scheduler: Scheduler;
+  allowLoopbackCallbacks: boolean;
+  resolve: Resolver;
+  syncBudgetMs?: number;
   /** Upload check of one image (the worker pool in production). */
   checkImage: ImageChecker;
   /** Slots of the high lane: a high request takes one or gets 503 at once. */
@@ -80,7 +86,8 @@ export class DocumentsService {
       try {
         checked = await checkUploadedImages(upload.files, this.deps.checkImage, 'high', timer.signal);
       } catch (err) {
-        if (err instanceof DeadlineBeforeStore) return { status: 422, body: timeoutBody('timeout: the deadline passed while the images were checked; nothing was stored') };
+        if (err instanceof DeadlineBeforeStore)
+          return { status: 422, body: timeoutBody('timeout: the deadline passed while the images were checked; nothing was stored') };
         throw err;
       }
       const doc = await this.store(apiKeyId, req, checked);
@@ -99,13 +106,29 @@ export class DocumentsService {
     const keys = checked.map((c, i) => `${id}/page-${i + 1}.${c.ext}`);
     const high = req.priority === 'high';
     const doc: DocumentRecord = {
-      id, apiKeyId, requestedType: req.documentType, documentType: req.documentType, imageQuality: req.imageQuality,
-      outputFormat: req.outputFormat, priority: req.priority, callbackUrl: req.callbackUrl, clientRef: req.clientRef, files: keys,
-      createdAt: now, availableAt: req.priority === 'batch' ? nextBatchTick(now) : now,
+      id,
+      apiKeyId,
+      requestedType: req.documentType,
+      documentType: req.documentType,
+      imageQuality: req.imageQuality,
+      outputFormat: req.outputFormat,
+      priority: req.priority,
+      callbackUrl: req.callbackUrl,
+      clientRef: req.clientRef,
+      files: keys,
+      createdAt: now,
+      availableAt: req.priority === 'batch' ? nextBatchTick(now) : now,
       // A high-priority row is held by this request; if the process dies, a worker takes it when the lease ends.
-      status: high ? 'processing' : 'queued', leaseUntil: high ? new Date(now.getTime() + JOB_LEASE_MS) : null,
-      attempts: high ? 1 : 0, completedAt: null, data: null, confidence: null, warnings: null,
-      processingTimeMs: null, errorCode: null, errorMessage: null,
+      status: high ? 'processing' : 'queued',
+      leaseUntil: high ? new Date(now.getTime() + JOB_LEASE_MS) : null,
+      attempts: high ? 1 : 0,
+      completedAt: null,
+      data: null,
+      confidence: null,
+      warnings: null,
+      processingTimeMs: null,
+      errorCode: null,
+      errorMessage: null,
     };
     try {
       for (const [i, c] of checked.entries()) await this.deps.files.put(keys[i]!, c.bytes);

@@ -39,7 +39,10 @@ export interface DocumentRecord {
 export type ProcessingResult =
   | { ok: true; documentType: DocumentType; data: RecognizedData; confidence: number; warnings: Warning[]; processingTimeMs: number }
   | {
-      ok: false; code: string; message: string; processingTimeMs: number;
+      ok: false;
+      code: string;
+      message: string;
+      processingTimeMs: number;
       /** True when the engine was unavailable: a worker puts the document back in the queue instead of failing it. */
       retryable?: boolean;
     };

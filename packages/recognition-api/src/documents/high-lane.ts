@@ -10,7 +10,10 @@ import { manualCheck } from './document-view.js';
 
 /** Dependencies of {@link recognizeHigh}. */
 export interface HighLaneDeps {
-  processor: DocumentProcessor; queue: QueueRepo; clock: Clock; scheduler: Scheduler;
+  processor: DocumentProcessor;
+  queue: QueueRepo;
+  clock: Clock;
+  scheduler: Scheduler;
   /** The high lane's engine (its own pool threads, Tesseract at normal priority). */
   engine: RecognitionEngine;
   log?: (msg: string, extra: object) => void;
@@ -33,7 +36,10 @@ export async function recognizeHigh(deps: HighLaneDeps, doc: DocumentRecord, sig
   const stopLease = holdLease(deps, doc.id);
   let result: ProcessingResult;
   try {
-    result = await Promise.race([deps.processor.recognize(doc, signal, deps.engine), whenAborted<ProcessingResult>(signal, () => new DeadlinePassed())]);
+    result = await Promise.race([
+      deps.processor.recognize(doc, signal, deps.engine),
+      whenAborted<ProcessingResult>(signal, () => new DeadlinePassed()),
+    ]);
   } catch (err) {
     if (!(err instanceof DeadlinePassed)) throw err;
     result = timedOrFailed('timeout', deps.clock.now().getTime() - started);
@@ -42,7 +48,7 @@ export async function recognizeHigh(deps: HighLaneDeps, doc: DocumentRecord, sig
   }
   if (!result.ok && result.code === 'RECOGNITION_TIMEOUT') deps.log?.('high-priority deadline passed', { documentId: doc.id });
   const done = await deps.processor.finish(doc, result);
-  if (!done || done.status !== 'completed') {
+  if (done?.status !== 'completed') {
     const code = result.ok ? 'RECOGNITION_FAILED' : result.code;
     const message = result.ok ? 'document was deleted during recognition' : result.message;
     return { status: 422, body: { error: { code, message }, id: doc.id } };
@@ -50,8 +56,14 @@ export async function recognizeHigh(deps: HighLaneDeps, doc: DocumentRecord, sig
   return {
     status: 200,
     body: {
-      id: done.id, status: 'completed', document_type: done.documentType, processing_time_ms: done.processingTimeMs ?? 0,
-      data: done.data, confidence: done.confidence, warnings: done.warnings ?? [], ...manualCheck(done),
+      id: done.id,
+      status: 'completed',
+      document_type: done.documentType,
+      processing_time_ms: done.processingTimeMs ?? 0,
+      data: done.data,
+      confidence: done.confidence,
+      warnings: done.warnings ?? [],
+      ...manualCheck(done),
       ...(done.outputFormat === 'accounting' ? { export: buildAccountingExport(done) } : {}),
     },
   };

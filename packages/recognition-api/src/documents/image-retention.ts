@@ -31,7 +31,11 @@ export class ImageRetention {
       maxBatches?: number;
     },
   ) {
-    this.purged = new Counter({ name: 'recognition_images_purged_total', help: 'Documents whose page images were deleted by retention', registers: [deps.registry] });
+    this.purged = new Counter({
+      name: 'recognition_images_purged_total',
+      help: 'Documents whose page images were deleted by retention',
+      registers: [deps.registry],
+    });
   }
 
   /** One run; resolves with the number of documents whose images were deleted. Throws database or file errors. */

@@ -19,18 +19,25 @@ export class DeadlineBeforeStore extends Error {}
  * for the first bad file, and `images[]: …` when the pages of all files (a PDF counts its pages, an image one)
  * exceed the spec's 5 images per recognition; {@link DeadlineBeforeStore} when the deadline passes meanwhile.
  */
-export async function checkUploadedImages(files: RawUpload['files'], check: ImageChecker, lane: 'high' | 'background', signal?: AbortSignal): Promise<CheckedImage[]> {
+export async function checkUploadedImages(
+  files: RawUpload['files'],
+  check: ImageChecker,
+  lane: 'high' | 'background',
+  signal?: AbortSignal,
+): Promise<CheckedImage[]> {
   const checked: CheckedImage[] = [];
   let pages = 0;
   for (const [i, f] of files.entries()) {
     try {
       const c = await check(f.bytes, lane, signal);
       pages += c.pages ?? 1;
-      if (pages > MAX_IMAGES) throw invalid('images[]', `at most ${MAX_IMAGES} pages per request (a PDF counts each page); "${f.name}" brings the total to ${pages}`);
+      if (pages > MAX_IMAGES)
+        throw invalid('images[]', `at most ${MAX_IMAGES} pages per request (a PDF counts each page); "${f.name}" brings the total to ${pages}`);
       checked.push(c);
     } catch (err) {
       if (err instanceof ImageRejected) throw invalid(`images[${i}]`, `"${f.name}": ${err.message}`);
-      if (signal?.aborted || (err instanceof RecognitionFailedError && err.reason === 'timeout')) throw new DeadlineBeforeStore('deadline passed during the upload check');
+      if (signal?.aborted || (err instanceof RecognitionFailedError && err.reason === 'timeout'))
+        throw new DeadlineBeforeStore('deadline passed during the upload check');
       throw err;
     }
   }

@@ -63,7 +63,10 @@ export class DiadocClient {
   }
 
   /** The raw answer (status and headers checked); the caller consumes `body`. */
-  async raw(spec: CallSpec, stream = false): Promise<{ status: number; headers: Dispatcher.ResponseData['headers']; body: Readable & { text(): Promise<string>; dump(): Promise<void> } }> {
+  async raw(
+    spec: CallSpec,
+    stream = false,
+  ): Promise<{ status: number; headers: Dispatcher.ResponseData['headers']; body: Readable & { text(): Promise<string>; dump(): Promise<void> } }> {
     const res = await this.send(spec, stream);
     return { status: res.statusCode, headers: res.headers, body: res.body as never };
   }
@@ -92,9 +95,12 @@ export class DiadocClient {
       let res: Dispatcher.ResponseData;
       try {
         res = await request(this.url(spec), {
-          method: spec.method, dispatcher: this.agent,
+          method: spec.method,
+          dispatcher: this.agent,
           headers: {
-            authorization: `Bearer ${token}`, accept: 'application/json', 'x-solution-info': 'document-recognition-api edo-gateway',
+            authorization: `Bearer ${token}`,
+            accept: 'application/json',
+            'x-solution-info': 'document-recognition-api edo-gateway',
             ...(spec.body !== undefined ? { 'content-type': 'application/json; charset=utf-8' } : {}),
           },
           body: spec.body !== undefined ? JSON.stringify(spec.body) : undefined,

@@ -29,15 +29,29 @@ export function operatorText(body: string, contentType: string | undefined): str
 export function mapOperatorError(status: number, errorCode: string | undefined, text: string, retryAfter?: number): ApiError {
   const said = `Diadoc answered ${status}${errorCode ? ` ${errorCode}` : ''}: ${text}`;
   switch (status) {
-    case 400: return new ApiError('EDO_BAD_REQUEST', `the operator rejected the request. ${said}`);
-    case 401: return new ApiError('EDO_UNAUTHORIZED', `the operator refused the access token even after a refresh; check that the user of the refresh token is an employee of the box. ${said}`);
-    case 402: return new ApiError('EDO_SUBSCRIPTION_REQUIRED', `the box has no active Diadoc API subscription. ${said}`);
-    case 403: return new ApiError('EDO_FORBIDDEN', `the operator denied access (box not among the user's boxes, or an administrator is required). ${said}`);
-    case 404: return new ApiError('EDO_NOT_FOUND', `not found at the operator. ${said}`);
-    case 409: return new ApiError('EDO_CONFLICT', `conflict at the operator. ${said}`);
-    case 429: return new ApiError('EDO_RATE_LIMITED', `the operator limits the request rate; retry later. ${said}`, { 'retry-after': String(retryAfter ?? DEFAULT_RETRY_AFTER_S) });
-    case 410: return new ApiError('EDO_UNAVAILABLE', `the operator retired this method. ${said}`);
-    default: return new ApiError('EDO_UNAVAILABLE', `the operator is unavailable. ${said}`);
+    case 400:
+      return new ApiError('EDO_BAD_REQUEST', `the operator rejected the request. ${said}`);
+    case 401:
+      return new ApiError(
+        'EDO_UNAUTHORIZED',
+        `the operator refused the access token even after a refresh; check that the user of the refresh token is an employee of the box. ${said}`,
+      );
+    case 402:
+      return new ApiError('EDO_SUBSCRIPTION_REQUIRED', `the box has no active Diadoc API subscription. ${said}`);
+    case 403:
+      return new ApiError('EDO_FORBIDDEN', `the operator denied access (box not among the user's boxes, or an administrator is required). ${said}`);
+    case 404:
+      return new ApiError('EDO_NOT_FOUND', `not found at the operator. ${said}`);
+    case 409:
+      return new ApiError('EDO_CONFLICT', `conflict at the operator. ${said}`);
+    case 429:
+      return new ApiError('EDO_RATE_LIMITED', `the operator limits the request rate; retry later. ${said}`, {
+        'retry-after': String(retryAfter ?? DEFAULT_RETRY_AFTER_S),
+      });
+    case 410:
+      return new ApiError('EDO_UNAVAILABLE', `the operator retired this method. ${said}`);
+    default:
+      return new ApiError('EDO_UNAVAILABLE', `the operator is unavailable. ${said}`);
   }
 }
 
@@ -45,5 +59,8 @@ export function mapOperatorError(status: number, errorCode: string | undefined, 
 export function unreachable(what: string, err: unknown): ApiError {
   const e = err as { name?: string; code?: string; message?: string };
   const timedOut = e?.name === 'TimeoutError' || e?.name === 'AbortError' || /Timeout/i.test(e?.code ?? '');
-  return new ApiError('EDO_UNAVAILABLE', `${what} ${timedOut ? 'did not answer in time' : `is unreachable (${e?.code ?? e?.message ?? 'network error'})`}`);
+  return new ApiError(
+    'EDO_UNAVAILABLE',
+    `${what} ${timedOut ? 'did not answer in time' : `is unreachable (${e?.code ?? e?.message ?? 'network error'})`}`,
+  );
 }

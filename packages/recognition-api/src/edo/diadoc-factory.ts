@@ -15,8 +15,14 @@ export interface DiadocFactoryOptions {
 export function diadocOperatorFactory(opts: DiadocFactoryOptions): OperatorFactory {
   return (conn, onRotated) => {
     const tokens = new OidcTokenSource({
-      issuerUrl: conn.issuerUrl, clientId: conn.clientId, clientSecret: conn.clientSecret, refreshToken: conn.refreshToken,
-      scope: conn.scope, clock: opts.clock, timeoutMs: opts.timeoutMs, onRotated,
+      issuerUrl: conn.issuerUrl,
+      clientId: conn.clientId,
+      clientSecret: conn.clientSecret,
+      refreshToken: conn.refreshToken,
+      scope: conn.scope,
+      clock: opts.clock,
+      timeoutMs: opts.timeoutMs,
+      onRotated,
     });
     return new DiadocOperator(conn.boxId, { baseUrl: conn.apiBaseUrl, tokens, clock: opts.clock, timeoutMs: opts.timeoutMs, sleep: opts.sleep });
   };

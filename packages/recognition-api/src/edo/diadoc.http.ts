@@ -2,7 +2,18 @@ import { ApiError } from '../errors.js';
 import { DiadocClient, type DiadocClientOptions } from './diadoc-client.js';
 import { isoToTicks, parseDiadocJson, withIsoTimestamps } from './diadoc-json.js';
 import { toEmployeeToCreate, toEmployeeToUpdate, toMessageToPost } from './diadoc-translate.js';
-import type { CounteragentsInput, DocumentsFilter, EdoOperator, EmployeeCreateInput, EmployeeUpdateInput, EntityContent, EventsInput, OperatorJson, SearchInput, SendInput } from './edo.port.js';
+import type {
+  CounteragentsInput,
+  DocumentsFilter,
+  EdoOperator,
+  EmployeeCreateInput,
+  EmployeeUpdateInput,
+  EntityContent,
+  EventsInput,
+  OperatorJson,
+  SearchInput,
+  SendInput,
+} from './edo.port.js';
 
 /**
  * The Kontur.Diadoc adapter of the operator port: each method is one Diadoc call (mapping table in
@@ -24,10 +35,17 @@ export class DiadocOperator implements EdoOperator {
 
   listDocuments(f: DocumentsFilter) {
     return this.get('/V3/GetDocuments', {
-      boxId: this.boxId, filterCategory: f.filterCategory, counteragentBoxId: f.counteragentBoxId, fromDocumentDate: f.fromDocumentDate,
-      toDocumentDate: f.toDocumentDate, timestampFromTicks: f.timestampFrom && isoToTicks(f.timestampFrom).toString(),
-      timestampToTicks: f.timestampTo && isoToTicks(f.timestampTo).toString(), documentNumber: f.documentNumber,
-      afterIndexKey: f.afterIndexKey, count: f.count, sortDirection: f.sortDirection,
+      boxId: this.boxId,
+      filterCategory: f.filterCategory,
+      counteragentBoxId: f.counteragentBoxId,
+      fromDocumentDate: f.fromDocumentDate,
+      toDocumentDate: f.toDocumentDate,
+      timestampFromTicks: f.timestampFrom && isoToTicks(f.timestampFrom).toString(),
+      timestampToTicks: f.timestampTo && isoToTicks(f.timestampTo).toString(),
+      documentNumber: f.documentNumber,
+      afterIndexKey: f.afterIndexKey,
+      count: f.count,
+      sortDirection: f.sortDirection,
     });
   }
 
@@ -37,8 +55,16 @@ export class DiadocOperator implements EdoOperator {
 
   /** GetDocument (without content) for the file name, then GetEntityContent streamed through. */
   async getContent(messageId: string, entityId: string): Promise<EntityContent> {
-    const doc = await this.http.json({ method: 'GET', path: '/V3/GetDocument', query: { boxId: this.boxId, messageId, entityId, injectEntityContent: false }, idempotent: true });
-    const res = await this.http.raw({ method: 'GET', path: '/V4/GetEntityContent', query: { boxId: this.boxId, messageId, entityId }, idempotent: true }, true);
+    const doc = await this.http.json({
+      method: 'GET',
+      path: '/V3/GetDocument',
+      query: { boxId: this.boxId, messageId, entityId, injectEntityContent: false },
+      idempotent: true,
+    });
+    const res = await this.http.raw(
+      { method: 'GET', path: '/V4/GetEntityContent', query: { boxId: this.boxId, messageId, entityId }, idempotent: true },
+      true,
+    );
     const len = Number(res.headers['content-length']);
     return {
       fileName: typeof doc.FileName === 'string' && doc.FileName ? doc.FileName : `${entityId}.bin`,
@@ -50,19 +76,31 @@ export class DiadocOperator implements EdoOperator {
 
   /** PostMessage with an operationId: a repeat is safe, so it may be retried; 204 = still in progress. */
   async sendDocument(input: SendInput): Promise<OperatorJson> {
-    const spec = { method: 'POST' as const, path: '/V3/PostMessage', query: { operationId: input.operationId }, body: toMessageToPost(this.boxId, input), idempotent: true };
+    const spec = {
+      method: 'POST' as const,
+      path: '/V3/PostMessage',
+      query: { operationId: input.operationId },
+      body: toMessageToPost(this.boxId, input),
+      idempotent: true,
+    };
     const res = await this.http.raw(spec);
     if (res.status === 204) {
       await res.body.dump();
       const after = Number(res.headers['retry-after'] ?? 5);
-      throw new ApiError('EDO_CONFLICT', `the operator is still processing operation ${input.operationId}; repeat the same request with operationId=${input.operationId} after ${after} s. Diadoc answered 204`, { 'retry-after': String(after) });
+      throw new ApiError(
+        'EDO_CONFLICT',
+        `the operator is still processing operation ${input.operationId}; repeat the same request with operationId=${input.operationId} after ${after} s. Diadoc answered 204`,
+        { 'retry-after': String(after) },
+      );
     }
     return withIsoTimestamps(parseDiadocJson(await res.body.text()) as OperatorJson);
   }
 
   async searchDocuments(s: SearchInput) {
     const body = { QueryString: s.query, Count: s.count, FirstIndex: s.firstIndex, Scope: s.scope };
-    return withIsoTimestamps(await this.http.json({ method: 'POST', path: '/V3/SearchDocflows', query: { boxId: this.boxId }, body, idempotent: true }));
+    return withIsoTimestamps(
+      await this.http.json({ method: 'POST', path: '/V3/SearchDocflows', query: { boxId: this.boxId }, body, idempotent: true }),
+    );
   }
 
   async deleteDocument(messageId: string, documentId?: string): Promise<void> {
@@ -86,11 +124,27 @@ export class DiadocOperator implements EdoOperator {
   }
 
   async createEmployee(input: EmployeeCreateInput) {
-    return withIsoTimestamps(await this.http.json({ method: 'POST', path: '/CreateEmployee', query: { boxId: this.boxId }, body: toEmployeeToCreate(input), idempotent: false }));
+    return withIsoTimestamps(
+      await this.http.json({
+        method: 'POST',
+        path: '/CreateEmployee',
+        query: { boxId: this.boxId },
+        body: toEmployeeToCreate(input),
+        idempotent: false,
+      }),
+    );
   }
 
   async updateEmployee(userId: string, input: EmployeeUpdateInput) {
-    return withIsoTimestamps(await this.http.json({ method: 'POST', path: '/UpdateEmployee', query: { boxId: this.boxId, userId }, body: toEmployeeToUpdate(input), idempotent: false }));
+    return withIsoTimestamps(
+      await this.http.json({
+        method: 'POST',
+        path: '/UpdateEmployee',
+        query: { boxId: this.boxId, userId },
+        body: toEmployeeToUpdate(input),
+        idempotent: false,
+      }),
+    );
   }
 
   /** DeleteEmployee is idempotent at Diadoc (already deleted → 200), so it may be retried. */
@@ -111,7 +165,13 @@ export class DiadocOperator implements EdoOperator {
   }
 
   listCounteragents(c: CounteragentsInput) {
-    return this.get('/V3/GetCounteragents', { myBoxId: this.boxId, counteragentStatus: c.counteragentStatus, afterIndexKey: c.afterIndexKey, query: c.query, pageSize: c.pageSize });
+    return this.get('/V3/GetCounteragents', {
+      myBoxId: this.boxId,
+      counteragentStatus: c.counteragentStatus,
+      afterIndexKey: c.afterIndexKey,
+      query: c.query,
+      pageSize: c.pageSize,
+    });
   }
 
   close(): Promise<void> {

@@ -14,8 +14,13 @@ const USAGE = [
 ].join('\n');
 
 const FLAGS: Record<string, keyof EdoConnectionInput> = {
-  '--client-id': 'clientId', '--client-secret': 'clientSecret', '--refresh-token': 'refreshToken', '--box-id': 'boxId',
-  '--issuer-url': 'issuerUrl', '--api-base-url': 'apiBaseUrl', '--scope': 'scope',
+  '--client-id': 'clientId',
+  '--client-secret': 'clientSecret',
+  '--refresh-token': 'refreshToken',
+  '--box-id': 'boxId',
+  '--issuer-url': 'issuerUrl',
+  '--api-base-url': 'apiBaseUrl',
+  '--scope': 'scope',
 };
 
 /**
@@ -26,16 +31,25 @@ const FLAGS: Record<string, keyof EdoConnectionInput> = {
  */
 export async function runEdoCli(argv: string[], out: (line: string) => void = console.log, env = process.env): Promise<number> {
   const [cmd, ...rest] = argv;
-  if (!cmd || !['set', 'show', 'test', 'clear'].includes(cmd)) return out(USAGE), 2;
+  if (!cmd || !['set', 'show', 'test', 'clear'].includes(cmd)) {
+    out(USAGE);
+    return 2;
+  }
   const input: EdoConnectionInput = {};
   for (let i = 0; i < rest.length; i += 2) {
     const field = FLAGS[rest[i]!];
-    if (!field || rest[i + 1] === undefined) return out(`unknown or incomplete option ${rest[i]}\n${USAGE}`), 2;
+    if (!field || rest[i + 1] === undefined) {
+      out(`unknown or incomplete option ${rest[i]}\n${USAGE}`);
+      return 2;
+    }
     input[field] = rest[i + 1];
   }
   const config = loadRecognitionConfig(env);
   const db = await openRecognitionDb(config);
-  const edo = createEdoServices(db, systemClock, randomIds, { masterKey: loadMasterKey(config.edo.masterKey, config.dataDir), timeoutMs: config.edo.timeoutMs });
+  const edo = createEdoServices(db, systemClock, randomIds, {
+    masterKey: loadMasterKey(config.edo.masterKey, config.dataDir),
+    timeoutMs: config.edo.timeoutMs,
+  });
   try {
     if (cmd === 'set') {
       const view = await edo.connection.set({ ...config.edo.seed, ...input });
@@ -56,7 +70,10 @@ export async function runEdoCli(argv: string[], out: (line: string) => void = co
     out(JSON.stringify(body, null, 2));
     return ok ? 0 : 1;
   } catch (err) {
-    if (err instanceof ApiError) return out(`${err.code}: ${err.message}`), 1;
+    if (err instanceof ApiError) {
+      out(`${err.code}: ${err.message}`);
+      return 1;
+    }
     throw err;
   } finally {
     await edo.session.reset();

@@ -1,5 +1,5 @@
 import type { Clock, Queryable } from '@app/shared';
-import { SecretBox } from './secret-box.js';
+import type { SecretBox } from './secret-box.js';
 
 /** The operator connection in plain form (only in memory; secrets are sealed in the database). */
 export interface EdoConnection {
@@ -21,8 +21,17 @@ export interface StoredEdoConnection extends EdoConnection {
 }
 
 interface Row {
-  operator: 'diadoc'; client_id: string; client_secret_enc: string; refresh_token_enc: string; box_id: string; issuer_url: string;
-  api_base_url: string; scope: string; revision: number; updated_at: Date; refresh_token_rotated_at: Date | null;
+  operator: 'diadoc';
+  client_id: string;
+  client_secret_enc: string;
+  refresh_token_enc: string;
+  box_id: string;
+  issuer_url: string;
+  api_base_url: string;
+  scope: string;
+  revision: number;
+  updated_at: Date;
+  refresh_token_rotated_at: Date | null;
 }
 
 /**
@@ -40,9 +49,16 @@ export class EdoConnectionRepo {
     const r = (await this.db.query<Row>("SELECT * FROM edo_connection WHERE id = 'default'"))[0];
     if (!r) return null;
     return {
-      operator: r.operator, clientId: r.client_id, clientSecret: this.box.open(r.client_secret_enc, 'client_secret'),
-      refreshToken: this.box.open(r.refresh_token_enc, 'refresh_token'), boxId: r.box_id, issuerUrl: r.issuer_url,
-      apiBaseUrl: r.api_base_url, scope: r.scope, revision: Number(r.revision), updatedAt: new Date(r.updated_at),
+      operator: r.operator,
+      clientId: r.client_id,
+      clientSecret: this.box.open(r.client_secret_enc, 'client_secret'),
+      refreshToken: this.box.open(r.refresh_token_enc, 'refresh_token'),
+      boxId: r.box_id,
+      issuerUrl: r.issuer_url,
+      apiBaseUrl: r.api_base_url,
+      scope: r.scope,
+      revision: Number(r.revision),
+      updatedAt: new Date(r.updated_at),
       refreshTokenRotatedAt: r.refresh_token_rotated_at ? new Date(r.refresh_token_rotated_at) : null,
     };
   }
@@ -61,8 +77,17 @@ export class EdoConnectionRepo {
        ON CONFLICT (id) DO UPDATE SET operator = $1, client_id = $2, client_secret_enc = $3, refresh_token_enc = $4, box_id = $5,
          issuer_url = $6, api_base_url = $7, scope = $8, revision = edo_connection.revision + 1, updated_at = $9, refresh_token_rotated_at = NULL
        RETURNING revision`,
-      [c.operator, c.clientId, this.box.seal(c.clientSecret, 'client_secret'), this.box.seal(c.refreshToken, 'refresh_token'), c.boxId,
-        c.issuerUrl, c.apiBaseUrl, c.scope, this.clock.now()],
+      [
+        c.operator,
+        c.clientId,
+        this.box.seal(c.clientSecret, 'client_secret'),
+        this.box.seal(c.refreshToken, 'refresh_token'),
+        c.boxId,
+        c.issuerUrl,
+        c.apiBaseUrl,
+        c.scope,
+        this.clock.now(),
+      ],
     );
     return Number(rows[0]!.revision);
   }

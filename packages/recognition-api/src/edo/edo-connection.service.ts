@@ -5,7 +5,11 @@ import { BOX_ID } from './edo.schemas.js';
 import { SecretBoxError } from './secret-box.js';
 
 /** Kontur's production endpoints and scope (reference/diadoc-api.md §1–2). */
-export const DIADOC_DEFAULTS = { issuerUrl: 'https://identity.kontur.ru', apiBaseUrl: 'https://diadoc-api.kontur.ru', scope: 'Diadoc.PublicAPI' } as const;
+export const DIADOC_DEFAULTS = {
+  issuerUrl: 'https://identity.kontur.ru',
+  apiBaseUrl: 'https://diadoc-api.kontur.ru',
+  scope: 'Diadoc.PublicAPI',
+} as const;
 
 /** Values to store; on `set`, absent ones keep their stored value (or the Diadoc default for URLs and scope). */
 export type EdoConnectionInput = Partial<Omit<EdoConnection, 'operator'>>;
@@ -44,15 +48,24 @@ function url(field: string, value: string): string {
   } catch {
     throw invalid(field, `must be an absolute URL, got "${value}"`);
   }
-  if (u.protocol !== 'https:' && !(u.protocol === 'http:' && LOOPBACK.has(u.hostname))) throw invalid(field, 'must be https (plain http only for a local simulator)');
+  if (u.protocol !== 'https:' && !(u.protocol === 'http:' && LOOPBACK.has(u.hostname)))
+    throw invalid(field, 'must be https (plain http only for a local simulator)');
   return value.replace(/\/+$/, '');
 }
 
 function view(c: StoredEdoConnection): EdoConnectionView {
   return {
-    operator: c.operator, clientId: c.clientId, boxId: c.boxId, issuerUrl: c.issuerUrl, apiBaseUrl: c.apiBaseUrl, scope: c.scope,
-    clientSecretSet: c.clientSecret.length > 0, refreshTokenSet: c.refreshToken.length > 0, revision: c.revision,
-    updatedAt: c.updatedAt.toISOString(), refreshTokenRotatedAt: c.refreshTokenRotatedAt?.toISOString() ?? null,
+    operator: c.operator,
+    clientId: c.clientId,
+    boxId: c.boxId,
+    issuerUrl: c.issuerUrl,
+    apiBaseUrl: c.apiBaseUrl,
+    scope: c.scope,
+    clientSecretSet: c.clientSecret.length > 0,
+    refreshTokenSet: c.refreshToken.length > 0,
+    revision: c.revision,
+    updatedAt: c.updatedAt.toISOString(),
+    refreshTokenRotatedAt: c.refreshTokenRotatedAt?.toISOString() ?? null,
   };
 }
 
@@ -68,7 +81,11 @@ export class EdoConnectionService implements EdoConnectionAdmin {
       const c = await this.repo.get();
       return c && view(c);
     } catch (err) {
-      if (err instanceof SecretBoxError) throw new ApiError('EDO_NOT_CONFIGURED', 'the stored connection cannot be decrypted with the current master key (EDO_MASTER_KEY); restore that key or store the connection again');
+      if (err instanceof SecretBoxError)
+        throw new ApiError(
+          'EDO_NOT_CONFIGURED',
+          'the stored connection cannot be decrypted with the current master key (EDO_MASTER_KEY); restore that key or store the connection again',
+        );
       throw err;
     }
   }
@@ -85,7 +102,11 @@ export class EdoConnectionService implements EdoConnectionAdmin {
     const boxId = need('boxId');
     if (!new RegExp(BOX_ID).test(boxId)) throw invalid('boxId', 'must be a Diadoc box id: a GUID or <32 hex digits>@diadoc.ru');
     const conn: EdoConnection = {
-      operator: 'diadoc', clientId: need('clientId'), clientSecret: need('clientSecret'), refreshToken: need('refreshToken'), boxId,
+      operator: 'diadoc',
+      clientId: need('clientId'),
+      clientSecret: need('clientSecret'),
+      refreshToken: need('refreshToken'),
+      boxId,
       issuerUrl: url('issuerUrl', pick('issuerUrl') ?? DIADOC_DEFAULTS.issuerUrl),
       apiBaseUrl: url('apiBaseUrl', pick('apiBaseUrl') ?? DIADOC_DEFAULTS.apiBaseUrl),
       scope: pick('scope') || DIADOC_DEFAULTS.scope,

@@ -19,7 +19,12 @@ const REASON: Partial<Record<ErrorCode, [status: string, authenticated: boolean]
   EDO_UNAVAILABLE: ['unreachable', false],
 };
 
-const norm = (id: unknown) => String(id ?? '').trim().toLowerCase().replace(/@diadoc\.ru$/, '').replace(/-/g, '');
+const norm = (id: unknown) =>
+  String(id ?? '')
+    .trim()
+    .toLowerCase()
+    .replace(/@diadoc\.ru$/, '')
+    .replace(/-/g, '');
 
 /**
  * Connection check (Spec: GET /api/v1/edo/health): gets a token and calls GetMyOrganizations (autoRegister=false);
@@ -34,7 +39,16 @@ export async function checkHealth(session: EdoSession): Promise<{ ok: boolean; b
     const orgs = ((await op.listOrganizations()).Organizations ?? []) as { Boxes?: { BoxId?: string; BoxIdGuid?: string }[] }[];
     const seen = orgs.some((o) => (o.Boxes ?? []).some((b) => norm(b.BoxId) === norm(boxId) || norm(b.BoxIdGuid) === norm(boxId)));
     if (!seen) {
-      return { ok: false, body: { status: 'box_not_found', authenticated: true, organizations_count: orgs.length, box_id: boxId, message: `box ${boxId} is not among the boxes of the authorised user` } };
+      return {
+        ok: false,
+        body: {
+          status: 'box_not_found',
+          authenticated: true,
+          organizations_count: orgs.length,
+          box_id: boxId,
+          message: `box ${boxId} is not among the boxes of the authorised user`,
+        },
+      };
     }
     return { ok: true, body: { status: 'connected', authenticated: true, organizations_count: orgs.length, box_id: boxId } };
   } catch (err) {

@@ -1,6 +1,6 @@
 import { ApiError } from '../errors.js';
 import type { EdoOperator } from './edo.port.js';
-import type { EdoConnection, EdoConnectionRepo } from './edo-connection.repo.js';
+import type { EdoConnection, EdoConnectionRepo, StoredEdoConnection } from './edo-connection.repo.js';
 import { SecretBoxError } from './secret-box.js';
 
 /** Builds an operator client for a stored connection; `onRotated` persists a rotated refresh token. */
@@ -32,11 +32,15 @@ export class EdoSession {
   }
 
   private async build(): Promise<EdoOperator> {
-    let conn;
+    let conn: StoredEdoConnection | null;
     try {
       conn = await this.repo.get();
     } catch (err) {
-      if (err instanceof SecretBoxError) throw new ApiError('EDO_NOT_CONFIGURED', 'the stored operator connection cannot be decrypted with the current master key (EDO_MASTER_KEY); restore that key or store the connection again with edo-cli set');
+      if (err instanceof SecretBoxError)
+        throw new ApiError(
+          'EDO_NOT_CONFIGURED',
+          'the stored operator connection cannot be decrypted with the current master key (EDO_MASTER_KEY); restore that key or store the connection again with edo-cli set',
+        );
       throw err;
     }
     if (!conn) throw new ApiError('EDO_NOT_CONFIGURED', 'no e-document operator connection is configured; store one with edo-cli set');

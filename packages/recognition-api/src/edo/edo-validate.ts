@@ -13,7 +13,8 @@ export function ddmmyyyy(field: string, value: string | undefined): Date | undef
   if (value === undefined) return undefined;
   const m = /^(\d{2})\.(\d{2})\.(\d{4})$/.exec(value);
   const d = m ? new Date(Date.UTC(Number(m[3]), Number(m[2]) - 1, Number(m[1]))) : undefined;
-  if (!m || !d || d.getUTCDate() !== Number(m[1]) || d.getUTCMonth() !== Number(m[2]) - 1) throw invalid(field, `must be a date dd.MM.yyyy, got "${value}"`);
+  if (!m || !d || d.getUTCDate() !== Number(m[1]) || d.getUTCMonth() !== Number(m[2]) - 1)
+    throw invalid(field, `must be a date dd.MM.yyyy, got "${value}"`);
   return d;
 }
 
@@ -26,14 +27,21 @@ export function isoInstant(field: string, value: string | undefined): Date | und
 }
 
 /** Document dates and ISO timestamps of the documents list: valid, ordered, not mixed (Diadoc: 400). */
-export function documentsWindow(q: { fromDocumentDate?: string; toDocumentDate?: string; timestampFrom?: string; timestampTo?: string; documentNumber?: string }) {
+export function documentsWindow(q: {
+  fromDocumentDate?: string;
+  toDocumentDate?: string;
+  timestampFrom?: string;
+  timestampTo?: string;
+  documentNumber?: string;
+}) {
   const from = ddmmyyyy('fromDocumentDate', q.fromDocumentDate);
   const to = ddmmyyyy('toDocumentDate', q.toDocumentDate);
   if (from && to && to < from) throw invalid('toDocumentDate', 'must not be before fromDocumentDate');
   const tFrom = isoInstant('timestampFrom', q.timestampFrom);
   const tTo = isoInstant('timestampTo', q.timestampTo);
   if (tFrom && tTo && tTo < tFrom) throw invalid('timestampTo', 'must not be before timestampFrom');
-  if ((tFrom || tTo) && (from || to)) throw invalid(tFrom ? 'timestampFrom' : 'timestampTo', 'cannot be combined with fromDocumentDate/toDocumentDate');
+  if ((tFrom || tTo) && (from || to))
+    throw invalid(tFrom ? 'timestampFrom' : 'timestampTo', 'cannot be combined with fromDocumentDate/toDocumentDate');
   if ((tFrom || tTo) && q.documentNumber) throw invalid('documentNumber', 'cannot be combined with timestampFrom/timestampTo');
   return { timestampFrom: tFrom, timestampTo: tTo };
 }
@@ -42,7 +50,8 @@ export function documentsWindow(q: { fromDocumentDate?: string; toDocumentDate?:
 export function attachmentsBase64(list: { SignedContent: { Content: string; Signature?: string } }[]): void {
   list.forEach((a, i) => {
     if (!BASE64.test(a.SignedContent.Content)) throw invalid(`DocumentAttachments[${i}].SignedContent.Content`, 'must be valid base64');
-    if (a.SignedContent.Signature !== undefined && !BASE64.test(a.SignedContent.Signature)) throw invalid(`DocumentAttachments[${i}].SignedContent.Signature`, 'must be valid base64');
+    if (a.SignedContent.Signature !== undefined && !BASE64.test(a.SignedContent.Signature))
+      throw invalid(`DocumentAttachments[${i}].SignedContent.Signature`, 'must be valid base64');
   });
 }
 

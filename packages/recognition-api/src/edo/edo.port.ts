@@ -43,16 +43,35 @@ export interface SendInput {
   operationId: string;
 }
 
-export interface SearchInput { query: string; firstIndex?: number; count?: number; scope?: string }
-export interface EventsInput { afterIndexKey?: string; limit?: number }
-export interface CounteragentsInput { counteragentStatus?: string; afterIndexKey?: string; query?: string; pageSize?: number }
+export interface SearchInput {
+  query: string;
+  firstIndex?: number;
+  count?: number;
+  scope?: string;
+}
+export interface EventsInput {
+  afterIndexKey?: string;
+  limit?: number;
+}
+export interface CounteragentsInput {
+  counteragentStatus?: string;
+  afterIndexKey?: string;
+  query?: string;
+  pageSize?: number;
+}
 
 /** POST /api/v1/edo/employees body (spec shape: `Credentials.Login` is the login string). */
 export interface EmployeeCreateInput {
   Credentials: { Login: string; FullName: { LastName: string; FirstName: string; MiddleName?: string } };
   Position?: string;
   CanBeInvitedForChat?: boolean;
-  Permissions: { IsAdministrator: boolean; DocumentAccessLevel: string; UserDepartmentId?: string; SelectedDepartmentIds?: string[]; Actions?: { Name: string; IsAllowed: boolean }[] };
+  Permissions: {
+    IsAdministrator: boolean;
+    DocumentAccessLevel: string;
+    UserDepartmentId?: string;
+    SelectedDepartmentIds?: string[];
+    Actions?: { Name: string; IsAllowed: boolean }[];
+  };
 }
 
 /** PUT /api/v1/edo/employees/{userId} body: the changeable part of the Employee read shape; absent = unchanged. */
@@ -60,8 +79,12 @@ export interface EmployeeUpdateInput {
   Position?: string;
   CanBeInvitedForChat?: boolean;
   Permissions?: {
-    UserDepartmentId?: string; IsAdministrator?: boolean; DocumentAccessLevel?: string; SelectedDepartmentIds?: string[];
-    Actions?: { Name: string; IsAllowed: boolean }[]; AuthorizationPermission?: { IsBlocked: boolean; Comment?: string };
+    UserDepartmentId?: string;
+    IsAdministrator?: boolean;
+    DocumentAccessLevel?: string;
+    SelectedDepartmentIds?: string[];
+    Actions?: { Name: string; IsAllowed: boolean }[];
+    AuthorizationPermission?: { IsBlocked: boolean; Comment?: string };
   };
 }
 

@@ -7,7 +7,17 @@ import { pass } from './pass-through.js';
 import * as S from './edo.schemas.js';
 import type { EdoService } from './edo.service.js';
 
-const errors = { 401: S.ErrorBody, 402: S.ErrorBody, 403: S.ErrorBody, 404: S.ErrorBody, 409: S.ErrorBody, 422: S.ErrorBody, 429: S.ErrorBody, 502: S.ErrorBody, 503: S.ErrorBody };
+const errors = {
+  401: S.ErrorBody,
+  402: S.ErrorBody,
+  403: S.ErrorBody,
+  404: S.ErrorBody,
+  409: S.ErrorBody,
+  422: S.ErrorBody,
+  429: S.ErrorBody,
+  502: S.ErrorBody,
+  503: S.ErrorBody,
+};
 const tags = ['edo'];
 
 /** `attachment` with an ASCII fallback and the exact UTF-8 name (RFC 6266 / 5987). */
@@ -27,37 +37,128 @@ export async function edoRoutes(root: FastifyInstance, service: EdoService): Pro
     scope.setReplySerializer((data) => stringifyJson(data));
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
 
-    app.get('/api/v1/edo/health', { schema: { tags, operationId: 'getEdoHealth', summary: 'Operator connection check', response: { 200: S.EdoHealthBody, 401: S.ErrorBody, 403: S.ErrorBody, 503: S.EdoHealthBody } } }, async (_request, reply) => {
-      const { ok, body } = await service.health();
-      return reply.status(ok ? 200 : 503).send(body);
-    });
+    app.get(
+      '/api/v1/edo/health',
+      {
+        schema: {
+          tags,
+          operationId: 'getEdoHealth',
+          summary: 'Operator connection check',
+          response: { 200: S.EdoHealthBody, 401: S.ErrorBody, 403: S.ErrorBody, 503: S.EdoHealthBody },
+        },
+      },
+      async (_request, reply) => {
+        const { ok, body } = await service.health();
+        return reply.status(ok ? 200 : 503).send(body);
+      },
+    );
 
-    app.get('/api/v1/edo/documents', { schema: { tags, operationId: 'listEdoDocuments', summary: 'List operator documents (V3/GetDocuments)', querystring: S.DocumentsQuery, response: { 200: S.DocumentList, ...errors } } },
-      async (request) => pass(service.listDocuments(request.query)));
+    app.get(
+      '/api/v1/edo/documents',
+      {
+        schema: {
+          tags,
+          operationId: 'listEdoDocuments',
+          summary: 'List operator documents (V3/GetDocuments)',
+          querystring: S.DocumentsQuery,
+          response: { 200: S.DocumentList, ...errors },
+        },
+      },
+      async (request) => pass(service.listDocuments(request.query)),
+    );
 
-    app.get('/api/v1/edo/documents/:messageId/:entityId', { schema: { tags, operationId: 'getEdoDocument', summary: 'One document (V3/GetDocument)', params: S.EntityParams, response: { 200: S.DiadocDocument, ...errors } } },
-      async (request) => pass(service.getDocument(request.params.messageId, request.params.entityId)));
+    app.get(
+      '/api/v1/edo/documents/:messageId/:entityId',
+      {
+        schema: {
+          tags,
+          operationId: 'getEdoDocument',
+          summary: 'One document (V3/GetDocument)',
+          params: S.EntityParams,
+          response: { 200: S.DiadocDocument, ...errors },
+        },
+      },
+      async (request) => pass(service.getDocument(request.params.messageId, request.params.entityId)),
+    );
 
-    app.get('/api/v1/edo/documents/:messageId/:entityId/content', {
-      schema: { tags, operationId: 'getEdoDocumentContent', summary: 'Binary content (V4/GetEntityContent), with the document file name', params: S.EntityParams, produces: ['application/octet-stream'], response: { 200: Type.String({ format: 'binary' }), ...errors } },
-    }, async (request, reply) => {
-      const c = await service.getContent(request.params.messageId, request.params.entityId);
-      reply.header('content-type', c.contentType).header('content-disposition', contentDisposition(c.fileName));
-      if (c.length !== undefined) reply.header('content-length', c.length);
-      return reply.send(c.body as never); // a byte stream; the 200 schema documents it as binary
-    });
+    app.get(
+      '/api/v1/edo/documents/:messageId/:entityId/content',
+      {
+        schema: {
+          tags,
+          operationId: 'getEdoDocumentContent',
+          summary: 'Binary content (V4/GetEntityContent), with the document file name',
+          params: S.EntityParams,
+          produces: ['application/octet-stream'],
+          response: { 200: Type.String({ format: 'binary' }), ...errors },
+        },
+      },
+      async (request, reply) => {
+        const c = await service.getContent(request.params.messageId, request.params.entityId);
+        reply.header('content-type', c.contentType).header('content-disposition', contentDisposition(c.fileName));
+        if (c.length !== undefined) reply.header('content-length', c.length);
+        return reply.send(c.body as never); // a byte stream; the 200 schema documents it as binary
+      },
+    );
 
-    app.post('/api/v1/edo/documents/send', { bodyLimit: 75 * 1024 * 1024, schema: { tags, operationId: 'sendEdoDocument', summary: 'Send a document (V3/PostMessage)', querystring: S.SendQuery, body: S.SendBody, response: { 200: S.DiadocMessage, ...errors } } },
-      async (request) => pass(service.send(request.body, request.query.operationId)));
+    app.post(
+      '/api/v1/edo/documents/send',
+      {
+        bodyLimit: 75 * 1024 * 1024,
+        schema: {
+          tags,
+          operationId: 'sendEdoDocument',
+          summary: 'Send a document (V3/PostMessage)',
+          querystring: S.SendQuery,
+          body: S.SendBody,
+          response: { 200: S.DiadocMessage, ...errors },
+        },
+      },
+      async (request) => pass(service.send(request.body, request.query.operationId)),
+    );
 
-    app.post('/api/v1/edo/documents/search', { schema: { tags, operationId: 'searchEdoDocuments', summary: 'Full-text search (V3/SearchDocflows)', body: S.SearchBody, response: { 200: S.SearchResult, ...errors } } },
-      async (request) => pass(service.search(request.body)));
+    app.post(
+      '/api/v1/edo/documents/search',
+      {
+        schema: {
+          tags,
+          operationId: 'searchEdoDocuments',
+          summary: 'Full-text search (V3/SearchDocflows)',
+          body: S.SearchBody,
+          response: { 200: S.SearchResult, ...errors },
+        },
+      },
+      async (request) => pass(service.search(request.body)),
+    );
 
-    app.delete('/api/v1/edo/documents/:messageId', { schema: { tags, operationId: 'deleteEdoDocument', summary: 'Delete a message or one document of it (POST /Delete)', params: S.MessageParams, querystring: S.DeleteQuery, response: { 200: S.Deleted, ...errors } } },
-      async (request) => pass(service.deleteDocument(request.params.messageId, request.query.documentId)));
+    app.delete(
+      '/api/v1/edo/documents/:messageId',
+      {
+        schema: {
+          tags,
+          operationId: 'deleteEdoDocument',
+          summary: 'Delete a message or one document of it (POST /Delete)',
+          params: S.MessageParams,
+          querystring: S.DeleteQuery,
+          response: { 200: S.Deleted, ...errors },
+        },
+      },
+      async (request) => pass(service.deleteDocument(request.params.messageId, request.query.documentId)),
+    );
 
-    app.get('/api/v1/edo/events', { schema: { tags, operationId: 'listEdoEvents', summary: 'Event feed (V8/GetNewEvents); afterEventId carries the IndexKey cursor', querystring: S.EventsQuery, response: { 200: S.EventList, ...errors } } },
-      async (request) => pass(service.events(request.query.afterEventId, request.query.limit)));
+    app.get(
+      '/api/v1/edo/events',
+      {
+        schema: {
+          tags,
+          operationId: 'listEdoEvents',
+          summary: 'Event feed (V8/GetNewEvents); afterEventId carries the IndexKey cursor',
+          querystring: S.EventsQuery,
+          response: { 200: S.EventList, ...errors },
+        },
+      },
+      async (request) => pass(service.events(request.query.afterEventId, request.query.limit)),
+    );
 
     edoDirectoryRoutes(app, service, errors);
   });

@@ -1,5 +1,14 @@
 import type { IdSource } from '@app/shared';
-import type { CounteragentsInput, DocumentsFilter, EmployeeCreateInput, EmployeeUpdateInput, EntityContent, OperatorJson, SearchInput, SendInput } from './edo.port.js';
+import type {
+  CounteragentsInput,
+  DocumentsFilter,
+  EmployeeCreateInput,
+  EmployeeUpdateInput,
+  EntityContent,
+  OperatorJson,
+  SearchInput,
+  SendInput,
+} from './edo.port.js';
 import type { EdoSession } from './edo-session.js';
 import { checkHealth, type EdoHealth } from './edo-health.js';
 import * as check from './edo-validate.js';

@@ -91,15 +91,24 @@ export class OidcTokenSource {
     if (err instanceof oidc.ResponseBodyError) {
       const said = `${err.error}${err.error_description ? `: ${err.error_description}` : ''}`;
       if (err.error === 'invalid_grant') {
-        return new ApiError('EDO_UNAUTHORIZED', `the identity provider rejected the refresh token (${said}); issue a new refresh token for the box user (Diadoc integrator cabinet) and store it with edo-cli set --refresh-token`);
+        return new ApiError(
+          'EDO_UNAUTHORIZED',
+          `the identity provider rejected the refresh token (${said}); issue a new refresh token for the box user (Diadoc integrator cabinet) and store it with edo-cli set --refresh-token`,
+        );
       }
       if (err.error === 'invalid_client' || err.error === 'unauthorized_client') {
-        return new ApiError('EDO_UNAUTHORIZED', `the identity provider rejected the client id or secret (${said}); check them in the Diadoc integrator cabinet and store them with edo-cli set`);
+        return new ApiError(
+          'EDO_UNAUTHORIZED',
+          `the identity provider rejected the client id or secret (${said}); check them in the Diadoc integrator cabinet and store them with edo-cli set`,
+        );
       }
       return new ApiError('EDO_UNAUTHORIZED', `the identity provider refused the token request (${said})`);
     }
     if (err instanceof oidc.WWWAuthenticateChallengeError) {
-      return new ApiError('EDO_UNAUTHORIZED', `the identity provider rejected the client credentials (${err.message}); check the client id and secret`);
+      return new ApiError(
+        'EDO_UNAUTHORIZED',
+        `the identity provider rejected the client credentials (${err.message}); check the client id and secret`,
+      );
     }
     return unreachable(`the identity provider ${this.opts.issuerUrl}`, err);
   }

@@ -60,14 +60,17 @@ export async function checkBmp(buf: Buffer): Promise<CheckedImage> {
   } catch {
     throw new ImageRejected('BMP image is corrupt or truncated');
   }
-  const png = await sharp(rgba.subarray(0, width * height * 4), { raw: { width, height, channels: 4 } }).png().toBuffer();
+  const png = await sharp(rgba.subarray(0, width * height * 4), { raw: { width, height, channels: 4 } })
+    .png()
+    .toBuffer();
   return { format: 'bmp', width, height, bytes: png, ext: 'png' };
 }
 
 /** Refuses declared sizes no document page has, before a single pixel is decoded. */
 export function checkDimensions(width: number, height: number): void {
   if (width * height > MAX_IMAGE_PIXELS) throw new ImageRejected(`image is ${width}×${height} pixels, more than ${MAX_IMAGE_PIXELS} allowed`);
-  if (Math.max(width, height) > MAX_IMAGE_SIDE) throw new ImageRejected(`image is ${width}×${height} pixels, a side longer than ${MAX_IMAGE_SIDE} is not a page`);
+  if (Math.max(width, height) > MAX_IMAGE_SIDE)
+    throw new ImageRejected(`image is ${width}×${height} pixels, a side longer than ${MAX_IMAGE_SIDE} is not a page`);
 }
 
 /** True when every channel of a raw buffer spans at most 2 levels: one colour (JPEG noise allowed). */

@@ -24,7 +24,8 @@ export async function checkPdf(buf: Buffer): Promise<CheckedImage> {
   });
   if (info.encrypted) throw new ImageRejected('PDF is encrypted; send it without encryption or restrictions');
   if (info.pages === 0) throw new ImageRejected('PDF has no pages');
-  if (info.pages > MAX_IMAGES) throw new ImageRejected(`PDF has ${info.pages} pages; at most ${MAX_IMAGES} pages per request (each page counts as one image)`);
+  if (info.pages > MAX_IMAGES)
+    throw new ImageRejected(`PDF has ${info.pages} pages; at most ${MAX_IMAGES} pages per request (each page counts as one image)`);
   const px = info.pageSizes.map((s) => ({ width: Math.round((s.width * PDF_DPI) / 72), height: Math.round((s.height * PDF_DPI) / 72) }));
   if (px.length !== info.pages) throw new ImageRejected('PDF is damaged (page sizes cannot be read)');
   for (const [i, p] of px.entries()) {
@@ -33,7 +34,8 @@ export async function checkPdf(buf: Buffer): Promise<CheckedImage> {
     } catch (err) {
       const mm = (pts: number) => Math.round((pts * 25.4) / 72);
       const s = info.pageSizes[i];
-      if (err instanceof ImageRejected) throw new ImageRejected(`PDF page ${i + 1} is ${mm(s.width)}×${mm(s.height)} mm, at 300 DPI ${err.message.replace(/^image is /, '')}`);
+      if (err instanceof ImageRejected)
+        throw new ImageRejected(`PDF page ${i + 1} is ${mm(s.width)}×${mm(s.height)} mm, at 300 DPI ${err.message.replace(/^image is /, '')}`);
       throw err;
     }
     if (p.width < 1 || p.height < 1) throw new ImageRejected(`PDF page ${i + 1} has an empty size`);

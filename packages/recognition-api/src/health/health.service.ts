@@ -28,7 +28,12 @@ const safe = async (e: RecognitionEngine | undefined, fallback: EngineHealth): P
  * AI adapter when configured, else the local OCR engine) is not `ok`; the other engine is reported but does not
  * degrade the service, because it is not on the recognition path.
  */
-export async function checkHealth(deps: { db: Queryable; queue: QueueRepo; localEngine: RecognitionEngine; aiEngine?: RecognitionEngine }): Promise<HealthReport> {
+export async function checkHealth(deps: {
+  db: Queryable;
+  queue: QueueRepo;
+  localEngine: RecognitionEngine;
+  aiEngine?: RecognitionEngine;
+}): Promise<HealthReport> {
   let database: HealthReport['database'] = 'connected';
   let queueSize = 0;
   let avg = 0;

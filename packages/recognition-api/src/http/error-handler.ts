@@ -3,7 +3,10 @@ import { ApiError } from '../errors.js';
 
 function send(reply: FastifyReply, err: ApiError): FastifyReply {
   if (Object.keys(err.headers).length > 0) void reply.headers(err.headers);
-  return reply.status(err.status).type('application/json; charset=utf-8').send({ error: { code: err.code, message: err.message } });
+  return reply
+    .status(err.status)
+    .type('application/json; charset=utf-8')
+    .send({ error: { code: err.code, message: err.message } });
 }
 
 /** The parameter a Fastify/Ajv validation error is about, e.g. `limit` or `format`. */

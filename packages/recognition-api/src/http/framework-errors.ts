@@ -16,16 +16,22 @@ const envelope = (code: ErrorCode, message: string) => JSON.stringify({ error: {
  */
 export const frameworkErrorOptions: Pick<FastifyServerOptions, 'frameworkErrors' | 'clientErrorHandler'> = {
   frameworkErrors(error: Error & { code?: string }, _request: FastifyRequest, reply: FastifyReply) {
-    const [code, message]: [ErrorCode, string] = error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-      ? ['URI_TOO_LONG', 'the request path is too long']
-      : error.code === 'FST_ERR_BAD_URL' ? ['NOT_FOUND', 'no such resource (malformed path)'] : ['BAD_REQUEST', 'the request is malformed'];
+    const [code, message]: [ErrorCode, string] =
+      error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? ['URI_TOO_LONG', 'the request path is too long']
+        : error.code === 'FST_ERR_BAD_URL'
+          ? ['NOT_FOUND', 'no such resource (malformed path)']
+          : ['BAD_REQUEST', 'the request is malformed'];
     void reply.status(ERROR_STATUS[code]).type('application/json; charset=utf-8').send(envelope(code, message));
   },
   clientErrorHandler(error: Error & { code?: string }, socket: Socket) {
     if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return;
-    const [code, message]: [ErrorCode, string] = error.code === 'HPE_HEADER_OVERFLOW'
-      ? ['HEADERS_TOO_LARGE', 'request line and headers together exceed 16 KB']
-      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? ['REQUEST_TIMEOUT', 'the request was not received in time'] : ['BAD_REQUEST', 'the request is not valid HTTP'];
+    const [code, message]: [ErrorCode, string] =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? ['HEADERS_TOO_LARGE', 'request line and headers together exceed 16 KB']
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? ['REQUEST_TIMEOUT', 'the request was not received in time']
+          : ['BAD_REQUEST', 'the request is not valid HTTP'];
     const status = ERROR_STATUS[code];
     const body = envelope(code, message);
     socket.end(

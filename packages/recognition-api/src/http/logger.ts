@@ -6,7 +6,11 @@ import { pino, type DestinationStream, type Logger } from 'pino';
  * bytes never reach it: Fastify's request serializer logs method, URL and ids only, and uploads are not logged.
  */
 export function createServiceLogger(level: string, destination?: DestinationStream): Logger {
-  const options = { level, base: { service: 'recognition-api' }, redact: { paths: ['req.headers["x-api-key"]', 'headers["x-api-key"]'], censor: '[redacted]' } };
+  const options = {
+    level,
+    base: { service: 'recognition-api' },
+    redact: { paths: ['req.headers["x-api-key"]', 'headers["x-api-key"]'], censor: '[redacted]' },
+  };
   return destination ? pino(options, destination) : pino(options);
 }
 

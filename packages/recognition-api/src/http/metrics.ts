@@ -27,7 +27,10 @@ export interface RecognitionMetrics {
  * Registers the recognition metrics on `registry` (a new one by default). `queueDepth` is called at each scrape
  * and answers the number of queued documents per priority.
  */
-export function createRecognitionMetrics(queueDepth: () => Promise<Partial<Record<Priority, number>>>, registry = new Registry()): RecognitionMetrics {
+export function createRecognitionMetrics(
+  queueDepth: () => Promise<Partial<Record<Priority, number>>>,
+  registry = new Registry(),
+): RecognitionMetrics {
   new Gauge({
     name: 'recognition_queue_depth',
     help: 'Documents queued and not yet claimed, by priority',
@@ -38,7 +41,12 @@ export function createRecognitionMetrics(queueDepth: () => Promise<Partial<Recor
       for (const p of ['high', 'normal', 'batch'] as const) this.set({ priority: p }, depth[p] ?? 0);
     },
   });
-  const documents = new Counter({ name: 'recognition_documents_total', help: 'Documents through the engine by outcome', labelNames: ['outcome'], registers: [registry] });
+  const documents = new Counter({
+    name: 'recognition_documents_total',
+    help: 'Documents through the engine by outcome',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
   const pages = new Counter({ name: 'recognition_pages_total', help: 'Pages through the engine (rate() = pages per second)', registers: [registry] });
   const ocr = new Histogram({
     name: 'recognition_ocr_duration_seconds',
@@ -47,7 +55,12 @@ export function createRecognitionMetrics(queueDepth: () => Promise<Partial<Recor
     buckets: [0.5, 1, 2, 4, 8, 15, 30, 60, 120],
     registers: [registry],
   });
-  const callbacks = new Counter({ name: 'recognition_callback_deliveries_total', help: 'Callback attempts by outcome', labelNames: ['outcome'], registers: [registry] });
+  const callbacks = new Counter({
+    name: 'recognition_callback_deliveries_total',
+    help: 'Callback attempts by outcome',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
   return {
     registry,
     recognized(outcome, n, seconds) {
@@ -71,7 +84,12 @@ export function installMetrics(app: FastifyInstance, metrics: RecognitionMetrics
     registers: [metrics.registry],
   });
   app.addHook('onResponse', async (request, reply) => {
-    duration.observe({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    duration.observe(
+      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
   });
-  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
+  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) =>
+    reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
+  );
 }

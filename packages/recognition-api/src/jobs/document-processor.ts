@@ -32,7 +32,12 @@ export function timedOrFailed(reason: RecognitionFailedError['reason'], processi
 export class DocumentProcessor {
   constructor(
     private readonly deps: {
-      db: Db; files: FileStore; engine: RecognitionEngine; clock: Clock; ids: IdSource; log?: (msg: string, extra: object) => void;
+      db: Db;
+      files: FileStore;
+      engine: RecognitionEngine;
+      clock: Clock;
+      ids: IdSource;
+      log?: (msg: string, extra: object) => void;
       /** Documents, pages and engine time at /metrics. */
       metrics?: RecognitionMetrics;
     },

@@ -31,8 +31,9 @@ export class Lane {
     if (this.running.size >= this.slots) {
       const ends = [...this.running.values()].map((r) => Math.min(r.deadline, r.started + this.meanMs));
       const seconds = Math.max(1, Math.ceil((Math.min(...ends) - now) / 1000));
-      throw new ApiError('HIGH_PRIORITY_BUSY', `all ${this.slots} ${this.name} slots are busy; retry in ${seconds} s or send priority=normal`,
-        { 'retry-after': String(seconds) });
+      throw new ApiError('HIGH_PRIORITY_BUSY', `all ${this.slots} ${this.name} slots are busy; retry in ${seconds} s or send priority=normal`, {
+        'retry-after': String(seconds),
+      });
     }
     const id = ++this.seq;
     this.running.set(id, { started: now, deadline: deadline.getTime() });

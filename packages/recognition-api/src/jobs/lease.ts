@@ -12,9 +12,13 @@ export const JOB_LEASE_MS = 2 * 60 * 1000;
  * Renews the lease on document `id` every third of {@link JOB_LEASE_MS} on the injected scheduler until the
  * returned function is called. A failed renewal is logged and retried at the next beat.
  */
-export function holdLease(deps: { queue: QueueRepo; clock: Clock; scheduler: Scheduler; log?: (msg: string, extra: object) => void }, id: string): () => void {
+export function holdLease(
+  deps: { queue: QueueRepo; clock: Clock; scheduler: Scheduler; log?: (msg: string, extra: object) => void },
+  id: string,
+): () => void {
   return every(deps.scheduler, JOB_LEASE_MS / 3, () => {
-    deps.queue.renew(id, new Date(deps.clock.now().getTime() + JOB_LEASE_MS)).catch((err: Error) =>
-      deps.log?.('lease renewal failed', { documentId: id, err: err.message }));
+    deps.queue
+      .renew(id, new Date(deps.clock.now().getTime() + JOB_LEASE_MS))
+      .catch((err: Error) => deps.log?.('lease renewal failed', { documentId: id, err: err.message }));
   });
 }

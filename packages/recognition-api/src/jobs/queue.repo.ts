@@ -41,14 +41,18 @@ export class QueueRepo {
     if (doc) {
       await this.db.query(
         `INSERT INTO queue_turns (api_key_id, last_turn) VALUES ($1, nextval('queue_turn_seq'))
-         ON CONFLICT (api_key_id) DO UPDATE SET last_turn = EXCLUDED.last_turn`, [doc.apiKeyId]);
+         ON CONFLICT (api_key_id) DO UPDATE SET last_turn = EXCLUDED.last_turn`,
+        [doc.apiKeyId],
+      );
     }
     return doc;
   }
 
   /** Extends a held lease (long recognitions); false when the row is no longer ours to hold. */
   async renew(id: string, until: Date): Promise<boolean> {
-    return (await this.db.query(`UPDATE documents SET lease_until = $2 WHERE id = $1 AND status = 'processing' RETURNING id`, [id, until])).length > 0;
+    return (
+      (await this.db.query(`UPDATE documents SET lease_until = $2 WHERE id = $1 AND status = 'processing' RETURNING id`, [id, until])).length > 0
+    );
   }
 
   /** Puts a held document back in the queue, due at `at` (engine unavailable); false when no longer held. */

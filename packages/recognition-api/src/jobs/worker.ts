@@ -19,7 +19,11 @@ export const JOB_TIMEOUT_MS = 10 * 60 * 1000;
 
 /** Dependencies of {@link runWorkerStep}; `scheduler` defaults to real timers, `jobTimeoutMs` to {@link JOB_TIMEOUT_MS}. */
 export interface WorkerDeps {
-  queue: QueueRepo; processor: DocumentProcessor; clock: Clock; scheduler?: Scheduler; jobTimeoutMs?: number;
+  queue: QueueRepo;
+  processor: DocumentProcessor;
+  clock: Clock;
+  scheduler?: Scheduler;
+  jobTimeoutMs?: number;
   log?: (msg: string, extra: object) => void;
 }
 
@@ -36,7 +40,12 @@ export async function runWorkerStep(deps: WorkerDeps): Promise<boolean> {
   const doc = await deps.queue.claim(deps.clock.now(), JOB_LEASE_MS);
   if (!doc) return false;
   if (doc.attempts > MAX_JOB_ATTEMPTS) {
-    await deps.processor.finish(doc, { ok: false, code: 'RECOGNITION_FAILED', message: `engine_error: processing was interrupted ${MAX_JOB_ATTEMPTS} times`, processingTimeMs: 0 });
+    await deps.processor.finish(doc, {
+      ok: false,
+      code: 'RECOGNITION_FAILED',
+      message: `engine_error: processing was interrupted ${MAX_JOB_ATTEMPTS} times`,
+      processingTimeMs: 0,
+    });
     return true;
   }
   const started = deps.clock.now().getTime();
@@ -44,7 +53,10 @@ export async function runWorkerStep(deps: WorkerDeps): Promise<boolean> {
   const stopLease = holdLease({ ...deps, scheduler }, doc.id);
   let result: ProcessingResult;
   try {
-    result = await Promise.race([deps.processor.recognize(doc, timeout.signal), whenAborted<ProcessingResult>(timeout.signal, () => new JobTimedOut())]);
+    result = await Promise.race([
+      deps.processor.recognize(doc, timeout.signal),
+      whenAborted<ProcessingResult>(timeout.signal, () => new JobTimedOut()),
+    ]);
   } catch (err) {
     if (!(err instanceof JobTimedOut)) throw err;
     deps.log?.('job timed out', { documentId: doc.id, timeoutMs: deps.jobTimeoutMs ?? JOB_TIMEOUT_MS });

@@ -16,13 +16,14 @@ import { KeysRepo, parseScopes, type ApiScope } from './keys.repo.js';
  */
 export async function runKeysCli(argv: string[], out: (line: string) => void = console.log, env = process.env): Promise<number> {
   const [cmd, ...rest] = argv;
-  const usage = 'usage: keys-cli create --name NAME [--scopes recognition,edo] | list | deactivate KEY_ID | set-scopes KEY_ID recognition,edo | callback-secret KEY_ID';
+  const usage =
+    'usage: keys-cli create --name NAME [--scopes recognition,edo] | list | deactivate KEY_ID | set-scopes KEY_ID recognition,edo | callback-secret KEY_ID';
   if (!cmd || !['create', 'list', 'deactivate', 'set-scopes', 'callback-secret'].includes(cmd)) {
     out(usage);
     return 2;
   }
-  const flag = (name: string) => (rest.includes(name) ? rest[rest.indexOf(name) + 1] ?? '' : undefined);
-  const scopesArg = cmd === 'create' ? flag('--scopes') : cmd === 'set-scopes' ? rest[1] ?? '' : undefined;
+  const flag = (name: string) => (rest.includes(name) ? (rest[rest.indexOf(name) + 1] ?? '') : undefined);
+  const scopesArg = cmd === 'create' ? flag('--scopes') : cmd === 'set-scopes' ? (rest[1] ?? '') : undefined;
   const scopes: ApiScope[] | null = scopesArg === undefined ? ['recognition'] : parseScopes(scopesArg);
   if (!scopes) {
     out(`scopes: a comma list of recognition, edo; got "${scopesArg}"`);
@@ -44,7 +45,7 @@ export async function runKeysCli(argv: string[], out: (line: string) => void = c
       out(`created ${record.id} (${record.name}) scopes ${record.scopes.join(',')}`);
       out(`X-API-Key: ${key}`);
       out(`Callback signing secret: ${callbackSecret}`);
-      out('Store both now: they are not shown again (only the key\'s SHA-256 hash is kept).');
+      out("Store both now: they are not shown again (only the key's SHA-256 hash is kept).");
       return 0;
     }
     if (cmd === 'callback-secret') {
@@ -59,7 +60,9 @@ export async function runKeysCli(argv: string[], out: (line: string) => void = c
     }
     if (cmd === 'list') {
       for (const k of await keys.list()) {
-        out(`${k.id}\t${k.keyPrefix}…\t${k.deactivatedAt ? 'deactivated' : 'active'}\t${k.createdAt.toISOString()}\t${k.name}\t${k.scopes.join(',')}`);
+        out(
+          `${k.id}\t${k.keyPrefix}…\t${k.deactivatedAt ? 'deactivated' : 'active'}\t${k.createdAt.toISOString()}\t${k.name}\t${k.scopes.join(',')}`,
+        );
       }
       return 0;
     }

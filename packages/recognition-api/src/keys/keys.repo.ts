@@ -11,7 +11,14 @@ export type ApiScope = (typeof API_SCOPES)[number];
 
 /** Parses a comma list such as `recognition,edo`; null when empty or a name is unknown. */
 export function parseScopes(list: string): ApiScope[] | null {
-  const names = [...new Set(list.split(',').map((s) => s.trim()).filter(Boolean))];
+  const names = [
+    ...new Set(
+      list
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
   return names.length > 0 && names.every((n) => (API_SCOPES as readonly string[]).includes(n)) ? (names as ApiScope[]) : null;
 }
 
@@ -61,7 +68,9 @@ export class KeysRepo {
    * `plainKey` lets the demo key be fixed; `scopes` default to `recognition` only.
    */
   async create(
-    name: string, plainKey: string = `rk_${randomBytes(32).toString('base64url')}`, scopes: ApiScope[] = ['recognition'],
+    name: string,
+    plainKey: string = `rk_${randomBytes(32).toString('base64url')}`,
+    scopes: ApiScope[] = ['recognition'],
   ): Promise<{ key: string; callbackSecret: string; record: ApiKeyRecord }> {
     const id = `key_${randomBytes(8).toString('hex')}`;
     const callbackSecret = newCallbackSecret();
@@ -103,10 +112,10 @@ export class KeysRepo {
 
   /** Adds scopes to the key with this plain value (the demo key of an older data folder gains `edo`). */
   async grantScopes(plainKey: string, scopes: ApiScope[]): Promise<void> {
-    await this.db.query(
-      'UPDATE api_keys SET scopes = ARRAY(SELECT DISTINCT unnest(scopes || $2::text[]) ORDER BY 1 DESC) WHERE key_hash = $1',
-      [sha256Hex(plainKey), scopes],
-    );
+    await this.db.query('UPDATE api_keys SET scopes = ARRAY(SELECT DISTINCT unnest(scopes || $2::text[]) ORDER BY 1 DESC) WHERE key_hash = $1', [
+      sha256Hex(plainKey),
+      scopes,
+    ]);
   }
 
   /** True when a key with this plain value exists (active or not). */
@@ -120,10 +129,10 @@ export class KeysRepo {
 
   /** Deactivates a key; false when there is no such active key. Documents stay, owned by the inactive key. */
   async deactivate(id: string): Promise<boolean> {
-    const rows = await this.db.query(
-      'UPDATE api_keys SET deactivated_at = $2 WHERE id = $1 AND deactivated_at IS NULL RETURNING id',
-      [id, this.clock.now()],
-    );
+    const rows = await this.db.query('UPDATE api_keys SET deactivated_at = $2 WHERE id = $1 AND deactivated_at IS NULL RETURNING id', [
+      id,
+      this.clock.now(),
+    ]);
     return rows.length > 0;
   }
 

@@ -86,7 +86,9 @@ describe('admin configuration and CLI', () => {
     const dir = mkdtempSync(join(tmpdir(), 'admin-cli-'));
     try {
       const out: string[] = [];
-      expect(await runAdminCli(['set-password', '--username', 'ops'], (l) => out.push(l), { DATA_DIR: dir, ADMIN_NEW_PASSWORD: 'operations password' })).toBe(0);
+      expect(
+        await runAdminCli(['set-password', '--username', 'ops'], (l) => out.push(l), { DATA_DIR: dir, ADMIN_NEW_PASSWORD: 'operations password' }),
+      ).toBe(0);
       expect(out[0]).toContain('password of ops set');
       const { openRecognitionDb } = await import('../../src/db.js');
       const cliDb = await openRecognitionDb({ dataDir: dir });

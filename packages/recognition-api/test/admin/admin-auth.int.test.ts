@@ -17,7 +17,12 @@ describe('admin panel: sign-in and sessions', () => {
       expect(res.statusCode, url).toBe(303);
       expect(res.headers.location, url).toMatch(/^\/admin\/login/);
     }
-    const post = await h.app.inject({ method: 'POST', url: '/admin/keys', headers: { 'x-api-key': h.keyA, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'name=x&scopes=recognition' });
+    const post = await h.app.inject({
+      method: 'POST',
+      url: '/admin/keys',
+      headers: { 'x-api-key': h.keyA, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'name=x&scopes=recognition',
+    });
     expect(post.statusCode).toBe(303);
     expect((await h.services.keys.list()).map((k) => k.name)).not.toContain('x');
   });

@@ -27,14 +27,22 @@ export class PanelClient {
   }
 
   /** POSTs a form; `_csrf` is added unless `csrf: false` (or given in `form`). */
-  async post(url: string, form: Record<string, string | string[]> = {}, opts: { csrf?: boolean; headers?: Record<string, string> } = {}): Promise<LightMyRequestResponse> {
+  async post(
+    url: string,
+    form: Record<string, string | string[]> = {},
+    opts: { csrf?: boolean; headers?: Record<string, string> } = {},
+  ): Promise<LightMyRequestResponse> {
     const body = new URLSearchParams();
     if (opts.csrf !== false && !('_csrf' in form)) body.append('_csrf', this.csrf);
     for (const [k, v] of Object.entries(form)) for (const x of ([] as string[]).concat(v)) body.append(k, x);
-    return this.remember(await this.app.inject({
-      method: 'POST', url, payload: body.toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded', ...(this.cookie ? { cookie: this.cookie } : {}), ...opts.headers },
-    }));
+    return this.remember(
+      await this.app.inject({
+        method: 'POST',
+        url,
+        payload: body.toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...(this.cookie ? { cookie: this.cookie } : {}), ...opts.headers },
+      }),
+    );
   }
 
   /** Opens the sign-in page and signs in; returns the POST's answer. */

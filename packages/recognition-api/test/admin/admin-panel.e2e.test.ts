@@ -14,7 +14,16 @@ import { ADMIN_PASSWORD, ADMIN_USER } from './admin-harness.js';
  * `test-artifacts/admin/` (git-ignored) for review.
  */
 const ARTIFACTS = fileURLToPath(new URL('../../../../test-artifacts/admin/', import.meta.url));
-const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const LAUNCH_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 let e: EdoHarness;
 let base = '';
@@ -28,7 +37,16 @@ const api = (key: string) => fetch(`${base}/api/v1/documents`, { headers: { 'X-A
 
 async function upload(key: string, images: Buffer[], data: RecognizedData, type: string, ref: string): Promise<string> {
   e.h.engine.data = data;
-  const res = await e.h.app.inject({ method: 'POST', url: '/api/v1/recognize', headers: { 'x-api-key': key }, payload: recognizeForm(images, { priority: 'high', document_type: type, client_ref: ref }, images.map((_, i) => `page${i + 1}.png`)) });
+  const res = await e.h.app.inject({
+    method: 'POST',
+    url: '/api/v1/recognize',
+    headers: { 'x-api-key': key },
+    payload: recognizeForm(
+      images,
+      { priority: 'high', document_type: type, client_ref: ref },
+      images.map((_, i) => `page${i + 1}.png`),
+    ),
+  });
   expect(res.statusCode).toBe(200);
   return res.json().id as string;
 }
@@ -182,11 +200,18 @@ describe('admin panel in Chromium', () => {
     const inn = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'ИНН продавца' }) });
     expect(await inn.getAttribute('class')).toContain('has-warning');
     expect(await inn.textContent()).toContain(doc.seller.inn!);
-    expect(await page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Покупатель' }) }).textContent()).toContain(doc.buyer.name!);
+    expect(
+      await page
+        .getByRole('row')
+        .filter({ has: page.getByRole('rowheader', { name: 'Покупатель' }) })
+        .textContent(),
+    ).toContain(doc.buyer.name!);
     expect(await page.getByText(doc.items[0]!.name).isVisible()).toBe(true);
     const img = page.getByRole('img', { name: `Страница 1 документа ${lowConfidenceId}` });
     expect(await img.isVisible()).toBe(true);
-    expect(await page.evaluate('document.querySelector(".pages img").complete && document.querySelector(".pages img").naturalWidth')).toBeGreaterThan(100);
+    expect(await page.evaluate('document.querySelector(".pages img").complete && document.querySelector(".pages img").naturalWidth')).toBeGreaterThan(
+      100,
+    );
     await shot('09-document');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Выгрузить для учёта' }).click()]);
     expect(download.suggestedFilename()).toBe(`${lowConfidenceId}-accounting.json`);

@@ -35,7 +35,12 @@ describe('admin panel: API keys', () => {
 
   it('shows the documents count and last use of a key', async () => {
     const { key, record } = await e.h.services.keys.create('Счётчик');
-    await e.h.app.inject({ method: 'POST', url: '/api/v1/recognize', headers: { 'x-api-key': key }, payload: recognizeForm([await pngPage()], { priority: 'high' }) });
+    await e.h.app.inject({
+      method: 'POST',
+      url: '/api/v1/recognize',
+      headers: { 'x-api-key': key },
+      payload: recognizeForm([await pngPage()], { priority: 'high' }),
+    });
     const rows = await e.h.services.admin.keys.list();
     const row = rows.find((r) => r.id === record.id)!;
     expect(row.documents).toBe(1);
@@ -87,7 +92,14 @@ describe('admin panel: API keys', () => {
 });
 
 describe('admin panel: e-document connection', () => {
-  const form = () => ({ clientId: e.sim.clientId, clientSecret: e.sim.clientSecret, refreshToken: e.sim.refreshToken, boxId: e.sim.boxId, issuerUrl: e.sim.issuerUrl, apiBaseUrl: e.sim.apiUrl });
+  const form = () => ({
+    clientId: e.sim.clientId,
+    clientSecret: e.sim.clientSecret,
+    refreshToken: e.sim.refreshToken,
+    boxId: e.sim.boxId,
+    issuerUrl: e.sim.issuerUrl,
+    apiBaseUrl: e.sim.apiUrl,
+  });
 
   it('refuses a bad box id and a plain-http remote URL, naming the field; nothing is stored', async () => {
     await c.get('/admin/edo');
@@ -137,14 +149,28 @@ describe('admin panel: documents', () => {
   let goodId = '';
   beforeAll(async () => {
     e.h.engine.data = makeData();
-    goodId = (await e.h.app.inject({ method: 'POST', url: '/api/v1/recognize', headers: { 'x-api-key': e.keys.recognition }, payload: recognizeForm([await pngPage()], { priority: 'high' }) })).json().id;
+    goodId = (
+      await e.h.app.inject({
+        method: 'POST',
+        url: '/api/v1/recognize',
+        headers: { 'x-api-key': e.keys.recognition },
+        payload: recognizeForm([await pngPage()], { priority: 'high' }),
+      })
+    ).json().id;
     e.clock.advance(60_000);
     e.h.engine.data = makeData({ seller: { name: 'ООО «Сомнительный»', inn: '123', kpp: null }, items: [makeItem({ amount_with_nds: 250 })] });
-    lowId = (await e.h.app.inject({ method: 'POST', url: '/api/v1/recognize', headers: { 'x-api-key': e.keys.both }, payload: recognizeForm([await pngPage(), await pngPage()], { priority: 'high', document_type: 'invoice' }) })).json().id;
+    lowId = (
+      await e.h.app.inject({
+        method: 'POST',
+        url: '/api/v1/recognize',
+        headers: { 'x-api-key': e.keys.both },
+        payload: recognizeForm([await pngPage(), await pngPage()], { priority: 'high', document_type: 'invoice' }),
+      })
+    ).json().id;
     e.h.engine.data = makeData();
   });
 
-  it('lists every key\'s documents, newest first, and filters by status, type, key, date and low confidence', async () => {
+  it("lists every key's documents, newest first, and filters by status, type, key, date and low confidence", async () => {
     const all = await c.get('/admin/documents');
     expect(all.statusCode).toBe(200);
     expect(all.body.indexOf(lowId)).toBeLessThan(all.body.indexOf(goodId));
@@ -175,7 +201,12 @@ describe('admin panel: documents', () => {
 
   it('pages through 20 documents at a time', async () => {
     for (let i = 0; i < 20; i++) {
-      await e.h.app.inject({ method: 'POST', url: '/api/v1/recognize', headers: { 'x-api-key': e.keys.recognition }, payload: recognizeForm([await pngPage()], { priority: 'normal' }) });
+      await e.h.app.inject({
+        method: 'POST',
+        url: '/api/v1/recognize',
+        headers: { 'x-api-key': e.keys.recognition },
+        payload: recognizeForm([await pngPage()], { priority: 'normal' }),
+      });
     }
     const p1 = await c.get('/admin/documents');
     expect(p1.body).toContain('Страница 1 из 2');
@@ -227,10 +258,22 @@ describe('admin panel: odd input never breaks it', () => {
       () => c.post('/admin/keys', { name: 'x'.repeat(101), scopes: 'recognition' }),
       () => c.post('/admin/keys', { name: 'Строка\u0000', scopes: 'recognition' }),
       () => c.post('/admin/keys', { name: 'y'.repeat(70_000), scopes: 'recognition' }),
-      () => e.h.app.inject({ method: 'POST', url: '/admin/keys', headers: { ...cookie, 'content-type': 'application/json' }, payload: '{"name":"json","scopes":["recognition"],"_csrf":1}' }),
+      () =>
+        e.h.app.inject({
+          method: 'POST',
+          url: '/admin/keys',
+          headers: { ...cookie, 'content-type': 'application/json' },
+          payload: '{"name":"json","scopes":["recognition"],"_csrf":1}',
+        }),
       () => e.h.app.inject({ method: 'POST', url: '/admin/keys', headers: { ...cookie, 'content-type': 'application/json' }, payload: '{broken' }),
       () => e.h.app.inject({ method: 'POST', url: '/admin/keys', headers: { ...cookie, 'content-type': 'text/plain' }, payload: 'name=x' }),
-      () => e.h.app.inject({ method: 'POST', url: '/admin/login', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'username[]=a&password=b' }),
+      () =>
+        e.h.app.inject({
+          method: 'POST',
+          url: '/admin/login',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          payload: 'username[]=a&password=b',
+        }),
       () => c.post('/admin/edo', { clientId: ['a', 'b'], boxId: 'x' }),
       () => c.get('/admin/documents?status[]=x&page=99999999999&from=2026-02-30'),
       () => c.get('/admin/documents/doc_%00/pages/1'),

@@ -22,14 +22,25 @@ describe('warning texts in Russian', () => {
 
   it('leaves an unknown message as it is, and groups warnings by field', () => {
     expect(warningText('something new')).toBe('something new');
-    const m = warningsByField([{ field: 'seller.inn', message: 'INN is empty' }, { field: 'seller.inn', message: 'x' }]);
+    const m = warningsByField([
+      { field: 'seller.inn', message: 'INN is empty' },
+      { field: 'seller.inn', message: 'x' },
+    ]);
     expect(m.get('seller.inn')).toEqual(['ИНН не заполнен', 'x']);
   });
 });
 
 describe('documents filter', () => {
   it('turns Moscow calendar days into instants and pages into offsets', () => {
-    const { filter, errors } = parseFilter({ from: '2026-11-23', to: '2026-11-23', review: '1', page: '3', status: 'completed', type: 'upd', key: 'key_00ff' });
+    const { filter, errors } = parseFilter({
+      from: '2026-11-23',
+      to: '2026-11-23',
+      review: '1',
+      page: '3',
+      status: 'completed',
+      type: 'upd',
+      key: 'key_00ff',
+    });
     expect(errors).toEqual([]);
     expect(filter).toMatchObject({ status: 'completed', type: 'upd', keyId: 'key_00ff', confidenceBelow: 0.8, limit: 20, offset: 40 });
     expect(filter.from!.toISOString()).toBe('2026-11-22T21:00:00.000Z');

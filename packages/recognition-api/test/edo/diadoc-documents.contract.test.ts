@@ -44,9 +44,9 @@ describe('Diadoc adapter against the simulator: documents (GetDocuments, GetDocu
     expect(doc.DeliveryTimestamp).toBe(ticksToIso(sim.deliveryTicks));
   });
 
-  it("translates timestampFrom (ISO, ms precision) into timestampFromTicks: documents from that instant on", async () => {
+  it('translates timestampFrom (ISO, ms precision) into timestampFromTicks: documents from that instant on', async () => {
     const all = (await allPages('Any.Inbound', 100)).docs;
-    const from = new Date(String(all[4]!.DeliveryTimestamp).slice(0, 23) + 'Z');
+    const from = new Date(`${String(all[4]!.DeliveryTimestamp).slice(0, 23)}Z`);
     const page = await rig.operator.listDocuments({ filterCategory: 'Any.Inbound', timestampFrom: from });
     expect((page.Documents as Doc[]).map((d) => d.EntityId)).toEqual(all.slice(4).map((d) => d.EntityId));
   });
@@ -59,7 +59,9 @@ describe('Diadoc adapter against the simulator: documents (GetDocuments, GetDocu
     const dated = await rig.operator.listDocuments({ filterCategory: 'Any.Outbound', fromDocumentDate: '01.01.2026', toDocumentDate: '31.12.2026' });
     expect((dated.Documents as Doc[]).every((d) => String(d.DocumentDate).endsWith('2026'))).toBe(true);
     const notFinished = await rig.operator.listDocuments({ filterCategory: 'Any.InboundNotFinished' });
-    expect((notFinished.Documents as Doc[]).length).toBe(rig.sim.state.documents.filter((d) => d.direction === 'Inbound' && d.state !== 'Finished').length);
+    expect((notFinished.Documents as Doc[]).length).toBe(
+      rig.sim.state.documents.filter((d) => d.direction === 'Inbound' && d.state !== 'Finished').length,
+    );
   });
 
   it('reads one document and streams its content with the document file name', async () => {

@@ -7,12 +7,24 @@ let rig: EdoRig;
 beforeAll(async () => (rig = await makeEdoRig()));
 afterAll(async () => rig.close());
 
-const xml = (n: string) => Buffer.from(`<?xml version="1.0" encoding="utf-8"?><Файл ИдФайл="ON_NSCHFDOPPR_x"><Документ><СвСчФакт НомерДок="${n}" ДатаДок="20.11.2026"/></Документ></Файл>`).toString('base64');
+const xml = (n: string) =>
+  Buffer.from(
+    `<?xml version="1.0" encoding="utf-8"?><Файл ИдФайл="ON_NSCHFDOPPR_x"><Документ><СвСчФакт НомерДок="${n}" ДатаДок="20.11.2026"/></Документ></Файл>`,
+  ).toString('base64');
 
 describe('Diadoc adapter against the simulator: send, search, delete, events', () => {
   it('posts TypeNamedId as a string plus Version, FromBoxId = our box, and is idempotent by operationId', async () => {
     const to = rig.sim.state.counteragents[0]!.boxGuid;
-    const input = { ToBoxId: to, operationId: 'op-1', DocumentAttachments: [{ TypeNamedId: { Name: 'UniversalTransferDocument', Version: 'utd970_05_03_01' }, SignedContent: { Content: xml('T-1'), SignWithTestSignature: true } }] };
+    const input = {
+      ToBoxId: to,
+      operationId: 'op-1',
+      DocumentAttachments: [
+        {
+          TypeNamedId: { Name: 'UniversalTransferDocument', Version: 'utd970_05_03_01' },
+          SignedContent: { Content: xml('T-1'), SignWithTestSignature: true },
+        },
+      ],
+    };
     const msg = await rig.operator.sendDocument(input);
     const attachment = (msg.Entities as Obj[]).find((e) => e.EntityType === 'Attachment')!;
     expect(attachment.AttachmentType).toBe('UniversalTransferDocument');
@@ -26,17 +38,44 @@ describe('Diadoc adapter against the simulator: send, search, delete, events', (
   });
 
   it('posts an unsigned document as a draft', async () => {
-    const msg = await rig.operator.sendDocument({ ToBoxId: rig.sim.state.counteragents[1]!.boxGuid, operationId: 'op-2', DocumentAttachments: [{ TypeNamedId: { Name: 'Invoice', Version: 'invoice_05_03_01' }, SignedContent: { Content: xml('T-2') } }] });
+    const msg = await rig.operator.sendDocument({
+      ToBoxId: rig.sim.state.counteragents[1]!.boxGuid,
+      operationId: 'op-2',
+      DocumentAttachments: [{ TypeNamedId: { Name: 'Invoice', Version: 'invoice_05_03_01' }, SignedContent: { Content: xml('T-2') } }],
+    });
     expect(msg.IsDraft).toBe(true);
     expect(msg.MessageType).toBe('Draft');
   });
 
   it('maps the operator refusing a version to EDO_BAD_REQUEST, and 204 (operation in progress) to EDO_CONFLICT with Retry-After', async () => {
-    const bad = await rejection(rig.operator.sendDocument({ ToBoxId: rig.sim.state.counteragents[0]!.boxGuid, operationId: 'op-3', DocumentAttachments: [{ TypeNamedId: { Name: 'UniversalTransferDocument', Version: 'utd_999' }, SignedContent: { Content: xml('T-3'), SignWithTestSignature: true } }] }));
+    const bad = await rejection(
+      rig.operator.sendDocument({
+        ToBoxId: rig.sim.state.counteragents[0]!.boxGuid,
+        operationId: 'op-3',
+        DocumentAttachments: [
+          {
+            TypeNamedId: { Name: 'UniversalTransferDocument', Version: 'utd_999' },
+            SignedContent: { Content: xml('T-3'), SignWithTestSignature: true },
+          },
+        ],
+      }),
+    );
     expect(bad.code).toBe('EDO_BAD_REQUEST');
     expect(bad.message).toContain('InvalidDocumentVersion');
     rig.sim.faults.add({ kind: 'post-in-progress', times: 1, retryAfter: 7 });
-    const busy = await rejection(rig.operator.sendDocument({ ToBoxId: rig.sim.state.counteragents[0]!.boxGuid, operationId: 'op-4', DocumentAttachments: [{ TypeNamedId: { Name: 'Nonformalized', Version: 'v1' }, SignedContent: { Content: 'aGVsbG8=', SignWithTestSignature: true }, Metadata: [{ Key: 'FileName', Value: 'a.txt' }] }] }));
+    const busy = await rejection(
+      rig.operator.sendDocument({
+        ToBoxId: rig.sim.state.counteragents[0]!.boxGuid,
+        operationId: 'op-4',
+        DocumentAttachments: [
+          {
+            TypeNamedId: { Name: 'Nonformalized', Version: 'v1' },
+            SignedContent: { Content: 'aGVsbG8=', SignWithTestSignature: true },
+            Metadata: [{ Key: 'FileName', Value: 'a.txt' }],
+          },
+        ],
+      }),
+    );
     expect([busy.code, busy.retryAfter]).toEqual(['EDO_CONFLICT', 7]);
   });
 
@@ -92,13 +131,38 @@ describe('Diadoc adapter against the simulator: employees, organizations, counte
   });
 
   it('creates with the login nested as Credentials.Login.Login, updates through patch wrappers, deletes', async () => {
-    const created = await rig.operator.createEmployee({ Credentials: { Login: 'new@sim.example', FullName: { LastName: 'Новиков', FirstName: 'Пётр' } }, Position: 'Кладовщик', Permissions: { IsAdministrator: false, DocumentAccessLevel: 'SelectedDepartments', SelectedDepartmentIds: ['00000000-0000-0000-0000-000000000000'] } });
+    const created = await rig.operator.createEmployee({
+      Credentials: { Login: 'new@sim.example', FullName: { LastName: 'Новиков', FirstName: 'Пётр' } },
+      Position: 'Кладовщик',
+      Permissions: {
+        IsAdministrator: false,
+        DocumentAccessLevel: 'SelectedDepartments',
+        SelectedDepartmentIds: ['00000000-0000-0000-0000-000000000000'],
+      },
+    });
     const userId = String((created.User as Obj).UserId);
     expect((created.User as Obj).Login).toBe('new@sim.example');
-    expect((await rejection(rig.operator.createEmployee({ Credentials: { Login: 'new@sim.example', FullName: { LastName: 'Н', FirstName: 'П' } }, Permissions: { IsAdministrator: false, DocumentAccessLevel: 'AllDocuments' } }))).code).toBe('EDO_CONFLICT');
-    const updated = await rig.operator.updateEmployee(userId, { Position: 'Старший кладовщик', CanBeInvitedForChat: true, Permissions: { IsAdministrator: true, DocumentAccessLevel: 'AllDocuments', AuthorizationPermission: { IsBlocked: true, Comment: 'отпуск' } } });
+    expect(
+      (
+        await rejection(
+          rig.operator.createEmployee({
+            Credentials: { Login: 'new@sim.example', FullName: { LastName: 'Н', FirstName: 'П' } },
+            Permissions: { IsAdministrator: false, DocumentAccessLevel: 'AllDocuments' },
+          }),
+        )
+      ).code,
+    ).toBe('EDO_CONFLICT');
+    const updated = await rig.operator.updateEmployee(userId, {
+      Position: 'Старший кладовщик',
+      CanBeInvitedForChat: true,
+      Permissions: { IsAdministrator: true, DocumentAccessLevel: 'AllDocuments', AuthorizationPermission: { IsBlocked: true, Comment: 'отпуск' } },
+    });
     expect(updated.Position).toBe('Старший кладовщик');
-    expect(updated.Permissions).toMatchObject({ IsAdministrator: true, DocumentAccessLevel: 'AllDocuments', AuthorizationPermission: { IsBlocked: true, Comment: 'отпуск' } });
+    expect(updated.Permissions).toMatchObject({
+      IsAdministrator: true,
+      DocumentAccessLevel: 'AllDocuments',
+      AuthorizationPermission: { IsBlocked: true, Comment: 'отпуск' },
+    });
     await rig.operator.deleteEmployee(userId);
     expect((await rejection(rig.operator.getEmployee(userId))).code).toBe('EDO_NOT_FOUND');
   });

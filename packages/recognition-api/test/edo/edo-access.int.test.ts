@@ -53,7 +53,9 @@ describe('gateway access control: X-API-Key and the edo scope', () => {
 
   it('lists the gateway in the OpenAPI document', async () => {
     const doc = (await e.inject('GET', '/openapi.json', { key: '' })).json() as { paths: Record<string, Record<string, unknown>> };
-    const ops = Object.entries(doc.paths).filter(([p]) => p.startsWith('/api/v1/edo')).flatMap(([, m]) => Object.keys(m));
+    const ops = Object.entries(doc.paths)
+      .filter(([p]) => p.startsWith('/api/v1/edo'))
+      .flatMap(([, m]) => Object.keys(m));
     expect(ops).toHaveLength(18);
     expect(doc.paths['/api/v1/edo/documents']!.get).toMatchObject({ tags: ['edo'] });
   });

@@ -41,7 +41,16 @@ describe('the operator connection: stored sealed, checked by health, faults mapp
 
   it('a connection sealed under another master key is reported as misconfigured, not leaked or crashed', async () => {
     e = await makeEdoHarness();
-    await new EdoConnectionRepo(e.h.db, new SecretBox(randomBytes(32)), e.clock).save({ operator: 'diadoc', clientId: 'c', clientSecret: 's', refreshToken: 'r', boxId: e.sim.boxId, issuerUrl: e.sim.issuerUrl, apiBaseUrl: e.sim.apiUrl, scope: 'Diadoc.PublicAPI' });
+    await new EdoConnectionRepo(e.h.db, new SecretBox(randomBytes(32)), e.clock).save({
+      operator: 'diadoc',
+      clientId: 'c',
+      clientSecret: 's',
+      refreshToken: 'r',
+      boxId: e.sim.boxId,
+      issuerUrl: e.sim.issuerUrl,
+      apiBaseUrl: e.sim.apiUrl,
+      scope: 'Diadoc.PublicAPI',
+    });
     const health = (await e.inject('GET', '/api/v1/edo/health')).json();
     expect(health).toMatchObject({ status: 'misconfigured', authenticated: false });
     expect(health.message).toContain('EDO_MASTER_KEY');
@@ -82,9 +91,16 @@ describe('the operator connection: stored sealed, checked by health, faults mapp
   it('set validates: missing or malformed fields name the field and store nothing', async () => {
     e = await makeEdoHarness({ connect: false });
     const admin = e.h.services.edo.connection;
-    await expect(admin.set({ clientId: 'c', clientSecret: 's', refreshToken: 'r' })).rejects.toMatchObject({ code: 'VALIDATION_ERROR', message: 'boxId: is required' });
-    await expect(admin.set({ clientId: 'c', clientSecret: 's', refreshToken: 'r', boxId: 'box' })).rejects.toMatchObject({ message: expect.stringMatching(/^boxId:/) });
-    await expect(admin.set({ clientId: 'c', clientSecret: 's', refreshToken: 'r', boxId: e.sim.boxId, apiBaseUrl: 'http://diadoc.example.com' })).rejects.toMatchObject({ message: expect.stringMatching(/^apiBaseUrl: must be https/) });
+    await expect(admin.set({ clientId: 'c', clientSecret: 's', refreshToken: 'r' })).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: 'boxId: is required',
+    });
+    await expect(admin.set({ clientId: 'c', clientSecret: 's', refreshToken: 'r', boxId: 'box' })).rejects.toMatchObject({
+      message: expect.stringMatching(/^boxId:/),
+    });
+    await expect(
+      admin.set({ clientId: 'c', clientSecret: 's', refreshToken: 'r', boxId: e.sim.boxId, apiBaseUrl: 'http://diadoc.example.com' }),
+    ).rejects.toMatchObject({ message: expect.stringMatching(/^apiBaseUrl: must be https/) });
     expect(await admin.show()).toBeNull();
   });
 });

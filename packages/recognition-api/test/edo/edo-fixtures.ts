@@ -25,19 +25,34 @@ export async function makeEdoRig(): Promise<EdoRig> {
   const made: DiadocOperator[] = [];
   const makeOperator: EdoRig['makeOperator'] = (over = {}) => {
     const tokens = new OidcTokenSource({
-      issuerUrl: sim.issuerUrl, clientId: sim.clientId, clientSecret: over.clientSecret ?? sim.clientSecret,
-      refreshToken: over.refreshToken ?? sim.refreshToken, scope: 'Diadoc.PublicAPI', clock, timeoutMs: over.timeoutMs ?? 5000,
+      issuerUrl: sim.issuerUrl,
+      clientId: sim.clientId,
+      clientSecret: over.clientSecret ?? sim.clientSecret,
+      refreshToken: over.refreshToken ?? sim.refreshToken,
+      scope: 'Diadoc.PublicAPI',
+      clock,
+      timeoutMs: over.timeoutMs ?? 5000,
       onRotated: async (t) => void rotated.push(t),
     });
     const op = new DiadocOperator(sim.boxId, {
-      baseUrl: over.apiUrl ?? sim.apiUrl, tokens, clock, timeoutMs: over.timeoutMs ?? 5000, sleep: async (ms) => void sleeps.push(ms), random: () => 0,
+      baseUrl: over.apiUrl ?? sim.apiUrl,
+      tokens,
+      clock,
+      timeoutMs: over.timeoutMs ?? 5000,
+      sleep: async (ms) => void sleeps.push(ms),
+      random: () => 0,
     });
     made.push(op);
     return op;
   };
   const operator = makeOperator();
   return {
-    sim, clock, operator, sleeps, rotated, makeOperator,
+    sim,
+    clock,
+    operator,
+    sleeps,
+    rotated,
+    makeOperator,
     async close() {
       await Promise.all(made.map((o) => o.close()));
       await sim.close();

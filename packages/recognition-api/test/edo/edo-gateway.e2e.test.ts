@@ -22,9 +22,12 @@ describe("the gateway through npm start's composition, over real HTTP", () => {
     try {
       expect(demo.usesSimulator).toBe(true);
       expect(statSync(masterKeyFile(opts.dataDir)).mode & 0o777).toBe(0o600);
-      const call = (r: { method: string; url: string; body?: unknown }) => fetch(`${svc.url}${r.url}`, {
-        method: r.method, headers: { 'x-api-key': svc.apiKey!, ...(r.body ? { 'content-type': 'application/json' } : {}) }, body: r.body ? JSON.stringify(r.body) : undefined,
-      });
+      const call = (r: { method: string; url: string; body?: unknown }) =>
+        fetch(`${svc.url}${r.url}`, {
+          method: r.method,
+          headers: { 'x-api-key': svc.apiKey!, ...(r.body ? { 'content-type': 'application/json' } : {}) },
+          body: r.body ? JSON.stringify(r.body) : undefined,
+        });
       const health = await call({ method: 'GET', url: '/api/v1/edo/health' });
       expect(await health.json()).toEqual({ status: 'connected', authenticated: true, organizations_count: 1, box_id: demo.sim.boxId });
       for (const r of gatewayRoutes(demo.sim)) expect(`${r.method} ${r.url} ${(await call(r)).status}`).toBe(`${r.method} ${r.url} 200`);
@@ -47,7 +50,13 @@ describe("the gateway through npm start's composition, over real HTTP", () => {
 
   it('edo-cli set | show | test | clear and keys-cli --scopes over the same data folder', async () => {
     const sim = await startEdoSimulator();
-    const env = { DATA_DIR: join(dir, 'cli'), DIADOC_CLIENT_SECRET: sim.clientSecret, DIADOC_REFRESH_TOKEN: sim.refreshToken, DIADOC_CLIENT_ID: sim.clientId, DIADOC_BOX_ID: sim.boxId };
+    const env = {
+      DATA_DIR: join(dir, 'cli'),
+      DIADOC_CLIENT_SECRET: sim.clientSecret,
+      DIADOC_REFRESH_TOKEN: sim.refreshToken,
+      DIADOC_CLIENT_ID: sim.clientId,
+      DIADOC_BOX_ID: sim.boxId,
+    };
     const out: string[] = [];
     const run = async (argv: string[]) => {
       out.length = 0;

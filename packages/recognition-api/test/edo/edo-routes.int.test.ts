@@ -37,13 +37,28 @@ describe('gateway routes pass the operator JSON through', () => {
   });
 
   it('send: {Name, Version} becomes TypeNamedId + Version, FromBoxId is our box, operationId makes repeats safe', async () => {
-    const body = { ToBoxId: e.sim.state.counteragents[1]!.boxGuid, DocumentAttachments: [{ TypeNamedId: { Name: 'Nonformalized', Version: 'v1' }, SignedContent: { Content: Buffer.from('договор').toString('base64'), SignWithTestSignature: true }, Metadata: [{ Key: 'FileName', Value: 'договор.txt' }] }] };
+    const body = {
+      ToBoxId: e.sim.state.counteragents[1]!.boxGuid,
+      DocumentAttachments: [
+        {
+          TypeNamedId: { Name: 'Nonformalized', Version: 'v1' },
+          SignedContent: { Content: Buffer.from('договор').toString('base64'), SignWithTestSignature: true },
+          Metadata: [{ Key: 'FileName', Value: 'договор.txt' }],
+        },
+      ],
+    };
     const a = await e.inject('POST', '/api/v1/edo/documents/send?operationId=route-op-1', { body });
     const b = await e.inject('POST', '/api/v1/edo/documents/send?operationId=route-op-1', { body });
     expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
     expect(a.json().MessageId).toBe(b.json().MessageId);
-    expect(a.json()).toMatchObject({ FromBoxId: e.sim.boxId, IsDraft: false, Entities: [{ EntityType: 'Attachment', AttachmentType: 'Nonformalized', FileName: 'договор.txt' }, { EntityType: 'Signature' }] });
-    const c = await e.inject('POST', '/api/v1/edo/documents/send', { body: { ...body, DocumentAttachments: [{ ...body.DocumentAttachments[0]!, SignedContent: { Content: 'aGk=' } }] } });
+    expect(a.json()).toMatchObject({
+      FromBoxId: e.sim.boxId,
+      IsDraft: false,
+      Entities: [{ EntityType: 'Attachment', AttachmentType: 'Nonformalized', FileName: 'договор.txt' }, { EntityType: 'Signature' }],
+    });
+    const c = await e.inject('POST', '/api/v1/edo/documents/send', {
+      body: { ...body, DocumentAttachments: [{ ...body.DocumentAttachments[0]!, SignedContent: { Content: 'aGk=' } }] },
+    });
     expect(c.json()).toMatchObject({ IsDraft: true });
     expect(c.json().MessageId).not.toBe(a.json().MessageId);
   });
@@ -64,16 +79,33 @@ describe('gateway routes pass the operator JSON through', () => {
   });
 
   it('employees: PUT body fields reach Diadoc in their patch wrappers; create nests the login', async () => {
-    const created = await e.inject('POST', '/api/v1/edo/employees', { body: { Credentials: { Login: 'petrov@sim.example', FullName: { LastName: 'Петров', FirstName: 'Олег', MiddleName: 'Ильич' } }, Position: 'Экспедитор', CanBeInvitedForChat: true, Permissions: { IsAdministrator: false, DocumentAccessLevel: 'DepartmentOnly' } } });
+    const created = await e.inject('POST', '/api/v1/edo/employees', {
+      body: {
+        Credentials: { Login: 'petrov@sim.example', FullName: { LastName: 'Петров', FirstName: 'Олег', MiddleName: 'Ильич' } },
+        Position: 'Экспедитор',
+        CanBeInvitedForChat: true,
+        Permissions: { IsAdministrator: false, DocumentAccessLevel: 'DepartmentOnly' },
+      },
+    });
     expect(created.statusCode).toBe(200);
     const id = created.json().User.UserId;
-    const put = await e.inject('PUT', `/api/v1/edo/employees/${id}`, { body: { Position: 'Старший экспедитор', Permissions: { IsAdministrator: true, Actions: [{ Name: 'SignDocuments', IsAllowed: true }] } } });
-    expect(put.json()).toMatchObject({ Position: 'Старший экспедитор', Permissions: { IsAdministrator: true, DocumentAccessLevel: 'DepartmentOnly', Actions: [{ Name: 'SignDocuments', IsAllowed: true }] } });
+    const put = await e.inject('PUT', `/api/v1/edo/employees/${id}`, {
+      body: { Position: 'Старший экспедитор', Permissions: { IsAdministrator: true, Actions: [{ Name: 'SignDocuments', IsAllowed: true }] } },
+    });
+    expect(put.json()).toMatchObject({
+      Position: 'Старший экспедитор',
+      Permissions: { IsAdministrator: true, DocumentAccessLevel: 'DepartmentOnly', Actions: [{ Name: 'SignDocuments', IsAllowed: true }] },
+    });
     expect((await e.inject('GET', `/api/v1/edo/employees/${id}`)).json().User.Login).toBe('petrov@sim.example');
     expect((await e.inject('DELETE', `/api/v1/edo/employees/${id}`)).json()).toEqual({ deleted: true });
     const gone = await e.inject('GET', `/api/v1/edo/employees/${id}`);
     expect([gone.statusCode, gone.json().error.code]).toEqual([404, 'EDO_NOT_FOUND']);
-    const dup = await e.inject('POST', '/api/v1/edo/employees', { body: { Credentials: { Login: 'buh@sim.example', FullName: { LastName: 'К', FirstName: 'М' } }, Permissions: { IsAdministrator: false, DocumentAccessLevel: 'AllDocuments' } } });
+    const dup = await e.inject('POST', '/api/v1/edo/employees', {
+      body: {
+        Credentials: { Login: 'buh@sim.example', FullName: { LastName: 'К', FirstName: 'М' } },
+        Permissions: { IsAdministrator: false, DocumentAccessLevel: 'AllDocuments' },
+      },
+    });
     expect([dup.statusCode, dup.json().error.code]).toEqual([409, 'EDO_CONFLICT']);
   });
 
@@ -85,6 +117,9 @@ describe('gateway routes pass the operator JSON through', () => {
     expect((await e.inject('GET', `/api/v1/edo/organizations/search?inn=${cp.inn}&kpp=${cp.kpp}`)).json().Organizations).toHaveLength(1);
     expect((await e.inject('GET', '/api/v1/edo/organizations/search?inn=7700000000')).json()).toEqual({ Organizations: [] });
     const cps = (await e.inject('GET', '/api/v1/edo/counteragents?counteragentStatus=IsMyCounteragent')).json();
-    expect(cps.Counteragents.map((c: { Organization: { Inn: string } }) => c.Organization.Inn)).toEqual([e.sim.state.counteragents[0]!.inn, e.sim.state.counteragents[1]!.inn]);
+    expect(cps.Counteragents.map((c: { Organization: { Inn: string } }) => c.Organization.Inn)).toEqual([
+      e.sim.state.counteragents[0]!.inn,
+      e.sim.state.counteragents[1]!.inn,
+    ]);
   });
 });

@@ -7,7 +7,7 @@ import { SecretBox, SecretBoxError } from '../../src/edo/secret-box.js';
 import { contentDisposition } from '../../src/edo/edo.routes.js';
 
 describe('edo units', () => {
-  it('ticks ↔ ISO: the known-answer vectors of Diadoc\'s docs', () => {
+  it("ticks ↔ ISO: the known-answer vectors of Diadoc's docs", () => {
     expect(ticksToIso(638585445988979088n)).toBe('2024-08-06T12:36:38.8979088Z');
     expect(ticksToIso(636766476176953926n)).toBe('2018-11-01T05:40:17.6953926Z');
     expect(isoToTicks(new Date('2024-08-06T12:36:38.897Z'))).toBe(638585445988970000n);
@@ -15,14 +15,32 @@ describe('edo units', () => {
   });
 
   it('MessageToPost: TypeNamedId string + Version, FromBoxId, draft only when unsigned', () => {
-    const m = toMessageToPost('box@diadoc.ru', { ToBoxId: 'to', operationId: 'x', DocumentAttachments: [{ TypeNamedId: { Name: 'Invoice', Version: 'invoice_05_03_01' }, SignedContent: { Content: 'AA==', Signature: 'AQ==' } }] });
-    expect(m).toEqual({ FromBoxId: 'box@diadoc.ru', ToBoxId: 'to', IsDraft: false, DocumentAttachments: [{ TypeNamedId: 'Invoice', Version: 'invoice_05_03_01', SignedContent: { Content: 'AA==', Signature: 'AQ==' } }] });
+    const m = toMessageToPost('box@diadoc.ru', {
+      ToBoxId: 'to',
+      operationId: 'x',
+      DocumentAttachments: [{ TypeNamedId: { Name: 'Invoice', Version: 'invoice_05_03_01' }, SignedContent: { Content: 'AA==', Signature: 'AQ==' } }],
+    });
+    expect(m).toEqual({
+      FromBoxId: 'box@diadoc.ru',
+      ToBoxId: 'to',
+      IsDraft: false,
+      DocumentAttachments: [{ TypeNamedId: 'Invoice', Version: 'invoice_05_03_01', SignedContent: { Content: 'AA==', Signature: 'AQ==' } }],
+    });
   });
 
   it('EmployeeToUpdate wraps every field and sends nothing for absent ones', () => {
-    expect(toEmployeeToUpdate({ Position: 'P', Permissions: { UserDepartmentId: 'd', SelectedDepartmentIds: ['a'], DocumentAccessLevel: 'SelectedDepartments' } })).toEqual({
+    expect(
+      toEmployeeToUpdate({
+        Position: 'P',
+        Permissions: { UserDepartmentId: 'd', SelectedDepartmentIds: ['a'], DocumentAccessLevel: 'SelectedDepartments' },
+      }),
+    ).toEqual({
       Position: { Position: 'P' },
-      Permissions: { Department: { DepartmentId: 'd' }, DocumentAccessLevel: { DocumentAccessLevel: 'SelectedDepartments' }, SelectedDepartments: { SelectedDepartmentIds: ['a'] } },
+      Permissions: {
+        Department: { DepartmentId: 'd' },
+        DocumentAccessLevel: { DocumentAccessLevel: 'SelectedDepartments' },
+        SelectedDepartments: { SelectedDepartmentIds: ['a'] },
+      },
     });
     expect(toEmployeeToUpdate({ CanBeInvitedForChat: false })).toEqual({ CanBeInvitedForChat: { CanBeInvitedForChat: false } });
   });
@@ -37,7 +55,11 @@ describe('edo units', () => {
 
   it('error mapping keeps status, X-Diadoc-ErrorCode and text; Retry-After in seconds or as a date', () => {
     const e = mapOperatorError(402, 'PaymentRequired', 'no subscription');
-    expect([e.code, e.status, e.message]).toEqual(['EDO_SUBSCRIPTION_REQUIRED', 402, 'the box has no active Diadoc API subscription. Diadoc answered 402 PaymentRequired: no subscription']);
+    expect([e.code, e.status, e.message]).toEqual([
+      'EDO_SUBSCRIPTION_REQUIRED',
+      402,
+      'the box has no active Diadoc API subscription. Diadoc answered 402 PaymentRequired: no subscription',
+    ]);
     expect(mapOperatorError(410, undefined, 'gone').code).toBe('EDO_UNAVAILABLE');
     expect(mapOperatorError(429, undefined, 'x').retryAfter).toBe(30);
     expect(parseRetryAfter('12', new Date())).toBe(12);

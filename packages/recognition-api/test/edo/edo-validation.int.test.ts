@@ -6,10 +6,16 @@ beforeAll(async () => (e = await makeEdoHarness()));
 afterAll(async () => e.close());
 
 const G = '5e4d718e-ce87-4417-8fe5-65be7e27b37a';
-const att = (over: Record<string, unknown> = {}) => ({ TypeNamedId: { Name: 'Nonformalized', Version: 'v1' }, SignedContent: { Content: 'aGVsbG8=' }, ...over });
+const att = (over: Record<string, unknown> = {}) => ({
+  TypeNamedId: { Name: 'Nonformalized', Version: 'v1' },
+  SignedContent: { Content: 'aGVsbG8=' },
+  ...over,
+});
 const box = 'f6262553-906d-495c-8958-c124dbaa0e2b';
 const employee = (over: Record<string, unknown> = {}, perms: Record<string, unknown> = {}) => ({
-  Credentials: { Login: 'x@sim.example', FullName: { LastName: 'Л', FirstName: 'Ф' } }, Permissions: { IsAdministrator: false, DocumentAccessLevel: 'AllDocuments', ...perms }, ...over,
+  Credentials: { Login: 'x@sim.example', FullName: { LastName: 'Л', FirstName: 'Ф' } },
+  Permissions: { IsAdministrator: false, DocumentAccessLevel: 'AllDocuments', ...perms },
+  ...over,
 });
 
 /** [method, url, body, the field the 422 must name] */
@@ -22,7 +28,12 @@ const CASES: [string, string, unknown, string][] = [
   ['GET', '/api/v1/edo/documents?filterCategory=Any.Inbound&count=0', undefined, 'count'],
   ['GET', '/api/v1/edo/documents?filterCategory=Any.Inbound&count=101', undefined, 'count'],
   ['GET', '/api/v1/edo/documents?filterCategory=Any.Inbound&timestampFrom=yesterday', undefined, 'timestampFrom'],
-  ['GET', '/api/v1/edo/documents?filterCategory=Any.Inbound&timestampFrom=2026-11-01T00:00:00Z&fromDocumentDate=01.11.2026', undefined, 'timestampFrom'],
+  [
+    'GET',
+    '/api/v1/edo/documents?filterCategory=Any.Inbound&timestampFrom=2026-11-01T00:00:00Z&fromDocumentDate=01.11.2026',
+    undefined,
+    'timestampFrom',
+  ],
   ['GET', '/api/v1/edo/documents?filterCategory=Any.Inbound&counteragentBoxId=nobox', undefined, 'counteragentBoxId'],
   ['GET', '/api/v1/edo/documents?filterCategory=Any.Inbound&sortDirection=Up', undefined, 'sortDirection'],
   ['GET', '/api/v1/edo/documents?filterCategory=Any.Inbound&colour=red', undefined, 'colour'],
@@ -31,11 +42,36 @@ const CASES: [string, string, unknown, string][] = [
   ['POST', '/api/v1/edo/documents/send', { DocumentAttachments: [att()] }, 'ToBoxId'],
   ['POST', '/api/v1/edo/documents/send', { ToBoxId: box, DocumentAttachments: [] }, 'DocumentAttachments'],
   ['POST', '/api/v1/edo/documents/send', { ToBoxId: box, DocumentAttachments: Array.from({ length: 41 }, () => att()) }, 'DocumentAttachments'],
-  ['POST', '/api/v1/edo/documents/send', { ToBoxId: box, DocumentAttachments: [att({ TypeNamedId: 'Nonformalized' })] }, 'DocumentAttachments.0.TypeNamedId'],
-  ['POST', '/api/v1/edo/documents/send', { ToBoxId: box, DocumentAttachments: [att({ TypeNamedId: { Name: 'Nonformalized' } })] }, 'DocumentAttachments.0.TypeNamedId.Version'],
-  ['POST', '/api/v1/edo/documents/send', { ToBoxId: box, DocumentAttachments: [att({ SignedContent: { Content: 'not base64!' } })] }, 'DocumentAttachments[0].SignedContent.Content'],
-  ['POST', '/api/v1/edo/documents/send', { ToBoxId: box, DocumentAttachments: [att({ SignedContent: { Content: 'aGVsbG8', Signature: 'AA==' } })] }, 'DocumentAttachments[0].SignedContent.Content'],
-  ['POST', '/api/v1/edo/documents/send', { ToBoxId: box, DocumentAttachments: [att({ SignedContent: { Content: 'aGVsbG8=', Signature: '%%' } })] }, 'DocumentAttachments[0].SignedContent.Signature'],
+  [
+    'POST',
+    '/api/v1/edo/documents/send',
+    { ToBoxId: box, DocumentAttachments: [att({ TypeNamedId: 'Nonformalized' })] },
+    'DocumentAttachments.0.TypeNamedId',
+  ],
+  [
+    'POST',
+    '/api/v1/edo/documents/send',
+    { ToBoxId: box, DocumentAttachments: [att({ TypeNamedId: { Name: 'Nonformalized' } })] },
+    'DocumentAttachments.0.TypeNamedId.Version',
+  ],
+  [
+    'POST',
+    '/api/v1/edo/documents/send',
+    { ToBoxId: box, DocumentAttachments: [att({ SignedContent: { Content: 'not base64!' } })] },
+    'DocumentAttachments[0].SignedContent.Content',
+  ],
+  [
+    'POST',
+    '/api/v1/edo/documents/send',
+    { ToBoxId: box, DocumentAttachments: [att({ SignedContent: { Content: 'aGVsbG8', Signature: 'AA==' } })] },
+    'DocumentAttachments[0].SignedContent.Content',
+  ],
+  [
+    'POST',
+    '/api/v1/edo/documents/send',
+    { ToBoxId: box, DocumentAttachments: [att({ SignedContent: { Content: 'aGVsbG8=', Signature: '%%' } })] },
+    'DocumentAttachments[0].SignedContent.Signature',
+  ],
   ['POST', '/api/v1/edo/documents/send?operationId=a%20b', { ToBoxId: box, DocumentAttachments: [att()] }, 'operationId'],
   ['POST', '/api/v1/edo/documents/search', {}, 'query'],
   ['POST', '/api/v1/edo/documents/search', { query: 'x', count: 101 }, 'count'],
@@ -48,7 +84,12 @@ const CASES: [string, string, unknown, string][] = [
   ['GET', '/api/v1/edo/employees?count=51', undefined, 'count'],
   ['GET', '/api/v1/edo/employees/nobody', undefined, 'userId'],
   ['POST', '/api/v1/edo/employees', { Permissions: employee().Permissions }, 'Credentials'],
-  ['POST', '/api/v1/edo/employees', employee({ Credentials: { Login: 'not-an-email', FullName: { LastName: 'Л', FirstName: 'Ф' } } }), 'Credentials.Login'],
+  [
+    'POST',
+    '/api/v1/edo/employees',
+    employee({ Credentials: { Login: 'not-an-email', FullName: { LastName: 'Л', FirstName: 'Ф' } } }),
+    'Credentials.Login',
+  ],
   ['POST', '/api/v1/edo/employees', employee({}, { DocumentAccessLevel: 'Everything' }), 'Permissions.DocumentAccessLevel'],
   ['POST', '/api/v1/edo/employees', employee({}, { DocumentAccessLevel: 'SelectedDepartments' }), 'Permissions.SelectedDepartmentIds'],
   ['PUT', `/api/v1/edo/employees/${G}`, {}, 'body'],

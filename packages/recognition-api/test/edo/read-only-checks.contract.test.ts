@@ -8,12 +8,18 @@ afterAll(async () => rig.close());
 
 describe('the read-only checks of npm run edo:live, against the simulator', () => {
   it('all pass on the seeded box, and nothing is written', async () => {
-    const before = JSON.stringify({ docs: rig.sim.state.documents.length, events: rig.sim.state.events.length, employees: rig.sim.state.employees.length });
+    const before = JSON.stringify({
+      docs: rig.sim.state.documents.length,
+      events: rig.sim.state.events.length,
+      employees: rig.sim.state.employees.length,
+    });
     const results = await runReadOnlyChecks(rig.operator);
     expect(results.filter((r) => r.outcome !== 'pass')).toEqual([]);
     expect(results).toHaveLength(10);
     expect(rig.sim.requests.every((r) => r.startsWith('GET ') || r === 'POST /V3/SearchDocflows')).toBe(true);
-    expect(JSON.stringify({ docs: rig.sim.state.documents.length, events: rig.sim.state.events.length, employees: rig.sim.state.employees.length })).toBe(before);
+    expect(
+      JSON.stringify({ docs: rig.sim.state.documents.length, events: rig.sim.state.events.length, employees: rig.sim.state.employees.length }),
+    ).toBe(before);
   });
 
   it('reports a failing operator as fail, per check, without stopping', async () => {

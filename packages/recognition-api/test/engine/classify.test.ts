@@ -8,8 +8,14 @@ import { row } from './fixtures.js';
 function page(title: string, labels: string[]) {
   return groupLines([
     ...row(100, [[200, title]]),
-    ...row(300, [[200, 'Продавец:'], [500, 'ООО «Север»']]),
-    ...row(800, labels.map((l, i) => [300 + 150 * i, l] as [number, string])),
+    ...row(300, [
+      [200, 'Продавец:'],
+      [500, 'ООО «Север»'],
+    ]),
+    ...row(
+      800,
+      labels.map((l, i) => [300 + 150 * i, l] as [number, string]),
+    ),
   ]);
 }
 

@@ -43,5 +43,7 @@ export function row(top: number, cells: [number, string][]): Word[] {
 /** A TSV snippet in Tesseract's format (level-5 word rows) for the given words. */
 export function toTsv(words: Word[]): string {
   const head = 'level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext';
-  return [head, ...words.map((w, i) => `5\t1\t1\t1\t${w.top}\t${i + 1}\t${w.left}\t${w.top}\t${w.width}\t${w.height}\t${w.conf}\t${w.text}`)].join('\n');
+  return [head, ...words.map((w, i) => `5\t1\t1\t1\t${w.top}\t${i + 1}\t${w.left}\t${w.top}\t${w.width}\t${w.height}\t${w.conf}\t${w.text}`)].join(
+    '\n',
+  );
 }

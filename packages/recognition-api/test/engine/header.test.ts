@@ -6,7 +6,12 @@ import { row } from './fixtures.js';
 
 describe('TORG-12 party lines', () => {
   it('reads "name, ИНН, КПП, address" after the caption, cutting bank details', () => {
-    const lines = groupLines(row(300, [[100, 'Поставщик'], [400, 'ООО «Агроснаб», ИНН 7714280050, КПП 771401001, 125040, г. Москва, ул. Пушкина, д. 107, р/с 40702810']]));
+    const lines = groupLines(
+      row(300, [
+        [100, 'Поставщик'],
+        [400, 'ООО «Агроснаб», ИНН 7714280050, КПП 771401001, 125040, г. Москва, ул. Пушкина, д. 107, р/с 40702810'],
+      ]),
+    );
     const party = parsePartyWords(partyLine(lines, [/^Поставщик:?$/i]), 'seller', {});
     expect(party).toEqual({ name: 'ООО «Агроснаб»', inn: '7714280050', kpp: '771401001', address: '125040, г. Москва, ул. Пушкина, д. 107' });
   });
@@ -14,7 +19,10 @@ describe('TORG-12 party lines', () => {
   it('takes name and INN from the line above the caption when 1C wraps them there', () => {
     const lines = groupLines([
       ...row(250, [[400, 'ООО "Золотая антилопа", ИНН 1111111, 117587, Москва г, р/с 4070']]),
-      ...row(300, [[100, 'Поставщик'], [400, '1111111111, в банке ЗАО "Утиные истории"']]),
+      ...row(300, [
+        [100, 'Поставщик'],
+        [400, '1111111111, в банке ЗАО "Утиные истории"'],
+      ]),
     ]);
     const party = parsePartyWords(partyLine(lines, [/^Поставщик:?$/i]), 'seller', {});
     // A 7-digit INN is returned as printed; validation reports its length.
@@ -23,10 +31,19 @@ describe('TORG-12 party lines', () => {
 });
 
 describe('document dates printed in words', () => {
-  const updHeader = (dateText: string) => groupLines([
-    ...row(200, [[100, 'Счёт-фактура № 512 от'], [560, dateText], [1500, '(1)']]),
-    ...row(260, [[100, 'Продавец:'], [400, 'ООО «Север»'], [1500, '(2)']]),
-  ]);
+  const updHeader = (dateText: string) =>
+    groupLines([
+      ...row(200, [
+        [100, 'Счёт-фактура № 512 от'],
+        [560, dateText],
+        [1500, '(1)'],
+      ]),
+      ...row(260, [
+        [100, 'Продавец:'],
+        [400, 'ООО «Север»'],
+        [1500, '(2)'],
+      ]),
+    ]);
 
   it.each([
     ['«12» марта 2026 г.', '12.03.2026'],
@@ -44,8 +61,15 @@ describe('document dates printed in words', () => {
 
   it('TORG-12 number box with the date in words under "Дата составления"', () => {
     const lines = groupLines([
-      ...row(200, [[1800, 'Номер документа'], [2300, 'Дата составления']]),
-      ...row(250, [[900, 'ТОВАРНАЯ НАКЛАДНАЯ'], [1850, 'УТ-00412'], [2250, '«3» апреля 2026 г.']]),
+      ...row(200, [
+        [1800, 'Номер документа'],
+        [2300, 'Дата составления'],
+      ]),
+      ...row(250, [
+        [900, 'ТОВАРНАЯ НАКЛАДНАЯ'],
+        [1850, 'УТ-00412'],
+        [2250, '«3» апреля 2026 г.'],
+      ]),
     ]);
     const h = extractTorg12Header(lines, {});
     expect(h.number).toBe('УТ-00412');

@@ -19,15 +19,19 @@ describe('local OCR engine on generated documents', () => {
   it.each([
     ['upd', 11, 3],
     ['torg12', 12, 4],
-  ] as [DocType, number, number][])('recognises a clean %s (seed %d, %d lines) exactly, type detected', async (type, seed, lines) => {
-    const doc = await generateDocument({ seed, type, tier: 'scan', lines });
-    const out = await engine.recognize({ images: doc.images, documentType: 'auto', imageQuality: 'scan' });
-    expect(out.documentType).toBe(type);
-    expect(out.pages).toBe(1);
-    expect(out.data.document).toEqual(doc.truth.document);
-    expect(out.data.seller).toEqual(doc.truth.seller);
-    expect(out.data.buyer).toEqual(doc.truth.buyer);
-    expect(out.data.items).toEqual(doc.truth.items);
-    expect(out.data.totals).toEqual(doc.truth.totals);
-  }, 60_000);
+  ] as [DocType, number, number][])(
+    'recognises a clean %s (seed %d, %d lines) exactly, type detected',
+    async (type, seed, lines) => {
+      const doc = await generateDocument({ seed, type, tier: 'scan', lines });
+      const out = await engine.recognize({ images: doc.images, documentType: 'auto', imageQuality: 'scan' });
+      expect(out.documentType).toBe(type);
+      expect(out.pages).toBe(1);
+      expect(out.data.document).toEqual(doc.truth.document);
+      expect(out.data.seller).toEqual(doc.truth.seller);
+      expect(out.data.buyer).toEqual(doc.truth.buyer);
+      expect(out.data.items).toEqual(doc.truth.items);
+      expect(out.data.totals).toEqual(doc.truth.totals);
+    },
+    60_000,
+  );
 });

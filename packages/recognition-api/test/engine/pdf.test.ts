@@ -15,7 +15,14 @@ File size:       71583 bytes`;
 
 describe('pdfinfo output', () => {
   it('reads page count, encryption and page sizes; a quarter-turned page swaps its sides', () => {
-    expect(parsePdfInfo(INFO)).toEqual({ pages: 2, encrypted: false, pageSizes: [{ width: 841.89, height: 595.304 }, { width: 841.89, height: 595.304 }] });
+    expect(parsePdfInfo(INFO)).toEqual({
+      pages: 2,
+      encrypted: false,
+      pageSizes: [
+        { width: 841.89, height: 595.304 },
+        { width: 841.89, height: 595.304 },
+      ],
+    });
   });
 
   it('an encrypted file', () => {
@@ -54,7 +61,7 @@ describe('poppler process handling', () => {
     expect(isPdf(Buffer.from('\x89PNG\r\n'))).toBe(false);
   });
 
-  it('a non-zero exit is `failed` with the tool\'s first stderr line', async () => {
+  it("a non-zero exit is `failed` with the tool's first stderr line", async () => {
     const err = await runPoppler('pdfinfo', ['/nonexistent/file.pdf']).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PopplerError);
     expect((err as PopplerError).kind).toBe('failed');

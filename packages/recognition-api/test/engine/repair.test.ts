@@ -3,8 +3,16 @@ import type { EngineWarning, LineItem, RecognizedData } from '../../src/engine/e
 import { REPAIRED_CONFIDENCE, repairLine, repairTotals, singleDigitDiff } from '../../src/engine/extract/repair.js';
 
 const line = (over: Partial<LineItem> = {}): LineItem => ({
-  number: 1, name: 'Перчатки', unit: { code: '796', name: 'шт' }, quantity: 5, price: 55.55,
-  amount_without_nds: 277.75, nds_rate: 22, nds_amount: 61.11, amount_with_nds: 338.86, ...over,
+  number: 1,
+  name: 'Перчатки',
+  unit: { code: '796', name: 'шт' },
+  quantity: 5,
+  price: 55.55,
+  amount_without_nds: 277.75,
+  nds_rate: 22,
+  nds_amount: 61.11,
+  amount_with_nds: 338.86,
+  ...over,
 });
 
 describe('digit repair from line arithmetic', () => {
@@ -51,7 +59,9 @@ describe('digit repair from line arithmetic', () => {
 
   it('repairs a total one digit off the sum of consistent lines', () => {
     const data: RecognizedData = {
-      document: { number: '1', date: '01.02.2026' }, seller: { name: null, inn: null, kpp: null }, buyer: { name: null, inn: null, kpp: null },
+      document: { number: '1', date: '01.02.2026' },
+      seller: { name: null, inn: null, kpp: null },
+      buyer: { name: null, inn: null, kpp: null },
       items: [line(), line({ number: 2 })],
       totals: { amount_without_nds: 555.5, nds_amount: 122.22, amount_with_nds: 677.72 },
     };

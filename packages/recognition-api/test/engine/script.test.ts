@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveLookalikes } from '../../src/engine/extract/script.js';
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range, control characters included
 const latin = (s: string) => /^[\x00-\x7f]*$/.test(s);
 
 describe('Latin/Cyrillic look-alike resolution per token', () => {

@@ -8,13 +8,44 @@ import { row, toTsv } from './fixtures.js';
 
 // A TORG-12 table as Tesseract returns it: column-number row with "3" misread as "з", one item whose name wraps.
 const TORG_X = [200, 600, 1030, 1170, 1300, 1440, 1600, 1760, 1915, 2090, 2290, 2530, 2720, 2890, 3130];
-const numberRow = row(800, TORG_X.map((x, i) => [x - 8, i === 2 ? 'з' : String(i + 1)] as [number, string]));
-const item1 = row(860, [[205, '1'], [260, 'Профиль направляющий'], [990, '15412'], [1150, 'шт'], [1280, '796'],
-  [2130, '33'], [2280, '145,82'], [2490, '4 812,06'], [2690, '20%'], [2860, '962,41'], [3080, '5 774,47']]);
+const numberRow = row(
+  800,
+  TORG_X.map((x, i) => [x - 8, i === 2 ? 'з' : String(i + 1)] as [number, string]),
+);
+const item1 = row(860, [
+  [205, '1'],
+  [260, 'Профиль направляющий'],
+  [990, '15412'],
+  [1150, 'шт'],
+  [1280, '796'],
+  [2130, '33'],
+  [2280, '145,82'],
+  [2490, '4 812,06'],
+  [2690, '20%'],
+  [2860, '962,41'],
+  [3080, '5 774,47'],
+]);
 const wrap = row(900, [[260, '27х28']]);
-const item2 = row(950, [[205, '2'], [260, 'Сахар песок'], [990, '60038'], [1160, 'кг'], [1280, '166'],
-  [2080, '23,200'], [2300, '66,60'], [2480, '1545,12'], [2690, '10%'], [2880, '154,51'], [3100, '1699,63']]);
-const total = row(1010, [[1700, 'Итого'], [2080, '56,200'], [2480, '6357,18'], [2860, '1116,92'], [3080, '7474,10']]);
+const item2 = row(950, [
+  [205, '2'],
+  [260, 'Сахар песок'],
+  [990, '60038'],
+  [1160, 'кг'],
+  [1280, '166'],
+  [2080, '23,200'],
+  [2300, '66,60'],
+  [2480, '1545,12'],
+  [2690, '10%'],
+  [2880, '154,51'],
+  [3100, '1699,63'],
+]);
+const total = row(1010, [
+  [1700, 'Итого'],
+  [2080, '56,200'],
+  [2480, '6357,18'],
+  [2860, '1116,92'],
+  [3080, '7474,10'],
+]);
 
 // Vertical rules of that table (column borders), as the engine finds them in the image.
 const EDGES = [150, 240, 960, 1100, 1240, 1370, 1520, 1680, 1840, 2000, 2180, 2400, 2650, 2790, 2990, 3280];
@@ -37,8 +68,16 @@ describe('item table reading on TSV word boxes', () => {
     expect(table.totals.map((t) => t.caption)).toEqual(['итого']);
     const items = table.rows.map((r, i) => rowToItem(r, FORMS.torg12, i, {}));
     expect(items[0]).toEqual({
-      number: 1, name: 'Профиль направляющий 27х28', product_code: '15412', unit: { code: '796', name: 'шт' }, quantity: 33,
-      price: 145.82, amount_without_nds: 4812.06, nds_rate: 20, nds_amount: 962.41, amount_with_nds: 5774.47,
+      number: 1,
+      name: 'Профиль направляющий 27х28',
+      product_code: '15412',
+      unit: { code: '796', name: 'шт' },
+      quantity: 33,
+      price: 145.82,
+      amount_without_nds: 4812.06,
+      nds_rate: 20,
+      nds_amount: 962.41,
+      amount_with_nds: 5774.47,
     });
     expect(items[1]).toMatchObject({ number: 2, name: 'Сахар песок', unit: { code: '166', name: 'кг' }, quantity: 23.2, nds_rate: 10 });
   });

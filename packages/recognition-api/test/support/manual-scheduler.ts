@@ -13,7 +13,9 @@ export class ManualScheduler implements Scheduler {
   after(ms: number, fn: () => void): () => void {
     const timer = { at: this.clock.now().getTime() + Math.max(0, ms), seq: this.seq++, fn };
     this.timers.push(timer);
-    return () => { this.timers = this.timers.filter((t) => t !== timer); };
+    return () => {
+      this.timers = this.timers.filter((t) => t !== timer);
+    };
   }
 
   /** Timers still armed. */

@@ -7,7 +7,12 @@ import { FakeEngine } from '../fixtures.js';
 
 const engine = new FakeEngine();
 const workers = await startRecognitionWorkers({
-  dataDir: process.env.DATA_DIR!, databaseUrl: process.env.DATABASE_URL!, workers: 2, engine, pollMs: 20, allowLoopbackCallbacks: true,
+  dataDir: process.env.DATA_DIR!,
+  databaseUrl: process.env.DATABASE_URL!,
+  workers: 2,
+  engine,
+  pollMs: 20,
+  allowLoopbackCallbacks: true,
 });
 process.stdout.write('ready\n');
 process.once('SIGTERM', () => {

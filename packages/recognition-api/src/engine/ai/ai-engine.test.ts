@@ -32,7 +32,8 @@ beforeAll(async () => {
         res.writeHead(req.url === '/v1/models' ? 200 : r.status, { 'content-type': 'application/json', ...r.headers });
         res.end(JSON.stringify(req.url === '/v1/models' ? { data: [] } : r.body));
       };
-      if (r.delayMs) setTimeout(send, r.delayMs); else send();
+      if (r.delayMs) setTimeout(send, r.delayMs);
+      else send();
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -49,16 +50,40 @@ beforeEach(() => {
   logs = [];
 });
 
-const engine = (timeoutMs = 5000) => new AiEngine({ baseUrl, apiKey: 'sk-test', model: 'vision-1', timeoutMs, cost: { inputPerMTok: 2.5, outputPerMTok: 10 } }, {
-  sleep: async (ms) => { slept.push(ms); },
-  log: (msg, extra) => logs.push({ msg, extra }),
-});
-const goodAnswer = () => completion({ document_type: 'upd', ...makeData(), seller: { ...makeData().seller, address: null }, buyer: { ...makeData().buyer, address: null }, items: [] });
+const engine = (timeoutMs = 5000) =>
+  new AiEngine(
+    { baseUrl, apiKey: 'sk-test', model: 'vision-1', timeoutMs, cost: { inputPerMTok: 2.5, outputPerMTok: 10 } },
+    {
+      sleep: async (ms) => {
+        slept.push(ms);
+      },
+      log: (msg, extra) => logs.push({ msg, extra }),
+    },
+  );
+const goodAnswer = () =>
+  completion({
+    document_type: 'upd',
+    ...makeData(),
+    seller: { ...makeData().seller, address: null },
+    buyer: { ...makeData().buyer, address: null },
+    items: [],
+  });
 
 describe('AiEngine against a fake chat completions API', () => {
   it('sends images as data URLs with the JSON schema and returns the recognised data', async () => {
-    reply = { status: 200, body: completion({ document_type: 'torg12', ...makeData(), seller: { ...makeData().seller, address: null }, buyer: { ...makeData().buyer, address: null }, items: makeData().items.map((i) => ({ ...i, nds_exempt: false })) }) };
-    const tiff = await sharp(await pngPage()).tiff().toBuffer();
+    reply = {
+      status: 200,
+      body: completion({
+        document_type: 'torg12',
+        ...makeData(),
+        seller: { ...makeData().seller, address: null },
+        buyer: { ...makeData().buyer, address: null },
+        items: makeData().items.map((i) => ({ ...i, nds_exempt: false })),
+      }),
+    };
+    const tiff = await sharp(await pngPage())
+      .tiff()
+      .toBuffer();
     const out = await engine().recognize({ images: [await pngPage(), tiff], documentType: 'auto', imageQuality: 'photo' });
     expect(out.documentType).toBe('torg12');
     expect(out.data.totals.amount_with_nds).toBe(359.99);
@@ -70,12 +95,18 @@ describe('AiEngine against a fake chat completions API', () => {
     expect(req.body.response_format.type).toBe('json_schema');
     expect(req.body.response_format.json_schema.schema.required).toContain('items');
     const parts = req.body.messages[1].content;
-    expect(parts.filter((p: any) => p.type === 'image_url').map((p: any) => p.image_url.url.slice(0, 23))).toEqual(['data:image/jpeg;base64,', 'data:image/jpeg;base64,']);
+    expect(parts.filter((p: any) => p.type === 'image_url').map((p: any) => p.image_url.url.slice(0, 23))).toEqual([
+      'data:image/jpeg;base64,',
+      'data:image/jpeg;base64,',
+    ]);
   });
 
   it('downscales a large page to 2000 px and re-encodes it as JPEG before sending', async () => {
     reply = { status: 200, body: goodAnswer() };
-    const big = await sharp({ create: { width: 4960, height: 7016, channels: 3, background: '#fff' } }).composite([{ input: await pngPage(600, 400), top: 100, left: 100 }]).png().toBuffer();
+    const big = await sharp({ create: { width: 4960, height: 7016, channels: 3, background: '#fff' } })
+      .composite([{ input: await pngPage(600, 400), top: 100, left: 100 }])
+      .png()
+      .toBuffer();
     await engine().recognize({ images: [big], documentType: 'upd', imageQuality: 'scan' });
     const url: string = requests[0]!.body.messages[1].content[1].image_url.url;
     const sent = await sharp(Buffer.from(url.split(',')[1]!, 'base64')).metadata();
@@ -92,7 +123,9 @@ describe('AiEngine against a fake chat completions API', () => {
 
   it('retries 5xx with exponential back-off and gives up after 3 attempts', async () => {
     reply = { status: 503, body: { error: 'overloaded' } };
-    await expect(engine().recognize({ images: [await pngPage()], documentType: 'upd', imageQuality: 'scan' })).rejects.toMatchObject({ reason: 'engine_error' });
+    await expect(engine().recognize({ images: [await pngPage()], documentType: 'upd', imageQuality: 'scan' })).rejects.toMatchObject({
+      reason: 'engine_error',
+    });
     expect(slept).toHaveLength(2);
     expect(slept[0]).toBeGreaterThanOrEqual(800);
     expect(slept[0]).toBeLessThanOrEqual(1200);
@@ -104,33 +137,58 @@ describe('AiEngine against a fake chat completions API', () => {
     reply = { status: 200, body: { ...goodAnswer(), usage: { prompt_tokens: 1200, completion_tokens: 300 } } };
     await engine().recognize({ images: [await pngPage()], documentType: 'upd', imageQuality: 'scan' });
     const usage = logs.find((l) => l.msg === 'ai usage')!.extra;
-    expect(usage).toMatchObject({ model: 'vision-1', pages: 1, estimatedImageTokens: 255, inputTokens: 1200, outputTokens: 300, reported: true, estimatedCost: 0.006 });
+    expect(usage).toMatchObject({
+      model: 'vision-1',
+      pages: 1,
+      estimatedImageTokens: 255,
+      inputTokens: 1200,
+      outputTokens: 300,
+      reported: true,
+      estimatedCost: 0.006,
+    });
   });
 
   it('keeps the requested type when it is not auto', async () => {
-    reply = { status: 200, body: completion({ document_type: 'torg12', ...makeData(), seller: { ...makeData().seller, address: null }, buyer: { ...makeData().buyer, address: null }, items: [] }) };
+    reply = {
+      status: 200,
+      body: completion({
+        document_type: 'torg12',
+        ...makeData(),
+        seller: { ...makeData().seller, address: null },
+        buyer: { ...makeData().buyer, address: null },
+        items: [],
+      }),
+    };
     expect((await engine().recognize({ images: [await pngPage()], documentType: 'invoice', imageQuality: 'scan' })).documentType).toBe('invoice');
   });
 
   it('an answer outside the schema is engine_error', async () => {
     reply = { status: 200, body: completion({ document_type: 'upd', totals: 'lots' }) };
-    await expect(engine().recognize({ images: [await pngPage()], documentType: 'upd', imageQuality: 'scan' })).rejects.toMatchObject({ reason: 'engine_error' });
+    await expect(engine().recognize({ images: [await pngPage()], documentType: 'upd', imageQuality: 'scan' })).rejects.toMatchObject({
+      reason: 'engine_error',
+    });
   });
 
   it('a non-retryable non-2xx answer is engine_error at once', async () => {
     reply = { status: 400, body: { error: { message: 'bad request' } } };
-    await expect(engine().recognize({ images: [await pngPage()], documentType: 'upd', imageQuality: 'scan' })).rejects.toBeInstanceOf(RecognitionFailedError);
+    await expect(engine().recognize({ images: [await pngPage()], documentType: 'upd', imageQuality: 'scan' })).rejects.toBeInstanceOf(
+      RecognitionFailedError,
+    );
     expect(slept).toEqual([]);
   });
 
   it('a slow API is a timeout', async () => {
     reply = { status: 200, body: completion({}), delayMs: 1500 };
-    await expect(engine(300).recognize({ images: [await pngPage()], documentType: 'upd', imageQuality: 'scan' })).rejects.toMatchObject({ reason: 'timeout' });
+    await expect(engine(300).recognize({ images: [await pngPage()], documentType: 'upd', imageQuality: 'scan' })).rejects.toMatchObject({
+      reason: 'timeout',
+    });
   });
 
   it('an unreachable API is engine_unavailable and health unavailable', async () => {
     const dead = new AiEngine({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: '', model: 'm', timeoutMs: 2000 }, { sleep: async () => {} });
-    await expect(dead.recognize({ images: [await pngPage()], documentType: 'upd', imageQuality: 'scan' })).rejects.toMatchObject({ reason: 'engine_unavailable' });
+    await expect(dead.recognize({ images: [await pngPage()], documentType: 'upd', imageQuality: 'scan' })).rejects.toMatchObject({
+      reason: 'engine_unavailable',
+    });
     expect(await dead.health()).toBe('unavailable');
   });
 

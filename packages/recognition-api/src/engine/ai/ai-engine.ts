@@ -15,8 +15,13 @@ export function buildChatRequest(model: string, input: Omit<RecognitionInput, 'i
     temperature: 0,
     messages: [
       { role: 'system', content: AI_PROMPT },
-      { role: 'user', content: [{ type: 'text', text: `${hint} Image quality: ${input.imageQuality}. Pages: ${images.length}.` },
-        ...images.map((img) => ({ type: 'image_url', image_url: { url: img.dataUrl } }))] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: `${hint} Image quality: ${input.imageQuality}. Pages: ${images.length}.` },
+          ...images.map((img) => ({ type: 'image_url', image_url: { url: img.dataUrl } })),
+        ],
+      },
     ],
     response_format: { type: 'json_schema', json_schema: { name: 'recognized_document', strict: true, schema: AiAnswer } },
   };
@@ -39,7 +44,10 @@ export interface AiEngineDeps {
  */
 export class AiEngine implements RecognitionEngine {
   readonly name: string;
-  constructor(private readonly config: AiConfig, private readonly deps: AiEngineDeps = {}) {
+  constructor(
+    private readonly config: AiConfig,
+    private readonly deps: AiEngineDeps = {},
+  ) {
     this.name = `ai:${config.model}`;
   }
 
@@ -48,10 +56,16 @@ export class AiEngine implements RecognitionEngine {
   }
 
   async recognize(input: RecognitionInput): Promise<RecognitionOutput> {
-    const signal = input.signal ? AbortSignal.any([input.signal, AbortSignal.timeout(this.config.timeoutMs)]) : AbortSignal.timeout(this.config.timeoutMs);
-    const images = this.deps.shrink ? await this.deps.shrink(input.images, signal)
-      : await expandPdfImages(input.images, { signal }).then((pages) => Promise.all(pages.map(shrinkForAi)))
-        .catch((err: Error) => { throw err instanceof RecognitionFailedError ? err : new RecognitionFailedError('undecodable_image', err.message); });
+    const signal = input.signal
+      ? AbortSignal.any([input.signal, AbortSignal.timeout(this.config.timeoutMs)])
+      : AbortSignal.timeout(this.config.timeoutMs);
+    const images = this.deps.shrink
+      ? await this.deps.shrink(input.images, signal)
+      : await expandPdfImages(input.images, { signal })
+          .then((pages) => Promise.all(pages.map(shrinkForAi)))
+          .catch((err: Error) => {
+            throw err instanceof RecognitionFailedError ? err : new RecognitionFailedError('undecodable_image', err.message);
+          });
     const body = JSON.stringify(buildChatRequest(this.config.model, input, images));
     const text = await this.post(body, signal);
     const { answer, usage } = parseAnswer(text);
@@ -81,7 +95,9 @@ export class AiEngine implements RecognitionEngine {
       const delay = retryDelay(attempt, status, retryAfter);
       if (delay === null) throw failure;
       this.deps.log?.('ai request retried', { attempt, status, delayMs: delay });
-      await sleep(delay, signal).catch(() => { throw new RecognitionFailedError('timeout', 'AI model did not answer in time'); });
+      await sleep(delay, signal).catch(() => {
+        throw new RecognitionFailedError('timeout', 'AI model did not answer in time');
+      });
     }
   }
 
@@ -91,8 +107,16 @@ export class AiEngine implements RecognitionEngine {
     const output = usage?.completion_tokens ?? 0;
     const { inputPerMTok, outputPerMTok } = this.config.cost ?? {};
     const cost = inputPerMTok || outputPerMTok ? Number(((input * (inputPerMTok ?? 0) + output * (outputPerMTok ?? 0)) / 1e6).toFixed(6)) : undefined;
-    this.deps.log?.('ai usage', { model: this.config.model, pages: images.length, uploadBytes: images.reduce((n, i) => n + i.bytes, 0),
-      estimatedImageTokens: imageTokens, inputTokens: input, outputTokens: output, reported: Boolean(usage), ...(cost !== undefined ? { estimatedCost: cost } : {}) });
+    this.deps.log?.('ai usage', {
+      model: this.config.model,
+      pages: images.length,
+      uploadBytes: images.reduce((n, i) => n + i.bytes, 0),
+      estimatedImageTokens: imageTokens,
+      inputTokens: input,
+      outputTokens: output,
+      reported: Boolean(usage),
+      ...(cost !== undefined ? { estimatedCost: cost } : {}),
+    });
   }
 
   async health(): Promise<EngineHealth> {
@@ -111,7 +135,10 @@ export function parseAnswer(responseText: string): { answer: AiAnswerT; usage?: 
   let content: unknown;
   let usage: { prompt_tokens?: number; completion_tokens?: number } | undefined;
   try {
-    const parsed = JSON.parse(responseText) as { choices?: { message?: { content?: string | null; refusal?: string | null } }[]; usage?: typeof usage };
+    const parsed = JSON.parse(responseText) as {
+      choices?: { message?: { content?: string | null; refusal?: string | null } }[];
+      usage?: typeof usage;
+    };
     usage = parsed.usage;
     const msg = parsed.choices?.[0]?.message;
     if (msg?.refusal) throw new RecognitionFailedError('no_document', 'AI model refused to read the images');

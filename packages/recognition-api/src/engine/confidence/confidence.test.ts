@@ -5,7 +5,8 @@ describe('computeConfidence (Spec: Validation and confidence)', () => {
   it('starts at 1.00', () => expect(computeConfidence({ warnings: 0, emptyCritical: 0, totalsMismatch: false })).toBe(1));
   it('minus 0.05 per warning', () => expect(computeConfidence({ warnings: 3, emptyCritical: 0, totalsMismatch: false })).toBe(0.85));
   it('minus 0.10 per empty critical field', () => expect(computeConfidence({ warnings: 0, emptyCritical: 2, totalsMismatch: false })).toBe(0.8));
-  it('minus a further 0.10 when totals do not match', () => expect(computeConfidence({ warnings: 1, emptyCritical: 0, totalsMismatch: true })).toBe(0.85));
+  it('minus a further 0.10 when totals do not match', () =>
+    expect(computeConfidence({ warnings: 1, emptyCritical: 0, totalsMismatch: true })).toBe(0.85));
   it('combined, exact to two decimals', () => expect(computeConfidence({ warnings: 7, emptyCritical: 1, totalsMismatch: true })).toBe(0.45));
   it('never below 0.10', () => expect(computeConfidence({ warnings: 30, emptyCritical: 3, totalsMismatch: true })).toBe(0.1));
 });

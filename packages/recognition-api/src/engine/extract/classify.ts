@@ -11,7 +11,10 @@ import type { TextLine } from './words.js';
  */
 export function classifyDocument(text: string): DocumentType | null {
   // Latin twins OCR puts into Cyrillic words ("Cчет-фaктypa") are folded first.
-  const t = text.toLowerCase().replace(/ё/g, 'е').replace(/[aceopxyk]/g, (ch) => ({ a: 'а', c: 'с', e: 'е', o: 'о', p: 'р', x: 'х', y: 'у', k: 'к' })[ch]!);
+  const t = text
+    .toLowerCase()
+    .replace(/ё/g, 'е')
+    .replace(/[aceopxyk]/g, (ch) => ({ a: 'а', c: 'с', e: 'е', o: 'о', p: 'р', x: 'х', y: 'у', k: 'к' })[ch]!);
   const score = { upd: 0, torg12: 0, invoice: 0 };
   if (/универсальн/.test(t)) score.upd += 2;
   if (/передаточн\S*\s+документ/.test(t)) score.upd += 2;

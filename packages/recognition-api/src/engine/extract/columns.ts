@@ -2,8 +2,18 @@ import type { DocumentType } from '../engine.port.js';
 import { centerX, type TextLine, type VerticalRule } from './words.js';
 
 /** Item fields a table column can feed. */
-export type ItemField = 'product_code' | 'number' | 'name' | 'unit_code' | 'unit_name' | 'quantity' | 'price'
-  | 'amount_without_nds' | 'nds_rate' | 'nds_amount' | 'amount_with_nds';
+export type ItemField =
+  | 'product_code'
+  | 'number'
+  | 'name'
+  | 'unit_code'
+  | 'unit_name'
+  | 'quantity'
+  | 'price'
+  | 'amount_without_nds'
+  | 'nds_rate'
+  | 'nds_amount'
+  | 'amount_with_nds';
 
 /** A form's item table: its column-number labels left to right and which label feeds which field. */
 export interface FormColumns {
@@ -12,8 +22,17 @@ export interface FormColumns {
 }
 
 const UPD_FIELDS: Partial<Record<string, ItemField>> = {
-  'А': 'product_code', '1': 'number', '1а': 'name', '2': 'unit_code', '2а': 'unit_name', '3': 'quantity', '4': 'price',
-  '5': 'amount_without_nds', '7': 'nds_rate', '8': 'nds_amount', '9': 'amount_with_nds',
+  А: 'product_code',
+  '1': 'number',
+  '1а': 'name',
+  '2': 'unit_code',
+  '2а': 'unit_name',
+  '3': 'quantity',
+  '4': 'price',
+  '5': 'amount_without_nds',
+  '7': 'nds_rate',
+  '8': 'nds_amount',
+  '9': 'amount_with_nds',
 };
 
 /**
@@ -22,12 +41,21 @@ const UPD_FIELDS: Partial<Record<string, ItemField>> = {
  */
 export const FORMS: Record<DocumentType, FormColumns> = {
   upd: { labels: ['А', '1', '1а', '1б', '2', '2а', '3', '4', '5', '6', '7', '8', '9', '10', '10а', '11'], fields: UPD_FIELDS },
-  invoice: { labels: ['1', '1а', '1б', '2', '2а', '3', '4', '5', '6', '7', '8', '9', '10', '10а', '11'], fields: { ...UPD_FIELDS, 'А': undefined } },
+  invoice: { labels: ['1', '1а', '1б', '2', '2а', '3', '4', '5', '6', '7', '8', '9', '10', '10а', '11'], fields: { ...UPD_FIELDS, А: undefined } },
   torg12: {
     labels: Array.from({ length: 15 }, (_, i) => String(i + 1)),
     fields: {
-      '1': 'number', '2': 'name', '3': 'product_code', '4': 'unit_name', '5': 'unit_code', '10': 'quantity', '11': 'price',
-      '12': 'amount_without_nds', '13': 'nds_rate', '14': 'nds_amount', '15': 'amount_with_nds',
+      '1': 'number',
+      '2': 'name',
+      '3': 'product_code',
+      '4': 'unit_name',
+      '5': 'unit_code',
+      '10': 'quantity',
+      '11': 'price',
+      '12': 'amount_without_nds',
+      '13': 'nds_rate',
+      '14': 'nds_amount',
+      '15': 'amount_with_nds',
     },
   },
 };
@@ -37,7 +65,11 @@ export function normalizeLabel(text: string): string {
   const t = text.replace(/[|.,:;()]/g, '').trim();
   // rus+eng spellings too: "la"/"Ia" for "1а", "1b" for "1б".
   const t1 = t.replace(/^[lI|](?=\d?[aаб6b]?$)/, '1').replace(/^(\d)b$/, '$1б');
-  const fixed = t1.replace(/^[AА]$/, 'А').replace(/a$/, 'а').replace(/^(\d)6$/, '$1б').replace(/^(\d{1,2})[aа]$/, '$1а');
+  const fixed = t1
+    .replace(/^[AА]$/, 'А')
+    .replace(/a$/, 'а')
+    .replace(/^(\d)6$/, '$1б')
+    .replace(/^(\d{1,2})[aа]$/, '$1а');
   return fixed;
 }
 
@@ -75,7 +107,7 @@ function align(line: TextLine, labels: string[]): { centers: Map<string, number>
   }
   const exact = found.size;
   // When the counts agree and most tokens matched, position decides (robust to misreads like "3"→"з", "1б"→"16").
-  if (all.length === labels.length && found.size >= labels.length * 0.6) all.forEach((t, k) => found.set(k, t.x));
+  if (all.length === labels.length && found.size >= labels.length * 0.6) for (const [k, t] of all.entries()) found.set(k, t.x);
   const centers = new Map<string, number>();
   const idx = [...found.keys()].sort((a, b) => a - b);
   for (let a = 0; a < idx.length; a++) {
@@ -112,7 +144,10 @@ export function findColumnRow(lines: TextLine[], form: FormColumns): ColumnRow |
  */
 export function withRuleSpans(row: ColumnRow, rules: VerticalRule[] | undefined): ColumnRow {
   if (!rules || rules.length === 0) return row;
-  const xs = rules.filter((r) => r.top <= row.y && r.bottom >= row.y).map((r) => r.x).sort((a, b) => a - b);
+  const xs = rules
+    .filter((r) => r.top <= row.y && r.bottom >= row.y)
+    .map((r) => r.x)
+    .sort((a, b) => a - b);
   const spans = new Map<string, [number, number]>();
   for (let i = 1; i < xs.length; i++) {
     const inside = [...row.centers].filter(([, cx]) => cx > xs[i - 1] && cx < xs[i]);

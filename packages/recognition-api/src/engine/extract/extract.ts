@@ -60,7 +60,7 @@ export function extractDocument(pages: PageWords[], requested: DocumentType | 'a
   const warnings: EngineWarning[] = [];
   const conf: FieldConfidence = {};
   const pageLines = pages.map((p) => groupLines(p.words));
-  pageLines.forEach((l, i) => l.length === 0 && warnings.push({ field: `pages[${i}]`, message: 'no text found on this page' }));
+  for (const [i, l] of pageLines.entries()) if (l.length === 0) warnings.push({ field: `pages[${i}]`, message: 'no text found on this page' });
   const first = pageLines.find((l) => l.length > 0) ?? [];
   let documentType: DocumentType;
   if (requested !== 'auto') documentType = requested;
@@ -94,9 +94,10 @@ export function extractDocument(pages: PageWords[], requested: DocumentType | 'a
   const header = documentType === 'torg12' ? extractTorg12Header(headerLines, conf) : extractUpdHeader(headerLines, conf);
   const joined = joinPages(tables);
   const items = joined.rows.map((row, i) => rowToItem(row, form, i, conf));
-  items.forEach((it, i) => repairLine(it, i, warnings, conf));
+  for (const [i, it] of items.entries()) repairLine(it, i, warnings, conf);
   items.forEach((it, i) => {
-    if (it.number !== i + 1) warnings.push({ field: `items[${i}].number`, message: `line number ${it.number} is out of sequence (expected ${i + 1})` });
+    if (it.number !== i + 1)
+      warnings.push({ field: `items[${i}].number`, message: `line number ${it.number} is out of sequence (expected ${i + 1})` });
   });
   const data: RecognizedData = {
     document: { number: header.number, date: header.date },

@@ -58,9 +58,8 @@ export function partyLine(lines: TextLine[], labels: RegExp[]): Word[] {
  * Latin twins ("PH-00412" for "РН-00412"): a prefix of look-alike capitals only is taken as Cyrillic, as 1C
  * prints it; a prefix with a Latin-only letter ("INV-7") stays Latin.
  */
-export const fixNumberPrefix = (t: string): string => t
-  .replace(/^([А-ЯЁA-Z]{1,4})[.,·]\s*(\d+)$/, '$1-$2')
-  .replace(/^([ABCEHKMOPTXY]{1,4})(?=-\d)/, (prefix) => toCyrillic(prefix));
+export const fixNumberPrefix = (t: string): string =>
+  t.replace(/^([А-ЯЁA-Z]{1,4})[.,·]\s*(\d+)$/, '$1-$2').replace(/^([ABCEHKMOPTXY]{1,4})(?=-\d)/, (prefix) => toCyrillic(prefix));
 
 /**
  * A date in words inside a line ("«12» марта 2026 г."): the month word with the day before it (in quotes, maybe
@@ -93,9 +92,20 @@ function numberAndDate(lines: TextLine[]): { number: Word | null; date: Word[] }
     }
     // "01.08 2026": the date can come back split into two words.
     const date = line.words.slice(di, di + 2);
-    if (!normalizeDate(date.map((w) => w.text).join('').replace(/(\d{2})(\d{4})$/, '$1.$2'))) continue;
+    if (
+      !normalizeDate(
+        date
+          .map((w) => w.text)
+          .join('')
+          .replace(/(\d{2})(\d{4})$/, '$1.$2'),
+      )
+    )
+      continue;
     const left = line.words.slice(0, di).filter((w) => centerX(w) >= caption.left - caption.width && !/наклад/i.test(w.text));
-    return { number: left[left.length - 1] ?? null, date: normalizeDate(date[0].text.replace(/[.,]$/, '')) && /\d{4}/.test(date[0].text) ? [date[0]] : date };
+    return {
+      number: left[left.length - 1] ?? null,
+      date: normalizeDate(date[0].text.replace(/[.,]$/, '')) && /\d{4}/.test(date[0].text) ? [date[0]] : date,
+    };
   }
   return { number: null, date: [] };
 }
@@ -108,10 +118,13 @@ export function extractTorg12Header(lines: TextLine[], conf: FieldConfidence): H
   const { number, date } = numberAndDate(lines);
   noteConf(conf, 'document.number', number ? [number] : []);
   noteConf(conf, 'document.date', date);
-  const dateText = date.map((w) => w.text).join('').replace(/[.,]?(\d{4})$/, '.$1');
+  const dateText = date
+    .map((w) => w.text)
+    .join('')
+    .replace(/[.,]?(\d{4})$/, '.$1');
   return {
     number: number ? fixNumberPrefix(number.text) : null,
-    date: date.length ? normalizeDate(dateText) ?? parseDate(date.map((w) => w.text).join(' ')) : null,
+    date: date.length ? (normalizeDate(dateText) ?? parseDate(date.map((w) => w.text).join(' '))) : null,
     seller: parsePartyWords(partyLine(lines, [/^Поставщик:?$/i, /^Грузоотправитель:?$/i]), 'seller', conf),
     buyer: parsePartyWords(partyLine(lines, [/^Плательщик:?$/i, /^Грузополучатель:?$/i]), 'buyer', conf),
   };

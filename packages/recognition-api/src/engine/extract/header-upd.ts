@@ -53,7 +53,10 @@ function party(lines: TextLine[], role: 'seller' | 'buyer', conf: FieldConfidenc
   const addrWords = addrLine ? stripRef(untilGap(addrLine.words.filter((w) => w.left >= valueX))) : [];
   const innLine = lines.find((l) => /ИНН/i.test(l.text) && l.words.some((w) => innLabel.test(w.text)));
   const idWords = innLine ? stripRef(untilGap(wordsAfter(innLine, innLabel))) : [];
-  const [innText, kppText] = idWords.map((w) => w.text).join('').split('/');
+  const [innText, kppText] = idWords
+    .map((w) => w.text)
+    .join('')
+    .split('/');
   noteConf(conf, `${role}.name`, nameWords);
   noteConf(conf, `${role}.address`, addrWords);
   noteConf(conf, `${role}.inn`, idWords);
@@ -76,7 +79,10 @@ export function extractUpdHeader(lines: TextLine[], conf: FieldConfidence): Head
   const { number, date } = numberAndDate(lines);
   noteConf(conf, 'document.number', number);
   noteConf(conf, 'document.date', date);
-  const num = number.map((w) => w.text).join('').trim();
+  const num = number
+    .map((w) => w.text)
+    .join('')
+    .trim();
   return {
     number: num === '' ? null : fixNumberPrefix(num),
     date: date.length ? parseDate(date.map((w) => w.text).join(' ')) : null,

@@ -48,7 +48,14 @@ export function noteConf(conf: FieldConfidence, path: string, words: Word[]): vo
 /** Joins words to text and cleans it like a name (quotes, rule fragments, spacing). */
 export const joinName = (words: Word[]): string | null => {
   // Legal-form abbreviations are always capitals; OCR sometimes lowers them ("ип", "ооо" read as "000" is a digit case).
-  const s = cleanName(words.map((w) => w.text).join(' ').replace(/^[:\s]+/, '')).replace(/^(ип|ооо|ао|пао|зао|оао)(?=\s)/i, (m) => m.toUpperCase()).replace(/^000(?=\s«)/, 'ООО');
+  const s = cleanName(
+    words
+      .map((w) => w.text)
+      .join(' ')
+      .replace(/^[:\s]+/, ''),
+  )
+    .replace(/^(ип|ооо|ао|пао|зао|оао)(?=\s)/i, (m) => m.toUpperCase())
+    .replace(/^000(?=\s«)/, 'ООО');
   return s === '' ? null : s;
 };
 

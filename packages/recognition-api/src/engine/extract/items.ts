@@ -18,11 +18,22 @@ export function cellConfidence(cell: Cell | undefined): number {
 /** Cleans a name cell: drops rule fragments and stray dashes, normalises quote pairs that OCR splits ("<<", ">>"), W. */
 export function cleanName(text: string): string {
   // The rus model has no Latin W and returns it as slashes ("5W-40" → "5\\/-40"); Cyrillic text never has "\\/".
-  return text.replace(/\\+\/+/g, 'W').replace(/[|│¦]/g, ' ').replace(/<<|«\s+/g, '«').replace(/>>|\s+»/g, '»').replace(/^[—–\-\s(|)]+|[—–\-\s(|]+$/g, '').replace(/\s+/g, ' ').trim();
+  return text
+    .replace(/\\+\/+/g, 'W')
+    .replace(/[|│¦]/g, ' ')
+    .replace(/<<|«\s+/g, '«')
+    .replace(/>>|\s+»/g, '»')
+    .replace(/^[—–\-\s(|)]+|[—–\-\s(|]+$/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 function unitCode(text: string): string | null {
-  const d = text.replace(/[^\dОоOЗб]/g, '').replace(/[ОоO]/g, '0').replace(/[Зз]/g, '3').replace(/б/g, '6');
+  const d = text
+    .replace(/[^\dОоOЗб]/g, '')
+    .replace(/[ОоO]/g, '0')
+    .replace(/[Зз]/g, '3')
+    .replace(/б/g, '6');
   if (d.length === 0 || d.length > 4) return null;
   return d.padStart(3, '0');
 }
@@ -32,7 +43,13 @@ const UNIT_TWINS: Record<string, string> = { w: 'ш', t: 'т', n: 'п', r: 'г',
 function unitName(text: string): string | null {
   // Unit names are Russian abbreviations (OKEI short names); rus+eng reads some letters as Latin ("шт" → "wt",
   // "кг" → "kr"): folded back, and a lone "п" is the litre "л" (no OKEI unit is "п").
-  const t = toCyrillic(text.replace(/[|│¦]/g, '').trim().toLowerCase().replace(/[wtnru]/g, (ch) => UNIT_TWINS[ch]!));
+  const t = toCyrillic(
+    text
+      .replace(/[|│¦]/g, '')
+      .trim()
+      .toLowerCase()
+      .replace(/[wtnru]/g, (ch) => UNIT_TWINS[ch]!),
+  );
   if (t === 'п') return 'л';
   return t === '' || DASH.test(t) ? null : t;
 }
@@ -73,9 +90,17 @@ export function rowToItem(row: RawRow, form: FormColumns, i: number, conf: Field
   };
   if (exempt) item.nds_exempt = true;
   const paths: [string, ItemField][] = [
-    ['number', 'number'], ['name', 'name'], ['product_code', 'product_code'], ['unit.code', 'unit_code'], ['unit.name', 'unit_name'],
-    ['quantity', 'quantity'], ['price', 'price'], ['amount_without_nds', 'amount_without_nds'], ['nds_rate', 'nds_rate'],
-    ['nds_amount', 'nds_amount'], ['amount_with_nds', 'amount_with_nds'],
+    ['number', 'number'],
+    ['name', 'name'],
+    ['product_code', 'product_code'],
+    ['unit.code', 'unit_code'],
+    ['unit.name', 'unit_name'],
+    ['quantity', 'quantity'],
+    ['price', 'price'],
+    ['amount_without_nds', 'amount_without_nds'],
+    ['nds_rate', 'nds_rate'],
+    ['nds_amount', 'nds_amount'],
+    ['amount_with_nds', 'amount_with_nds'],
   ];
   for (const [path, f] of paths) conf[`items[${i}].${path}`] = cellConfidence(byField.get(f));
   return item;

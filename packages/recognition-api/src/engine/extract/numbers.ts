@@ -5,7 +5,19 @@
  */
 
 const LOOKALIKE: Record<string, string> = {
-  'О': '0', 'о': '0', 'O': '0', 'o': '0', 'З': '3', 'з': '3', 'б': '6', 'l': '1', 'I': '1', '|': '1', 'S': '5', 'B': '8', 'В': '8',
+  О: '0',
+  о: '0',
+  O: '0',
+  o: '0',
+  З: '3',
+  з: '3',
+  б: '6',
+  l: '1',
+  I: '1',
+  '|': '1',
+  S: '5',
+  B: '8',
+  В: '8',
 };
 
 /** Replaces letter look-alikes of digits, only inside a token that is otherwise numeric. */

@@ -11,12 +11,32 @@
  * prove a Latin word ("Arabica").
  */
 const CYR_TO_LAT: Record<string, string> = {
-  А: 'A', В: 'B', Е: 'E', К: 'K', М: 'M', Н: 'H', О: 'O', Р: 'P', С: 'C', Т: 'T', Х: 'X', У: 'Y',
-  а: 'a', е: 'e', о: 'o', р: 'p', с: 'c', х: 'x', у: 'y', к: 'k',
+  А: 'A',
+  В: 'B',
+  Е: 'E',
+  К: 'K',
+  М: 'M',
+  Н: 'H',
+  О: 'O',
+  Р: 'P',
+  С: 'C',
+  Т: 'T',
+  Х: 'X',
+  У: 'Y',
+  а: 'a',
+  е: 'e',
+  о: 'o',
+  р: 'p',
+  с: 'c',
+  х: 'x',
+  у: 'y',
+  к: 'k',
 };
 /** Latin letter → Cyrillic letter of the same glyph. */
 const LAT_TO_CYR: Record<string, string> = Object.fromEntries(
-  Object.entries(CYR_TO_LAT).filter(([c]) => /[А-Яа-яЁё]/.test(c)).map(([c, l]) => [l, c]),
+  Object.entries(CYR_TO_LAT)
+    .filter(([c]) => /[А-Яа-яЁё]/.test(c))
+    .map(([c, l]) => [l, c]),
 );
 
 /**
@@ -94,11 +114,13 @@ export function resolveLookalikes(text: string): string {
   });
   // Second pass: pure look-alike words without a decided neighbour take one from a code now resolved ("НР СЕ283А").
   const final = decided.map((s, i) => s ?? (tokens[i] && /[A-Za-zА-Яа-яЁё]/.test(tokens[i]!) ? nearestDecided(decided, i) : null));
-  return parts.map((p, i) => {
-    const s = final[i];
-    if (i % 2 === 1 || !s) return p;
-    return toScript(p, s);
-  }).join('');
+  return parts
+    .map((p, i) => {
+      const s = final[i];
+      if (i % 2 === 1 || !s) return p;
+      return toScript(p, s);
+    })
+    .join('');
 }
 
 function nearestDecided(scripts: ('latin' | 'cyrillic' | null)[], i: number): 'latin' | 'cyrillic' | null {

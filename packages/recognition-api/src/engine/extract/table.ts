@@ -21,7 +21,8 @@ export interface PageTable {
 }
 
 const TOTAL_RE = /^(всего\s+к\s+оплате|всего\s+по\s+накладной|итого)/i;
-const STOP_RE = /(руководитель|главный\s*\(?старший|отпуск\s+груза|товар\s*\(груз\)|дата\s+отгрузки|всего\s+отпущено|индивидуальный\s+предприниматель)/i;
+const STOP_RE =
+  /(руководитель|главный\s*\(?старший|отпуск\s+груза|товар\s*\(груз\)|дата\s+отгрузки|всего\s+отпущено|индивидуальный\s+предприниматель)/i;
 
 const clean = (w: Word): Word => ({ ...w, text: w.text.replace(/^[|│¦[\]]+|[|│¦[\]]+$/g, '') });
 
@@ -40,7 +41,8 @@ export function phrases(line: TextLine): Word[][] {
     const d = cur ? w.left - right(cur[cur.length - 1]) : Infinity;
     // A line number is followed by the name in every form; split it off even when the narrow № column leaves a small gap.
     // A name may start with digits too ("2 180223 ДЕРЕВЯННАЯ ИГРУШКА"); a 3-digit group is a thousands group instead ("1 099,15").
-    const afterLineNumber = cur?.length === 1 && /^\d{1,3}$/.test(cur[0].text) && (/^[^\d\s]/.test(w.text) || !/^\d{3}(?:[,.]\d+)?$/.test(w.text)) && d > gap / 3;
+    const afterLineNumber =
+      cur?.length === 1 && /^\d{1,3}$/.test(cur[0].text) && (/^[^\d\s]/.test(w.text) || !/^\d{3}(?:[,.]\d+)?$/.test(w.text)) && d > gap / 3;
     if (cur && d <= gap && !afterLineNumber) cur.push(w);
     else out.push([w]);
   }
@@ -95,16 +97,29 @@ export function readTable(lines: TextLine[], cols: ColumnRow, numberLabel: strin
   for (const line of lines.slice(cols.lineIndex + 1)) {
     const words = line.words.filter((w) => centerX(w) >= minX);
     if (words.length === 0) continue;
-    const text = words.map((w) => w.text.replace(/^[|│¦]+/, '')).join(' ').trim();
+    const text = words
+      .map((w) => w.text.replace(/^[|│¦]+/, ''))
+      .join(' ')
+      .trim();
     const split = TOTAL_RE.test(text) ? null : splitAtTotal(words);
     if (split && current) {
       appendCells(current, lineCells({ ...line, words: split[0] }, cols));
-      out.totals.push({ caption: /^итого$/i.test(split[1][0].text) ? 'итого' : /накладной/i.test(text) ? 'всего по накладной' : 'всего к оплате', cells: lineCells({ ...line, words: split[1] }, cols) });
+      out.totals.push({
+        caption: /^итого$/i.test(split[1][0].text) ? 'итого' : /накладной/i.test(text) ? 'всего по накладной' : 'всего к оплате',
+        cells: lineCells({ ...line, words: split[1] }, cols),
+      });
       current = null;
       continue;
     }
     if (TOTAL_RE.test(text) || /всего\s+к\s+оплате|всего\s+по\s+накладной/i.test(text)) {
-      out.totals.push({ caption: text.toLowerCase().startsWith('итого') ? 'итого' : text.toLowerCase().includes('накладной') ? 'всего по накладной' : 'всего к оплате', cells: lineCells({ ...line, words }, cols) });
+      out.totals.push({
+        caption: text.toLowerCase().startsWith('итого')
+          ? 'итого'
+          : text.toLowerCase().includes('накладной')
+            ? 'всего по накладной'
+            : 'всего к оплате',
+        cells: lineCells({ ...line, words }, cols),
+      });
       current = null;
       continue;
     }

@@ -44,7 +44,7 @@ export function createLocalOcrEngine(opts: LocalOcrOptions = {}): LocalOcrEngine
     const out: PdfPage[] = [];
     for (const img of input.images) {
       if (!isPdf(img)) out.push({ kind: 'image', png: img });
-      else out.push(...await limiter.run(() => readPdfPages(img, { signal: input.signal })));
+      else out.push(...(await limiter.run(() => readPdfPages(img, { signal: input.signal }))));
     }
     return out;
   }
@@ -52,18 +52,23 @@ export function createLocalOcrEngine(opts: LocalOcrOptions = {}): LocalOcrEngine
   async function recognizeDetailed(input: RecognitionInput) {
     if (input.images.length === 0) throw new RecognitionFailedError('no_document', 'no page images');
     const sources = await pagesOf(input);
-    const pages = await Promise.all(sources.map((src): Promise<Pick<PageOcr, 'words' | 'rules' | 'rotated'>> => {
-      // A text layer is the document's own text with exact boxes: no OCR; its rules come from a light rendering.
-      if (src.kind === 'text') return Promise.resolve({ words: src.words, rules: src.rules, rotated: 0 });
-      return limiter.run(() => {
-        if (input.signal?.aborted) throw new RecognitionFailedError('timeout', 'recognition aborted');
-        return ocrPage(src.png, input.imageQuality, call(input.signal));
-      });
-    }));
+    const pages = await Promise.all(
+      sources.map((src): Promise<Pick<PageOcr, 'words' | 'rules' | 'rotated'>> => {
+        // A text layer is the document's own text with exact boxes: no OCR; its rules come from a light rendering.
+        if (src.kind === 'text') return Promise.resolve({ words: src.words, rules: src.rules, rotated: 0 });
+        return limiter.run(() => {
+          if (input.signal?.aborted) throw new RecognitionFailedError('timeout', 'recognition aborted');
+          return ocrPage(src.png, input.imageQuality, call(input.signal));
+        });
+      }),
+    );
     if (pages.every((p) => p.words.length === 0)) throw new RecognitionFailedError('no_document', 'no text found on any page');
-    const ex = extractDocument(pages.map((p) => ({ words: p.words, rules: p.rules })), input.documentType);
+    const ex = extractDocument(
+      pages.map((p) => ({ words: p.words, rules: p.rules })),
+      input.documentType,
+    );
     const warnings = [...ex.warnings];
-    pages.forEach((p, i) => p.rotated && warnings.push({ field: `pages[${i}]`, message: `page was turned ${p.rotated}° to read it` }));
+    for (const [i, p] of pages.entries()) if (p.rotated) warnings.push({ field: `pages[${i}]`, message: `page was turned ${p.rotated}° to read it` });
     return { documentType: ex.documentType, data: ex.data, warnings, pages: pages.length, fieldConfidence: ex.fieldConfidence };
   }
 

@@ -26,8 +26,12 @@ export async function rereadNumberBox(words: Word[], page: PreparedPage, call: T
   box.height = Math.min(box.height, page.height - box.top);
   if (box.width < 4 * h || box.height < h) return words;
   // Enlarged 2× with a white margin: Tesseract reads small isolated cells better with room around them.
-  const crop = await sharp(page.png).extract(box).resize({ width: box.width * 2 })
-    .extend({ top: 40, bottom: 40, left: 40, right: 40, background: '#ffffff' }).png().toBuffer();
+  const crop = await sharp(page.png)
+    .extract(box)
+    .resize({ width: box.width * 2 })
+    .extend({ top: 40, bottom: 40, left: 40, right: 40, background: '#ffffff' })
+    .png()
+    .toBuffer();
   const found = parseTsv(await runTesseract(crop, ['-l', 'rus', '--psm', '6', '--dpi', '300', 'tsv'], call));
   if (found.length === 0) return words;
   const mapped = found.map((w) => ({
@@ -38,6 +42,7 @@ export async function rereadNumberBox(words: Word[], page: PreparedPage, call: T
     height: w.height / 2,
     line: `box.${w.line}`,
   }));
-  const inBox = (w: Word) => centerX(w) >= box.left && centerX(w) <= box.left + box.width && centerY(w) >= box.top && centerY(w) <= box.top + box.height;
+  const inBox = (w: Word) =>
+    centerX(w) >= box.left && centerX(w) <= box.left + box.width && centerY(w) >= box.top && centerY(w) <= box.top + box.height;
   return [...words.filter((w) => !inBox(w)), ...mapped];
 }

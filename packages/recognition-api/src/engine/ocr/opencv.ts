@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
  * The OpenCV.js module (`@techstark/opencv-js`, OpenCV 4.5 compiled to WebAssembly). Typed as `any` on purpose:
  * the package's bundled types (mirada) describe a browser global, not the Emscripten module object Node gets.
  */
+// biome-ignore lint/suspicious/noExplicitAny: the package's types describe a browser global, not this module object
 export type OpenCv = any;
 
 let loading: Promise<{ cv: OpenCv }> | null = null;

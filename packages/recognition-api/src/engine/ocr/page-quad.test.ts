@@ -9,7 +9,13 @@ import { findPageQuad, looksLikeSheetOnBackground, orderCorners, type GrayImage,
  */
 async function page(width = 1754, height = 1240): Promise<Buffer> {
   const bars = Array.from({ length: 20 }, (_, i) => `<rect x="100" y="${75 + i * 50}" width="${600 + ((i * 97) % 600)}" height="11" fill="#222"/>`);
-  return sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="white"/>${bars.join('')}</svg>`)).png().toBuffer();
+  return sharp(
+    Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="white"/>${bars.join('')}</svg>`,
+    ),
+  )
+    .png()
+    .toBuffer();
 }
 
 async function gray(img: Buffer): Promise<GrayImage> {
@@ -23,33 +29,64 @@ const TOLERANCE_PX = 4;
 const SLOW = 120_000;
 
 describe('page quadrilateral of a photo of a sheet on a table', () => {
-  it.each([1, 2, 3])('finds the four corners within a few px (landscape sheet, seed %d)', async (seed) => {
-    const { jpeg, geometry } = await photoOnTable(await page(), new Rng(seed));
-    const img = await gray(jpeg);
-    expect(looksLikeSheetOnBackground(img)).toBe(true);
-    const quad = await findPageQuad(img);
-    expect(quad).not.toBeNull();
-    quad!.forEach((p, i) => expect(dist(p, geometry.corners[i])).toBeLessThan(TOLERANCE_PX));
-  }, SLOW);
+  it.each([1, 2, 3])(
+    'finds the four corners within a few px (landscape sheet, seed %d)',
+    async (seed) => {
+      const { jpeg, geometry } = await photoOnTable(await page(), new Rng(seed));
+      const img = await gray(jpeg);
+      expect(looksLikeSheetOnBackground(img)).toBe(true);
+      const quad = await findPageQuad(img);
+      expect(quad).not.toBeNull();
+      quad!.forEach((p, i) => expect(dist(p, geometry.corners[i])).toBeLessThan(TOLERANCE_PX));
+    },
+    SLOW,
+  );
 
-  it('finds the corners of a portrait sheet in the same order (TL, TR, BR, BL)', async () => {
-    const { jpeg, geometry } = await photoOnTable(await page(2480, 3508), new Rng(4));
-    const quad = await findPageQuad(await gray(jpeg));
-    quad!.forEach((p, i) => expect(dist(p, geometry.corners[i])).toBeLessThan(TOLERANCE_PX));
-  }, SLOW);
+  it(
+    'finds the corners of a portrait sheet in the same order (TL, TR, BR, BL)',
+    async () => {
+      const { jpeg, geometry } = await photoOnTable(await page(2480, 3508), new Rng(4));
+      const quad = await findPageQuad(await gray(jpeg));
+      quad!.forEach((p, i) => expect(dist(p, geometry.corners[i])).toBeLessThan(TOLERANCE_PX));
+    },
+    SLOW,
+  );
 
-  it('finds no sheet in a flat scan that fills the frame, and the cheap test does not flag it', async () => {
-    const img = await gray(await page());
-    expect(looksLikeSheetOnBackground(img)).toBe(false);
-    expect(await findPageQuad(img)).toBeNull();
-  }, SLOW);
+  it(
+    'finds no sheet in a flat scan that fills the frame, and the cheap test does not flag it',
+    async () => {
+      const img = await gray(await page());
+      expect(looksLikeSheetOnBackground(img)).toBe(false);
+      expect(await findPageQuad(img)).toBeNull();
+    },
+    SLOW,
+  );
 
-  it('finds no sheet in the older `photo` look (page fills the frame, only rotation corners of background)', async () => {
-    const rotated = await sharp(await page()).rotate(2, { background: '#c9c4ba' }).png().toBuffer();
-    expect(await findPageQuad(await gray(rotated))).toBeNull();
-  }, SLOW);
+  it(
+    'finds no sheet in the older `photo` look (page fills the frame, only rotation corners of background)',
+    async () => {
+      const rotated = await sharp(await page())
+        .rotate(2, { background: '#c9c4ba' })
+        .png()
+        .toBuffer();
+      expect(await findPageQuad(await gray(rotated))).toBeNull();
+    },
+    SLOW,
+  );
 
   it('orders corners top-left, top-right, bottom-right, bottom-left whatever order they come in', () => {
-    expect(orderCorners([[900, 610], [95, 40], [110, 600], [880, 20]])).toEqual([[95, 40], [880, 20], [900, 610], [110, 600]]);
+    expect(
+      orderCorners([
+        [900, 610],
+        [95, 40],
+        [110, 600],
+        [880, 20],
+      ]),
+    ).toEqual([
+      [95, 40],
+      [880, 20],
+      [900, 610],
+      [110, 600],
+    ]);
   });
 });

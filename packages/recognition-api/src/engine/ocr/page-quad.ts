@@ -5,7 +5,11 @@ export type Point = [number, number];
 /** A sheet outline: top-left, top-right, bottom-right, bottom-left corners of the page, image pixels. */
 export type Quad = [Point, Point, Point, Point];
 /** An 8-bit single-channel image, row-major, `data.length === width * height`. */
-export interface GrayImage { data: Uint8Array; width: number; height: number }
+export interface GrayImage {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
 
 /** The outline is searched on a copy reduced to this long side: enough for ±1–2 px corners on a 2000 px photo. */
 const SEARCH_LONG_SIDE = 1000;
@@ -26,7 +30,13 @@ export function looksLikeSheetOnBackground(img: GrayImage): boolean {
   for (const v of data) hist[v]++;
   let acc = 0;
   let paper = 255;
-  for (let v = 0; v < 256; v++) if ((acc += hist[v]) >= 0.95 * data.length) { paper = v; break; }
+  for (let v = 0; v < 256; v++) {
+    acc += hist[v];
+    if (acc >= 0.95 * data.length) {
+      paper = v;
+      break;
+    }
+  }
   const ring = Math.max(1, Math.round(0.04 * Math.min(width, height)));
   let dark = 0;
   let n = 0;
@@ -55,7 +65,10 @@ export async function findPageQuad(img: GrayImage): Promise<Quad | null> {
   const w = Math.round(img.width * scale);
   const h = Math.round(img.height * scale);
   const mats: { delete(): void }[] = [];
-  const keep = <T extends { delete(): void }>(m: T): T => (mats.push(m), m);
+  const keep = <T extends { delete(): void }>(m: T): T => {
+    mats.push(m);
+    return m;
+  };
   try {
     const src = keep(cv.matFromArray(img.height, img.width, cv.CV_8UC1, img.data));
     const small = keep(new cv.Mat());
@@ -116,7 +129,7 @@ function fourCorners(cv: OpenCv, contour: OpenCv, keep: <T extends { delete(): v
  * and BL. Holds for sheets turned by less than 45°; a page on its side is turned later by OSD.
  */
 export function orderCorners(pts: Point[]): Quad {
-  const by = (f: (p: Point) => number, max: boolean) => pts.reduce((a, b) => ((f(b) > f(a)) === max ? b : a));
+  const by = (f: (p: Point) => number, max: boolean) => pts.reduce((a, b) => (f(b) > f(a) === max ? b : a));
   const sum = (p: Point) => p[0] + p[1];
   const diff = (p: Point) => p[1] - p[0];
   return [by(sum, false), by(diff, false), by(sum, true), by(diff, true)];

@@ -4,7 +4,12 @@ import { loadOpenCv } from './opencv.js';
 import { a4SizeFor, warpToRectangle } from './perspective.js';
 import type { Quad } from './page-quad.js';
 
-const QUAD: Quad = [[130, 90], [760, 60], [720, 560], [100, 500]];
+const QUAD: Quad = [
+  [130, 90],
+  [760, 60],
+  [720, 560],
+  [100, 500],
+];
 const OUT = { width: 600, height: 400 };
 /** Grid points of the flat output, px (kept clear of the 20 px border painted white). */
 const GRID = [100, 300, 500].flatMap((x) => [80, 200, 320].map((y) => [x, y] as [number, number]));
@@ -26,9 +31,11 @@ async function toPhoto(points: [number, number][]): Promise<[number, number][]> 
 describe('perspective warp to a flat rectangle', () => {
   it('maps a known grid: dots drawn at the projected grid points land on the grid of the output', async () => {
     const dots = await toPhoto(GRID);
-    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="650"><rect width="100%" height="100%" fill="#303030"/>` +
+    const svg =
+      `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="650"><rect width="100%" height="100%" fill="#303030"/>` +
       `<polygon points="${QUAD.map((p) => p.join(',')).join(' ')}" fill="white"/>` +
-      dots.map(([x, y]) => `<circle cx="${x + 0.5}" cy="${y + 0.5}" r="5" fill="black"/>`).join('') + '</svg>';
+      dots.map(([x, y]) => `<circle cx="${x + 0.5}" cy="${y + 0.5}" r="5" fill="black"/>`).join('') +
+      '</svg>';
     const { data, info } = await sharp(Buffer.from(svg)).grayscale().raw().toBuffer({ resolveWithObject: true });
     const out = await warpToRectangle({ data, width: info.width, height: info.height }, QUAD, OUT);
     expect([out.width, out.height]).toEqual([600, 400]);
@@ -36,7 +43,13 @@ describe('perspective warp to a flat rectangle', () => {
     for (const [x, y] of GRID) {
       expect(at(x, y)).toBeLessThan(80);
       // 12 px away on every side is paper again: the dot landed within a few px of its grid point.
-      for (const [dx, dy] of [[12, 0], [-12, 0], [0, 12], [0, -12]]) expect(at(x + dx, y + dy)).toBeGreaterThan(200);
+      for (const [dx, dy] of [
+        [12, 0],
+        [-12, 0],
+        [0, 12],
+        [0, -12],
+      ])
+        expect(at(x + dx, y + dy)).toBeGreaterThan(200);
     }
   }, 60_000);
 
@@ -48,6 +61,13 @@ describe('perspective warp to a flat rectangle', () => {
 
   it('chooses A4 at 300 DPI, landscape for a wide outline and portrait for a tall one', () => {
     expect(a4SizeFor(QUAD)).toEqual({ width: 3508, height: 2480 });
-    expect(a4SizeFor([[100, 50], [500, 60], [520, 600], [90, 580]])).toEqual({ width: 2480, height: 3508 });
+    expect(
+      a4SizeFor([
+        [100, 50],
+        [500, 60],
+        [520, 600],
+        [90, 580],
+      ]),
+    ).toEqual({ width: 2480, height: 3508 });
   });
 });

@@ -5,8 +5,17 @@ import { preparePage } from './preprocess.js';
 
 /** A flat A4 scan at 300 DPI filling the frame: white with dark text-like bars. */
 async function scan(): Promise<Buffer> {
-  const bars = Array.from({ length: 30 }, (_, i) => `<rect x="200" y="${150 + i * 70}" width="${1500 + ((i * 97) % 1500)}" height="22" fill="#222"/>`);
-  return sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="3508" height="2480"><rect width="100%" height="100%" fill="white"/>${bars.join('')}</svg>`)).png().toBuffer();
+  const bars = Array.from(
+    { length: 30 },
+    (_, i) => `<rect x="200" y="${150 + i * 70}" width="${1500 + ((i * 97) % 1500)}" height="22" fill="#222"/>`,
+  );
+  return sharp(
+    Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="3508" height="2480"><rect width="100%" height="100%" fill="white"/>${bars.join('')}</svg>`,
+    ),
+  )
+    .png()
+    .toBuffer();
 }
 
 describe('preparePage with the sheet-outline step', () => {

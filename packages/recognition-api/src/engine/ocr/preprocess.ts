@@ -72,7 +72,11 @@ export async function preparePage(input: Buffer, quality: ImageQuality): Promise
  * The sheet of a photo taken on a table, warped flat to A4 at 300 DPI; null (image left as it is) when the
  * image is not a `photo` and its border is not mostly dark, or when no plausible sheet outline is found.
  */
-async function flattenSheet(data: Buffer, info: { width: number; height: number; channels: 1 | 2 | 3 | 4 }, quality: ImageQuality): Promise<GrayImage | null> {
+async function flattenSheet(
+  data: Buffer,
+  info: { width: number; height: number; channels: 1 | 2 | 3 | 4 },
+  quality: ImageQuality,
+): Promise<GrayImage | null> {
   const gray: GrayImage = {
     data: info.channels === 1 ? data : await sharp(data, { raw: info }).extractChannel(0).raw().toBuffer(),
     width: info.width,
@@ -80,7 +84,10 @@ async function flattenSheet(data: Buffer, info: { width: number; height: number;
   };
   if (quality !== 'photo') {
     // The cheap test on a 256 px copy keeps OpenCV (and its ~2 s load) away from ordinary scans and screenshots.
-    const small = await sharp(gray.data, { raw: { ...info, channels: 1 } }).resize({ width: 256, height: 256, fit: 'inside' }).raw().toBuffer({ resolveWithObject: true });
+    const small = await sharp(gray.data, { raw: { ...info, channels: 1 } })
+      .resize({ width: 256, height: 256, fit: 'inside' })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     if (!looksLikeSheetOnBackground({ data: small.data, width: small.info.width, height: small.info.height })) return null;
   }
   const quad = await findPageQuad(gray);
@@ -118,7 +125,9 @@ async function finish(img: sharp.Sharp, flattened = false): Promise<PreparedPage
   if (raw.info.channels !== 1) throw new Error(`expected 1 channel, got ${raw.info.channels}`);
   const { width, height } = raw.info;
   const rules = removeRules(raw.data, width, height);
-  const png = await sharp(raw.data, { raw: { width, height, channels: 1 } }).png({ compressionLevel: 1 }).toBuffer();
+  const png = await sharp(raw.data, { raw: { width, height, channels: 1 } })
+    .png({ compressionLevel: 1 })
+    .toBuffer();
   return { png, width, height, rules, source, flattened };
 }
 

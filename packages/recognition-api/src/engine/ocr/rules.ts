@@ -24,7 +24,10 @@ export function removeRules(px: Uint8Array, width: number, height: number, minRu
       if (!on && start >= 0) {
         if (y - start >= 2 * minRun) {
           runs.push({ x, top: start, bottom: y });
-          for (let k = start; k < y; k++) { const j = k * width + x; if (px[j] < 215) erase.push([j, paper(j, 1)]); }
+          for (let k = start; k < y; k++) {
+            const j = k * width + x;
+            if (px[j] < 215) erase.push([j, paper(j, 1)]);
+          }
         }
         start = -1;
       }

@@ -43,7 +43,8 @@ export function runTesseract(image: Buffer, args: string[], call: TesseractCall 
     child.stdin.on('error', () => undefined); // EPIPE when tesseract exits early; the exit code tells why
     child.on('error', (e: NodeJS.ErrnoException) => {
       if (e.name === 'AbortError') reject(new RecognitionFailedError('timeout', 'recognition aborted'));
-      else if (e.code === 'ENOENT') reject(new RecognitionFailedError('engine_unavailable', `tesseract not found (${call.tesseractPath ?? 'tesseract'})`));
+      else if (e.code === 'ENOENT')
+        reject(new RecognitionFailedError('engine_unavailable', `tesseract not found (${call.tesseractPath ?? 'tesseract'})`));
       else reject(new RecognitionFailedError('engine_error', `tesseract failed to start: ${e.message}`));
     });
     child.on('close', (code, killedBy) => {
@@ -65,7 +66,16 @@ export function listLanguages(tesseractPath = 'tesseract'): Promise<string[] | n
     child.stdout.on('data', (b: Buffer) => (text += b.toString('utf8')));
     child.stderr.on('data', (b: Buffer) => (text += b.toString('utf8')));
     child.on('error', () => resolve(null));
-    child.on('close', (code) => resolve(code === 0 ? text.split('\n').map((s) => s.trim()).filter((s) => /^[a-z_]+$/i.test(s)) : null));
+    child.on('close', (code) =>
+      resolve(
+        code === 0
+          ? text
+              .split('\n')
+              .map((s) => s.trim())
+              .filter((s) => /^[a-z_]+$/i.test(s))
+          : null,
+      ),
+    );
   });
 }
 

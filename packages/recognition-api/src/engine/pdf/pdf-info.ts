@@ -17,7 +17,8 @@ export function parsePdfInfo(text: string): PdfInfo {
   const pages = Number(/^Pages:\s+(\d+)/m.exec(text)?.[1] ?? 0);
   const encrypted = /^Encrypted:\s+yes/m.test(text);
   const sizes = new Map<number, { width: number; height: number }>();
-  for (const m of text.matchAll(/^Page\s+(\d+)\s+size:\s+([\d.]+)\s+x\s+([\d.]+)\s+pts/gm)) sizes.set(Number(m[1]), { width: Number(m[2]), height: Number(m[3]) });
+  for (const m of text.matchAll(/^Page\s+(\d+)\s+size:\s+([\d.]+)\s+x\s+([\d.]+)\s+pts/gm))
+    sizes.set(Number(m[1]), { width: Number(m[2]), height: Number(m[3]) });
   for (const m of text.matchAll(/^Page\s+(\d+)\s+rot:\s+(\d+)/gm)) {
     const s = sizes.get(Number(m[1]));
     if (s && Number(m[2]) % 180 === 90) sizes.set(Number(m[1]), { width: s.height, height: s.width });

@@ -21,7 +21,10 @@ const RULES_DPI = 150;
  * product codes fall into the wrong column (nearest label centre).
  */
 async function textPageRules(path: string, page: number, call: PopplerCall): Promise<VerticalRule[]> {
-  const png = await runPoppler('pdftoppm', ['-r', String(RULES_DPI), '-f', String(page), '-l', String(page), '-gray', '-png', '-singlefile', path], { timeoutMs: 60_000, ...call });
+  const png = await runPoppler('pdftoppm', ['-r', String(RULES_DPI), '-f', String(page), '-l', String(page), '-gray', '-png', '-singlefile', path], {
+    timeoutMs: 60_000,
+    ...call,
+  });
   const { data, info } = await sharp(png).grayscale().raw().toBuffer({ resolveWithObject: true });
   const k = PDF_DPI / RULES_DPI;
   const px = new Uint8Array(data.buffer, data.byteOffset, data.length);
@@ -47,7 +50,10 @@ export async function withTempPdf<T>(pdf: Buffer, fn: (path: string) => Promise<
 
 /** Renders page `page` (1-based) at 300 DPI as a grayscale PNG with `pdftoppm` (60 s limit). */
 export async function renderPdfPage(path: string, page: number, call: PopplerCall = {}): Promise<Buffer> {
-  return runPoppler('pdftoppm', ['-r', String(PDF_DPI), '-f', String(page), '-l', String(page), '-gray', '-png', '-singlefile', path], { timeoutMs: 60_000, ...call });
+  return runPoppler('pdftoppm', ['-r', String(PDF_DPI), '-f', String(page), '-l', String(page), '-gray', '-png', '-singlefile', path], {
+    timeoutMs: 60_000,
+    ...call,
+  });
 }
 
 /** Maps poppler failures to the engine's reasons: a file poppler cannot read is an undecodable image. */
@@ -71,12 +77,19 @@ export async function readPdfPages(pdf: Buffer, call: PopplerCall = {}, textLaye
       const info = await readPdfInfo(path, 1, call);
       if (info.pages === 0) throw new RecognitionFailedError('undecodable_image', 'the PDF has no pages');
       const words = textLayer
-        ? parsePdfTextTsv((await runPoppler('pdftotext', ['-tsv', '-enc', 'UTF-8', path, '-'], { timeoutMs: 30_000, ...call })).toString('utf8'), info.pages)
+        ? parsePdfTextTsv(
+            (await runPoppler('pdftotext', ['-tsv', '-enc', 'UTF-8', path, '-'], { timeoutMs: 30_000, ...call })).toString('utf8'),
+            info.pages,
+          )
         : Array.from({ length: info.pages }, (): Word[] => []);
       const out: PdfPage[] = [];
       // One page at a time: rendering is CPU-bound and the engine's limiter already runs documents in parallel.
       for (const [i, ws] of words.entries()) {
-        out.push(hasTextLayer(ws) ? { kind: 'text', words: ws, rules: await textPageRules(path, i + 1, call) } : { kind: 'image', png: await renderPdfPage(path, i + 1, call) });
+        out.push(
+          hasTextLayer(ws)
+            ? { kind: 'text', words: ws, rules: await textPageRules(path, i + 1, call) }
+            : { kind: 'image', png: await renderPdfPage(path, i + 1, call) },
+        );
       }
       return out;
     });

@@ -11,7 +11,11 @@ export interface PopplerCall {
 
 /** Why a poppler tool produced no output: `failed` (non-zero exit: a broken or encrypted file), `timeout`, `aborted`, `unavailable` (binary missing). */
 export class PopplerError extends Error {
-  constructor(readonly kind: 'failed' | 'timeout' | 'aborted' | 'unavailable', message: string, readonly stderr = '') {
+  constructor(
+    readonly kind: 'failed' | 'timeout' | 'aborted' | 'unavailable',
+    message: string,
+    readonly stderr = '',
+  ) {
     super(message);
     this.name = 'PopplerError';
   }
@@ -40,7 +44,10 @@ export function runPoppler(tool: 'pdfinfo' | 'pdftotext' | 'pdftoppm', args: str
       why ??= e;
       child.kill('SIGKILL');
     };
-    const timer = setTimeout(() => kill(new PopplerError('timeout', `${tool} took longer than ${call.timeoutMs ?? 30_000} ms`)), call.timeoutMs ?? 30_000);
+    const timer = setTimeout(
+      () => kill(new PopplerError('timeout', `${tool} took longer than ${call.timeoutMs ?? 30_000} ms`)),
+      call.timeoutMs ?? 30_000,
+    );
     const onAbort = () => kill(new PopplerError('aborted', `${tool} aborted`));
     call.signal?.addEventListener('abort', onAbort, { once: true });
     child.stdout.on('data', (b: Buffer) => {
@@ -55,7 +62,11 @@ export function runPoppler(tool: 'pdfinfo' | 'pdftotext' | 'pdftoppm', args: str
     };
     child.on('error', (e: NodeJS.ErrnoException) => {
       done();
-      reject(e.code === 'ENOENT' ? new PopplerError('unavailable', `${tool} not found (install poppler-utils)`) : new PopplerError('failed', `${tool} failed to start: ${e.message}`));
+      reject(
+        e.code === 'ENOENT'
+          ? new PopplerError('unavailable', `${tool} not found (install poppler-utils)`)
+          : new PopplerError('failed', `${tool} failed to start: ${e.message}`),
+      );
     });
     child.on('close', (code) => {
       done();

@@ -26,7 +26,10 @@ const engines = new Map<string, LocalOcrEngine>();
 function engineFor(o: { tesseractPath?: string; niceness?: number; pagesInParallel?: number }): LocalOcrEngine {
   const key = `${o.tesseractPath ?? ''}|${o.niceness ?? 0}|${o.pagesInParallel ?? 1}`;
   let e = engines.get(key);
-  if (!e) engines.set(key, (e = createLocalOcrEngine({ concurrency: o.pagesInParallel ?? 1, tesseractPath: o.tesseractPath, niceness: o.niceness })));
+  if (!e) {
+    e = createLocalOcrEngine({ concurrency: o.pagesInParallel ?? 1, tesseractPath: o.tesseractPath, niceness: o.niceness });
+    engines.set(key, e);
+  }
   return e;
 }
 
@@ -48,9 +51,15 @@ export async function checkImageTask(t: { bytes: Uint8Array }): Promise<TaskResu
 }
 
 /** Recognition of one document by the local OCR engine; aborted through `abortPort`. */
-export async function recognizeTask(t: Omit<RecognitionInput, 'signal' | 'images'> & {
-  images: Uint8Array[]; abortPort?: MessagePort; tesseractPath?: string; niceness?: number; pagesInParallel?: number;
-}): Promise<TaskResult<RecognitionOutput>> {
+export async function recognizeTask(
+  t: Omit<RecognitionInput, 'signal' | 'images'> & {
+    images: Uint8Array[];
+    abortPort?: MessagePort;
+    tesseractPath?: string;
+    niceness?: number;
+    pagesInParallel?: number;
+  },
+): Promise<TaskResult<RecognitionOutput>> {
   const ac = new AbortController();
   const done = listen(t.abortPort, ac);
   try {

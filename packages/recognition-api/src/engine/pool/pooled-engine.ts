@@ -29,7 +29,7 @@ export function cachedProbe(probe: () => Promise<EngineHealth>, clock: Clock, tt
 
 /** The local OCR engine's health probe: `tesseract --list-langs` lists `rus`. */
 export const tesseractProbe = (tesseractPath?: string) => async (): Promise<EngineHealth> =>
-  ((await listLanguages(tesseractPath))?.includes('rus') ? 'ok' : 'unavailable');
+  (await listLanguages(tesseractPath))?.includes('rus') ? 'ok' : 'unavailable';
 
 /**
  * The local OCR engine as a RecognitionEngine whose every call runs on `pool` (worker threads), named

@@ -90,7 +90,8 @@ export class RecognitionPool {
     } catch (err) {
       if (err instanceof RecognitionFailedError) throw err;
       const e = err as Error & { code?: string };
-      if (e.code === 'ERR_WORKER_OUT_OF_MEMORY') throw new RecognitionFailedError('engine_error', `task exceeded the ${this.opts.maxHeapMb ?? 768} MB memory cap`);
+      if (e.code === 'ERR_WORKER_OUT_OF_MEMORY')
+        throw new RecognitionFailedError('engine_error', `task exceeded the ${this.opts.maxHeapMb ?? 768} MB memory cap`);
       throw new RecognitionFailedError('engine_error', `${this.opts.name} pool task failed: ${e.message}`);
     }
   }

@@ -31,7 +31,10 @@ export function checkLine(item: LineItem, i: number, date: CalendarDate | null, 
   } else {
     const allowed = vatRatesInForce(date);
     if (!allowed.includes(item.nds_rate)) {
-      out.push({ field: f('nds_rate'), message: `VAT rate ${item.nds_rate}% is not in force on the document date (allowed: ${allowed.join(', ')}%)` });
+      out.push({
+        field: f('nds_rate'),
+        message: `VAT rate ${item.nds_rate}% is not in force on the document date (allowed: ${allowed.join(', ')}%)`,
+      });
     } else if (net != null && vat != null && Math.abs(Math.round(net * item.nds_rate) - kopecks(vat)) > LINE_TOLERANCE_KOPECKS) {
       out.push({ field: f('nds_amount'), message: `VAT ${vat} ≠ ${item.nds_rate}% of ${net}` });
     }

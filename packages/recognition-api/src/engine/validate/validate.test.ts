@@ -13,9 +13,16 @@ describe('validateRecognizedData', () => {
   });
 
   it('rule 1: net + VAT must equal gross per line (0.01 RUB tolerance)', () => {
-    expect(fields(makeData({ items: [makeItem({ amount_with_nds: 240.01 })], totals: { amount_without_nds: 200, nds_amount: 40, amount_with_nds: 240.01 } }))).toEqual([]);
-    expect(fields(makeData({ items: [makeItem({ amount_with_nds: 240.02 })], totals: { amount_without_nds: 200, nds_amount: 40, amount_with_nds: 240.02 } })))
-      .toEqual(['items[0].amount_with_nds']);
+    expect(
+      fields(
+        makeData({ items: [makeItem({ amount_with_nds: 240.01 })], totals: { amount_without_nds: 200, nds_amount: 40, amount_with_nds: 240.01 } }),
+      ),
+    ).toEqual([]);
+    expect(
+      fields(
+        makeData({ items: [makeItem({ amount_with_nds: 240.02 })], totals: { amount_without_nds: 200, nds_amount: 40, amount_with_nds: 240.02 } }),
+      ),
+    ).toEqual(['items[0].amount_with_nds']);
   });
 
   it('rule 1: quantity × price must equal the net amount', () => {
@@ -31,8 +38,12 @@ describe('validateRecognizedData', () => {
 
   it('rule 2: tolerance is 0.01 RUB per line', () => {
     // two lines → 0.02 allowed
-    expect(validateRecognizedData(makeData({ totals: { amount_without_nds: 299.99, nds_amount: 60, amount_with_nds: 360.01 } })).totalsMismatch).toBe(false);
-    expect(validateRecognizedData(makeData({ totals: { amount_without_nds: 299.99, nds_amount: 60, amount_with_nds: 360.02 } })).totalsMismatch).toBe(true);
+    expect(validateRecognizedData(makeData({ totals: { amount_without_nds: 299.99, nds_amount: 60, amount_with_nds: 360.01 } })).totalsMismatch).toBe(
+      false,
+    );
+    expect(validateRecognizedData(makeData({ totals: { amount_without_nds: 299.99, nds_amount: 60, amount_with_nds: 360.02 } })).totalsMismatch).toBe(
+      true,
+    );
   });
 
   it('rule 3: INN must have 10 or 12 digits; empty INN is a critical field', () => {
@@ -69,19 +80,25 @@ describe('validateRecognizedData', () => {
     expect(vatRatesInForce(parseDocumentDate('01.06.2024'))).toEqual([0, 10, 20]);
     const in2026 = makeData({ document: { number: '1', date: '10.01.2026' } });
     expect(fields(in2026)).toEqual(['items[0].nds_rate', 'items[1].nds_rate']);
-    expect(fields(makeData({ items: [makeItem({ nds_rate: 18 })], totals: { amount_without_nds: 200, nds_amount: 40, amount_with_nds: 240 } }))).toEqual(['items[0].nds_rate']);
+    expect(
+      fields(makeData({ items: [makeItem({ nds_rate: 18 })], totals: { amount_without_nds: 200, nds_amount: 40, amount_with_nds: 240 } })),
+    ).toEqual(['items[0].nds_rate']);
   });
 
   it('"без НДС" lines are valid without a rate; a missing rate is a warning', () => {
     const exempt = makeItem({ nds_rate: null, nds_exempt: true, nds_amount: null, amount_with_nds: 200 });
     expect(fields(makeData({ items: [exempt], totals: { amount_without_nds: 200, nds_amount: 0, amount_with_nds: 200 } }))).toEqual([]);
     const missing = makeItem({ nds_rate: null });
-    expect(fields(makeData({ items: [missing], totals: { amount_without_nds: 200, nds_amount: 40, amount_with_nds: 240 } }))).toEqual(['items[0].nds_rate']);
+    expect(fields(makeData({ items: [missing], totals: { amount_without_nds: 200, nds_amount: 40, amount_with_nds: 240 } }))).toEqual([
+      'items[0].nds_rate',
+    ]);
   });
 
   it('VAT amount must match the rate (beyond the spec)', () => {
     const item = makeItem({ nds_amount: 30, amount_with_nds: 230 });
-    expect(fields(makeData({ items: [item], totals: { amount_without_nds: 200, nds_amount: 30, amount_with_nds: 230 } }))).toEqual(['items[0].nds_amount']);
+    expect(fields(makeData({ items: [item], totals: { amount_without_nds: 200, nds_amount: 30, amount_with_nds: 230 } }))).toEqual([
+      'items[0].nds_amount',
+    ]);
   });
 
   it('OKEI unit codes and names (beyond the spec)', () => {
@@ -95,8 +112,11 @@ describe('validateRecognizedData', () => {
 
   it('an empty page: every critical field empty, warnings name each field', () => {
     const r = validateRecognizedData({
-      document: { number: null, date: null }, seller: { name: null, inn: null, kpp: null }, buyer: { name: null, inn: null, kpp: null },
-      items: [], totals: { amount_without_nds: null, nds_amount: null, amount_with_nds: null },
+      document: { number: null, date: null },
+      seller: { name: null, inn: null, kpp: null },
+      buyer: { name: null, inn: null, kpp: null },
+      items: [],
+      totals: { amount_without_nds: null, nds_amount: null, amount_with_nds: null },
     });
     expect(r.emptyCritical).toEqual(['seller.inn', 'buyer.inn', 'totals.amount_with_nds']);
     expect(r.warnings.map((w) => w.field)).toEqual(['seller.inn', 'buyer.inn', 'document.date', 'document.number', 'totals.amount_with_nds']);

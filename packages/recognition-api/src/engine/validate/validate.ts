@@ -47,7 +47,7 @@ export function validateRecognizedData(data: RecognizedData): ValidationResult {
   else if (!date) out.warnings.push({ field: 'document.date', message: `date "${data.document.date}" is not a valid DD.MM.YYYY date` });
   if (empty(data.document.number)) out.warnings.push({ field: 'document.number', message: 'document number is empty' });
 
-  data.items.forEach((item, i) => checkLine(item, i, date, out.warnings));
+  for (const [i, item] of data.items.entries()) checkLine(item, i, date, out.warnings);
 
   if (empty(data.totals.amount_with_nds)) {
     out.emptyCritical.push('totals.amount_with_nds');
