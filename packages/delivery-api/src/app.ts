@@ -34,6 +34,7 @@ import { PhoneRateLimit } from './checkout/phone-rate-limit.js';
 import type { RedisDeps } from './redis/redis-client.js';
 import type { RequestIdStore } from './auth/request-id-store.port.js';
 import { RedisRequestIds } from './auth/request-ids.redis.js';
+import { timedRequestIdStore } from './auth/request-id-metrics.js';
 import type { LoyaltyPort } from './loyalty/loyalty.port.js';
 import { CancelService } from './orders/cancel.service.js';
 import { noCrashPoints, type CrashPoints } from './orders/crash-points.js';
@@ -97,7 +98,12 @@ export function createServices(deps: AppDeps) {
   const zoneIndex = new ZoneIndexCache(zonesRepo);
   const zones = new ZonesService({ zones: zonesRepo, zoneIndex, points: pointsRepo, pointsService: points, terminalGroups });
   const posCatalog = new PosCatalogService({ terminalGroups, clock: deps.clock, heartbeatWindowSeconds: deps.heartbeatWindowSeconds });
-  const requestIds: RequestIdStore = deps.redis ? new RedisRequestIds(deps.redis.client, deps.redis.keyPrefix) : new RequestIdsRepo(deps.db);
+  const metricsRegistry = deps.metricsRegistry ?? new Registry();
+  const requestIds: RequestIdStore = timedRequestIdStore(
+    deps.redis ? new RedisRequestIds(deps.redis.client, deps.redis.keyPrefix) : new RequestIdsRepo(deps.db),
+    deps.redis ? 'redis' : 'database',
+    metricsRegistry,
+  );
   const authenticator = new Authenticator({
     credentials: new CredentialsRepo(deps.db, deps.box, deps.credentialCacheMs ?? 5000, () => deps.clock.now().getTime()),
     requestIds,
@@ -118,7 +124,6 @@ export function createServices(deps: AppDeps) {
   const checkout = new CheckoutService({ calculator, tokens, clock: deps.clock, db: deps.db });
   const log = createLogger(deps.logger, deps.logDestination);
   const crash = deps.crash ?? noCrashPoints;
-  const metricsRegistry = deps.metricsRegistry ?? new Registry();
   const metrics = createLegMetrics(metricsRegistry, () => new LegsRepo(deps.db).countByState());
   const holds = new LoyaltyHolds({
     db: deps.db,

@@ -39,6 +39,9 @@ describe('order creation outcomes', () => {
     expect(sample(text, 'delivery_order_creations_total{outcome="created"}')).toBe(1);
     expect(sample(text, 'delivery_order_creations_total{outcome="replayed"}')).toBe(1);
     expect(sample(text, 'delivery_order_creations_total{outcome="idempotency_conflict"}')).toBe(1);
+    // every signed request consumed its X-Request-ID once, timed by store and outcome
+    expect(sample(text, 'delivery_request_id_store_seconds_count{store="database",outcome="fresh"}')).toBeGreaterThanOrEqual(7);
+    expect(sample(text, 'delivery_request_id_store_seconds_count{store="database",outcome="reused"}')).toBeUndefined();
   });
 });
 
