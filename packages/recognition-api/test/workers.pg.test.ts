@@ -59,7 +59,7 @@ afterAll(async () => {
 
 /** Starts a worker process; resolves once it printed `ready`, with a promise of its final line. */
 function startWorker(): Promise<{ done: Promise<{ calls: number }> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'support', 'worker-process.ts')], {
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', join(import.meta.dirname, 'support', 'worker-process.ts')], {
     env: { ...process.env, DATABASE_URL: url, DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

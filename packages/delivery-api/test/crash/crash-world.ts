@@ -143,7 +143,7 @@ export async function makeCrashWorld(baseUrl: string): Promise<CrashWorld> {
 
   async function start(crashAt?: string): Promise<Child> {
     const port = await freePort();
-    const proc = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    const proc = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', MAIN], {
       cwd: ROOT,
       stdio: ['ignore', 'ignore', 'pipe'],
       env: {
