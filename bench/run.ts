@@ -3,7 +3,7 @@
  * `http` is the Delivery Partner API over HTTP (bench/http/run.ts: production server, separate-process load
  * generator and bare baseline, load-average guard); there is no in-process HTTP benchmark.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -27,5 +27,7 @@ if (!existsSync(file)) {
 }
 // The benchmarks print the command with each table, so a pasted table says how it was made.
 const env = { ...process.env, BENCH_COMMAND: ['npm run bench --', ...process.argv.slice(2)].join(' ') };
-const r = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', file, ...process.argv.slice(3)], { stdio: 'inherit', env });
-process.exit(r.status ?? 1);
+const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', file, ...process.argv.slice(3)], { stdio: 'inherit', env });
+// Forwarded so the benchmark stops its own servers and drops its database instead of being orphaned.
+for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => child.kill(sig));
+child.once('exit', (code, signal) => process.exit(code ?? (signal ? 128 : 1)));

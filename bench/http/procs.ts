@@ -57,8 +57,10 @@ export function installExitHandlers(): void {
   process.on('exit', () => {
     for (const p of live) p.kill('SIGKILL');
   });
+  // `on`, not `once`: a terminal's Ctrl-C reaches this process twice (directly and forwarded by bench/run.ts), and
+  // a second signal must not kill it with the default action halfway through its clean-up.
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(sig, () => {
+    process.on(sig, () => {
       console.error(`\n${sig}: stopping the benchmark's processes`);
       void shutdown().finally(() => process.exit(130));
     });

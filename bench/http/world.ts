@@ -20,6 +20,7 @@ import { onCleanup, spawnTracked, stop } from './procs.js';
 const ROOT = join(import.meta.dirname, '..', '..');
 const DELIVERY_MAIN = join(ROOT, 'packages', 'delivery-api', 'dist', 'main.js');
 const LOYALTY_MAIN = join(ROOT, 'packages', 'loyalty-simulator', 'dist', 'main.js');
+const EXIT_WITH_PARENT = join(import.meta.dirname, 'exit-with-parent.mjs');
 export const ORG = '6f1c1c9e-3c55-4c1e-9d1a-0b6a8e0c0001';
 export const TG = '6f1c1c9e-3c55-4c1e-9d1a-0b6a8e0c0002';
 export const LOYALTY_LOGIN = 'bench-login';
@@ -65,6 +66,15 @@ export interface World {
   startDelivery(env?: Record<string, string>): Promise<Server>;
   /** Starts the loyalty simulator process (guests GUESTS, coupon COUPON, no write limit). */
   startLoyalty(): Promise<Server>;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 async function freePort(): Promise<number> {
@@ -113,7 +123,7 @@ async function waitHealthy(base: string, what: string, exited: () => string | nu
 /** Starts a compiled service and waits for /health (or for the loyalty simulator's port). */
 async function startProcess(what: string, main: string, env: Record<string, string>, port: number, healthPath: string | null): Promise<Server> {
   if (!existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first`);
-  const proc = spawnTracked(process.execPath, [main], {
+  const proc = spawnTracked(process.execPath, ['--import', EXIT_WITH_PARENT, main], {
     cwd: ROOT,
     // Logs go nowhere, as to a log shipper that keeps up; stderr is kept to explain a failed start.
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -143,7 +153,11 @@ async function startProcess(what: string, main: string, env: Record<string, stri
 export async function makeWorld(baseUrl: string): Promise<World> {
   const dbName = `bench_http_${process.pid}`;
   const admin = new pg.Pool({ connectionString: baseUrl, max: 1 });
-  await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  // A run killed with SIGKILL cannot drop its database: drop those whose process is gone.
+  const stale = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname ~ '^bench_http_[0-9]+$'`);
+  for (const { datname } of stale.rows) {
+    if (!alive(Number(datname.slice('bench_http_'.length)))) await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+  }
   await admin.query(`CREATE DATABASE ${dbName}`);
   onCleanup(async () => {
     await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
