@@ -17,7 +17,7 @@ function run(spec: LoadSpec): Promise<autocannon.Result> {
     if (spec.template) return spec.template.text.replace(spec.template.placeholder, `${spec.template.prefix}-${n++}`);
     return spec.body ?? '';
   };
-  const amount = spec.amount ?? spec.bodies?.length;
+  const amount = spec.amount;
   return autocannon({
     url: spec.url,
     connections: spec.connections,

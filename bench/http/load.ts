@@ -29,7 +29,7 @@ export interface LoadSpec {
   body?: string;
   /** A body whose `placeholder` is replaced by `${prefix}-${n}`, n counting from 0: unique ids per request. */
   template?: { text: string; placeholder: string; prefix: string };
-  /** Bodies used in order, one per request (`amount` defaults to their count). */
+  /** Bodies used in order, one per request, cycling (with `amount` = their count, each is sent once). */
   bodies?: string[];
 }
 
@@ -51,7 +51,8 @@ const CHILD = join(import.meta.dirname, 'load-child.ts');
 
 export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   const child = forkTs(CHILD);
-  const limitMs = ((spec.duration ?? 60) + 60) * 1000;
+  // A fixed count gets at least 10 requests/s before it is called hung.
+  const limitMs = (spec.amount ? Math.max(120, spec.amount / 10) : (spec.duration ?? 10) + 60) * 1000;
   try {
     return await new Promise<LoadResult>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`load generator overran ${limitMs / 1000} s`)), limitMs);
