@@ -1,20 +1,26 @@
 /**
  * Webhook benchmark: deliveries per second to a local receiver, and outbox lag (state change committed → first
  * attempt started, p50/p99) at a steady event rate. Runs on PGlite, and on PostgreSQL too when DATABASE_URL is set.
- * Run: npx tsx bench/webhooks.ts [--events 1000] [--rate 100] [--seconds 5]
+ * The dispatchers run in this process (they are what is measured, not an HTTP server); the receiver is a bare
+ * Fastify server in its own process (bench/http/bare-server.ts), and the baseline "bare POSTs/s" is the same
+ * number of same-size POSTs sent to that receiver by the separate-process load generator (bench/http/load.ts,
+ * autocannon, 100 connections = 2 dispatchers × batch 50), in the same run. The table is guarded by the load
+ * average (bench/http/guard.ts): NOT RECORDABLE when the machine was busy.
+ * Run: npm run bench -- webhooks [--events 1000] [--rate 100] [--seconds 5]
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { request } from 'undici';
 import { migrate, openDb, type Db } from '@app/shared';
 import { SecretBox } from '@app/delivery-api';
 import type { OrderView } from '@app/delivery-api';
 import { createWebhookDispatcher } from '@app/delivery-api';
 import { enqueueOrderEvent } from '@app/delivery-api';
 import { setWebhookConfig } from '@app/delivery-api';
+import { startBare } from './http/bare-server.js';
+import { openTable, printTable } from './http/guard.js';
+import { runLoad } from './http/load.js';
+import { installExitHandlers, shutdown } from './http/procs.js';
 
 const { values: args } = parseArgs({
   options: { events: { type: 'string', default: '1000' }, rate: { type: 'string', default: '100' }, seconds: { type: 'string', default: '5' } },
@@ -76,18 +82,15 @@ async function setup(db: Db, url: string, box: SecretBox): Promise<void> {
 
 const pct = (xs: number[], p: number) => xs.sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
 
-/** Baseline of the same run (same HTTP client as the dispatcher, undici): n same-size POSTs straight to the receiver, 100 at a time (2 dispatchers × batch 50). */
+const BARE_CONNECTIONS = 100;
+
+/** Baseline of the same run: n same-size POSTs straight to the receiver from the load generator process, 100 at a time (2 dispatchers × batch 50). */
 async function bareRate(url: string, n: number): Promise<number> {
   const body = JSON.stringify({ eventId: randomUUID(), type: 'order.state_changed', occurredAt: new Date().toISOString(), order: order() });
-  const t0 = performance.now();
-  for (let i = 0; i < n; i += 100) {
-    await Promise.all(
-      Array.from({ length: Math.min(100, n - i) }, () =>
-        request(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } }).then((r) => r.body.dump()),
-      ),
-    );
-  }
-  return n / ((performance.now() - t0) / 1000);
+  const u = new URL(url);
+  const r = await runLoad({ url: u.origin, method: 'POST', path: u.pathname, connections: BARE_CONNECTIONS, amount: n, key: null, body });
+  if (r.non2xx || r.errors) throw new Error(`bare POSTs failed: ${JSON.stringify(r.statuses)}, ${r.errors} errors`);
+  return r.rps;
 }
 
 async function run(kind: string, db: Db, url: string, bare: number) {
@@ -139,12 +142,16 @@ async function run(kind: string, db: Db, url: string, bare: number) {
 }
 
 async function main(): Promise<void> {
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => res.writeHead(204).end());
+  const receiver = await startBare([{ method: 'POST', path: '/hook', status: 204, headers: {}, body: '' }]);
+  const url = `${receiver.url}/hook`;
+  const t = openTable({
+    title: 'Webhook deliveries (backlog, 2 dispatchers, batch 50) vs bare POSTs; outbox lag at a steady rate',
+    facts: [
+      `databases: PGlite in memory${process.env.DATABASE_URL ? ` and PostgreSQL (${new URL(process.env.DATABASE_URL).host}, a throw-away schema)` : ' (set DATABASE_URL for PostgreSQL too)'}`,
+      `receiver: bare Fastify in its own process answering 204; baseline: the same number of same-size POSTs from autocannon in a child process, ${BARE_CONNECTIONS} connections`,
+      `events: ${args.events} in the backlog; lag: ${args.rate} events/s for ${args.seconds} s, dispatcher polling every 100 ms`,
+    ],
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
   const rows = [];
   const bare = await bareRate(url, Number(args.events));
   const pglite = await openDb({});
@@ -152,12 +159,28 @@ async function main(): Promise<void> {
   await pglite.close();
   if (process.env.DATABASE_URL) {
     const pg = await openDb({ databaseUrl: process.env.DATABASE_URL, schema: `bench_${randomBytes(4).toString('hex')}`, dropSchemaOnClose: true });
-    rows.push(await run('PostgreSQL', pg, url, bare));
-    await pg.close();
+    try {
+      rows.push(await run('PostgreSQL', pg, url, bare));
+    } finally {
+      await pg.close();
+    }
   }
-  console.table(rows);
-  server.closeAllConnections();
-  server.close();
+  const columns = Object.keys(rows[0]);
+  printTable(
+    t,
+    columns,
+    rows.map((r) => columns.map((c) => String(r[c as keyof typeof r]))),
+  );
 }
 
-await main();
+installExitHandlers();
+let code = 0;
+try {
+  await main();
+} catch (err) {
+  console.error((err as Error).stack ?? err);
+  code = 1;
+} finally {
+  await shutdown();
+}
+process.exit(code);

@@ -86,6 +86,8 @@ describe('GET /v1/points/{id}/menu', () => {
     const again = await w.call(w.partner, 'GET', '/v1/points/1/menu', undefined, { 'if-none-match': rev });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
+    // a Content-Length other than the 200's would make strict clients (autocannon) wait for a body that never comes
+    expect(again.headers['content-length']).toBeUndefined();
     await w.call(w.pos['1'], 'POST', '/pos/v1/stop-list', { items: [] });
     const after = await w.call(w.partner, 'GET', '/v1/points/1/menu', undefined, { 'if-none-match': rev });
     expect(after.statusCode).toBe(200);
