@@ -56,27 +56,21 @@ export class HoldSweeper {
     if (!this.deps.loyalty) return rep;
     const now = this.deps.clock.now();
     const legs = new LegsRepo(this.deps.db);
+    // Each leg is claimed before it is looked at (its next look moved to `later`), so of several instances only
+    // one calls the loyalty service for it; a leg nothing could be done for yet simply stays deferred.
     const later = new Date(now.getTime() + DEFER_MS);
+    const claim = (leg: LegRecord) => legs.claim(leg.id, leg.state, now, later);
     for (const leg of await legs.stale(['holding'], new Date(now.getTime() - HOLDING_STUCK_MS), 100, now)) {
-      const n = await this.readBack(leg);
-      rep.readBack += n;
-      if (!n) await legs.defer(leg.id, later);
+      if (await claim(leg)) rep.readBack += await this.readBack(leg);
     }
     for (const leg of await legs.stale(['releasing'], new Date(now.getTime() - SETTLE_RETRY_MS), 100, now)) {
-      rep.released += await this.deps.holds.releaseUnlinked([leg]); // a release claimed before a crash
+      if (await claim(leg)) rep.released += await this.deps.holds.releaseUnlinked([leg]); // a release claimed before a crash
     }
     for (const leg of await legs.stale(['held'], new Date(now.getTime() - SETTLE_RETRY_MS), 500, now)) {
-      const before = { ...rep };
-      await this.held(leg, now, rep);
-      const acted =
-        rep.released + rep.confirmed + rep.cancelled + rep.cancelRequested >
-        before.released + before.confirmed + before.cancelled + before.cancelRequested;
-      if (!acted) await legs.defer(leg.id, later);
+      if (await claim(leg)) await this.held(leg, now, rep);
     }
     for (const leg of await legs.stale(['failed'], new Date(now.getTime() - HOLD_TIMEOUT_MS), 100, now)) {
-      const n = await this.releaseUnknown(leg);
-      rep.released += n;
-      if (!n) await legs.defer(leg.id, later);
+      if (await claim(leg)) rep.released += await this.releaseUnknown(leg);
     }
     await this.accrue(rep);
     return rep;
