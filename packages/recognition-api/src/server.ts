@@ -1,9 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Poller, randomIds, systemClock, type Clock } from '@app/shared';
+import { randomIds, systemClock, type Clock, type Poller } from '@app/shared';
 import { buildRecognitionApp, createRecognitionServices, type RecognitionAppDeps } from './app.js';
-import { CallbackSender } from './callbacks/callback-sender.js';
-import { UndiciCallbackHttp } from './callbacks/callback-http.js';
 import { ensureAdminAccount } from './admin-web/admin-account.js';
 import { loadSessionKey } from './admin-web/session-key.js';
 import type { AdminConfig, AiConfig, EdoConfig } from './config.js';
@@ -17,7 +15,7 @@ import { cachedProbe, pooledOcrEngine, tesseractProbe } from './engine/pool/pool
 import { defaultThreads, RecognitionPool } from './engine/pool/recognition-pool.js';
 import type { ImageChecker } from './documents/intake.js';
 import { backgroundLog } from './http/logger.js';
-import { runWorkerStep } from './jobs/worker.js';
+import { startBackgroundLoops } from './jobs/background-loops.js';
 import { LocalFileStore } from './storage/file-store.js';
 
 /** Options of {@link startRecognitionService}; everything but `dataDir`/`port`/`host` is optional. */
@@ -107,6 +105,7 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
   const highLocal = opts.engine ?? pooledOcrEngine(pools.high, probe);
   const aiEngine = opts.ai ? new AiEngine(opts.ai, { shrink: (images, signal) => pools.background.shrinkForAi(images, signal), log }) : undefined;
   const allowLoopback = opts.allowLoopbackCallbacks ?? false;
+  // filled by startBackgroundLoops once the services exist; the app's onQueued wakes whatever workers it holds
   const workers: Poller[] = [];
   const wakeAll = () => {
     for (const w of workers) w.poke();
@@ -163,35 +162,15 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
   else rmSync(passwordFile, { force: true });
   if (opts.edo?.seed) await seedEdoConnection(services.edo.repo, services.edo.connection, opts.edo.seed, log);
 
-  const pollMs = opts.pollMs ?? 1000;
-  const onError = (err: unknown) => log?.('background step failed', { err: (err as Error).message });
-  for (let i = 0; i < (opts.workers ?? 2); i++) {
-    workers.push(
-      new Poller(() => runWorkerStep({ queue: services.queue, processor: services.processor, clock, log }), { intervalMs: pollMs, onError }),
-    );
-  }
-  const http = new UndiciCallbackHttp({ allowLoopback });
-  // Deliveries run in parallel; when one ends, the poller looks for more at once instead of after its idle pause.
-  const callbackSender: CallbackSender = new CallbackSender({
-    repo: services.callbacks,
-    http,
+  const loops = startBackgroundLoops({
+    services,
+    workers,
+    workerCount,
     clock,
     log,
-    metrics: services.metrics,
-    onSlotFree: () => sender.poke(),
+    pollMs: opts.pollMs ?? 1000,
+    allowLoopbackCallbacks: allowLoopback,
   });
-  const sender = new Poller(() => callbackSender.runOnce(), { intervalMs: pollMs, onError });
-  for (const w of workers) w.start();
-  sender.start();
-
-  // Image retention (documents/image-retention.ts) every minute, never overlapping.
-  const purge = new Poller(() => services.imageRetention.runOnce().then(() => false), {
-    intervalMs: 60_000,
-    runAtStart: false,
-    unref: true,
-    onError,
-  });
-  purge.start();
 
   const url = await app.listen({ port: opts.port, host: opts.host });
   return {
@@ -201,9 +180,7 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
     admin: { url: `${url}/admin`, ...admin },
     async close() {
       await app.close();
-      await Promise.all([...workers.map((w) => w.stop()), sender.stop(), purge.stop()]);
-      await callbackSender.settled();
-      await http.close();
+      await loops.stop();
       await Promise.all([pools.high.close(), pools.background.close()]);
       await db.close();
     },

@@ -1,8 +1,6 @@
 import { join } from 'node:path';
-import { Poller, randomIds, systemClock, type Clock } from '@app/shared';
+import { randomIds, systemClock, type Clock } from '@app/shared';
 import { createRecognitionServices, type RecognitionAppDeps } from './app.js';
-import { CallbackSender } from './callbacks/callback-sender.js';
-import { UndiciCallbackHttp } from './callbacks/callback-http.js';
 import type { AiConfig, EdoConfig } from './config.js';
 import { openRecognitionDb } from './db.js';
 import { AiEngine } from './engine/ai/ai-engine.js';
@@ -10,7 +8,7 @@ import type { RecognitionEngine } from './engine/engine.port.js';
 import { cachedProbe, pooledOcrEngine, tesseractProbe } from './engine/pool/pooled-engine.js';
 import { RecognitionPool } from './engine/pool/recognition-pool.js';
 import { loadMasterKey } from './edo/master-key.js';
-import { runWorkerStep } from './jobs/worker.js';
+import { startBackgroundLoops } from './jobs/background-loops.js';
 import { LocalFileStore } from './storage/file-store.js';
 
 /** Options of a worker-only process (the recognition-worker entry, `worker.ts`). */
@@ -73,40 +71,18 @@ export async function startRecognitionWorkers(opts: StartRecognitionWorkersOptio
     edo: { masterKey: loadMasterKey(opts.edo?.masterKey, opts.dataDir), timeoutMs: opts.edo?.timeoutMs },
   };
   const services = createRecognitionServices(deps);
-  const pollMs = opts.pollMs ?? 1000;
-  const onError = (err: unknown) => opts.log?.('background step failed', { err: (err as Error).message });
-  const workers = Array.from(
-    { length: workerCount },
-    () =>
-      new Poller(() => runWorkerStep({ queue: services.queue, processor: services.processor, clock, log: opts.log }), {
-        intervalMs: pollMs,
-        onError,
-      }),
-  );
-  const http = new UndiciCallbackHttp({ allowLoopback });
-  const callbackSender: CallbackSender = new CallbackSender({
-    repo: services.callbacks,
-    http,
+  const loops = startBackgroundLoops({
+    services,
+    workers: [],
+    workerCount,
     clock,
     log: opts.log,
-    metrics: services.metrics,
-    onSlotFree: () => sender.poke(),
+    pollMs: opts.pollMs ?? 1000,
+    allowLoopbackCallbacks: allowLoopback,
   });
-  const sender = new Poller(() => callbackSender.runOnce(), { intervalMs: pollMs, onError });
-  for (const w of workers) w.start();
-  sender.start();
-  const purge = new Poller(() => services.imageRetention.runOnce().then(() => false), {
-    intervalMs: 60_000,
-    runAtStart: false,
-    unref: true,
-    onError,
-  });
-  purge.start();
   return {
     async close() {
-      await Promise.all([...workers.map((w) => w.stop()), sender.stop(), purge.stop()]);
-      await callbackSender.settled();
-      await http.close();
+      await loops.stop();
       await pool?.close();
       await db.close();
     },

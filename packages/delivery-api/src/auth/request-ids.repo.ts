@@ -15,7 +15,7 @@ export class RequestIdsRepo implements RequestIdStore {
    * (`normalizeRequestId`). Throws on database failure.
    */
   async consume(apiKey: string, requestId: string, now: Date, expiresAt: Date): Promise<boolean> {
-    const rows = await this.db.query(
+    const rows = await this.db.query<{ ok: 1 }>(
       `INSERT INTO request_ids (api_key, request_id, expires_at) VALUES ($1, $2, $3)
        ON CONFLICT (api_key, request_id) DO UPDATE SET expires_at = EXCLUDED.expires_at
          WHERE request_ids.expires_at < $4

@@ -56,27 +56,21 @@ export class HoldSweeper {
     if (!this.deps.loyalty) return rep;
     const now = this.deps.clock.now();
     const legs = new LegsRepo(this.deps.db);
+    // Each leg is claimed before it is looked at (its next look moved to `later`), so of several instances only
+    // one calls the loyalty service for it; a leg nothing could be done for yet simply stays deferred.
     const later = new Date(now.getTime() + DEFER_MS);
+    const claim = (leg: LegRecord) => legs.claim(leg.id, leg.state, now, later);
     for (const leg of await legs.stale(['holding'], new Date(now.getTime() - HOLDING_STUCK_MS), 100, now)) {
-      const n = await this.readBack(leg);
-      rep.readBack += n;
-      if (!n) await legs.defer(leg.id, later);
+      if (await claim(leg)) rep.readBack += await this.readBack(leg);
     }
     for (const leg of await legs.stale(['releasing'], new Date(now.getTime() - SETTLE_RETRY_MS), 100, now)) {
-      rep.released += await this.deps.holds.releaseUnlinked([leg]); // a release claimed before a crash
+      if (await claim(leg)) rep.released += await this.deps.holds.releaseUnlinked([leg]); // a release claimed before a crash
     }
     for (const leg of await legs.stale(['held'], new Date(now.getTime() - SETTLE_RETRY_MS), 500, now)) {
-      const before = { ...rep };
-      await this.held(leg, now, rep);
-      const acted =
-        rep.released + rep.confirmed + rep.cancelled + rep.cancelRequested >
-        before.released + before.confirmed + before.cancelled + before.cancelRequested;
-      if (!acted) await legs.defer(leg.id, later);
+      if (await claim(leg)) await this.held(leg, now, rep);
     }
     for (const leg of await legs.stale(['failed'], new Date(now.getTime() - HOLD_TIMEOUT_MS), 100, now)) {
-      const n = await this.releaseUnknown(leg);
-      rep.released += n;
-      if (!n) await legs.defer(leg.id, later);
+      if (await claim(leg)) rep.released += await this.releaseUnknown(leg);
     }
     await this.accrue(rep);
     return rep;
@@ -205,11 +199,17 @@ export class HoldSweeper {
             paidMinor: order.paidMinor,
           }));
         const now = this.deps.clock.now();
-        await this.deps.db.tx(async (q) => {
-          const upd = await new OrdersRepo(q).update(order.id, { accrualState: 'done', accruedMinor: res.accruedMinor, accrualError: null }, now);
+        // Another instance may have read the same due order and recorded its accrual first (the loyalty call is
+        // idempotent by key, the event is not): record and announce it only while it is still pending.
+        const recorded = await this.deps.db.tx(async (q) => {
+          const repo = new OrdersRepo(q);
+          const locked = await repo.byId(order.id, true);
+          if (locked?.accrualState !== 'pending') return false;
+          const upd = await repo.update(order.id, { accrualState: 'done', accruedMinor: res.accruedMinor, accrualError: null }, now);
           await this.deps.events.emit(q, 'order.accrued', toView(upd), now);
+          return true;
         });
-        rep.accrued++;
+        if (recorded) rep.accrued++;
       } catch (err) {
         if (!isLoyaltyError(err)) throw err;
         if (await this.accrualFailed(order, `${err.code}: ${err.reason}`, err.code === 'rejected')) rep.accrualsFailed++;
@@ -217,19 +217,30 @@ export class HoldSweeper {
     }
   }
 
-  /** Records a failed accrual; returns true when the order's accrual ended (`failed`). */
+  /**
+   * Records a failed accrual; returns true when the order's accrual ended (`failed`). Under the order's lock and
+   * only when no other instance recorded an outcome since `order` was read (a success is never overwritten, and
+   * two instances failing the same due accrual count one attempt).
+   */
   private async accrualFailed(order: OrderRecord, why: string, definitive: boolean): Promise<boolean> {
     const now = this.deps.clock.now();
     const attempts = order.accrualAttempts + 1;
-    const repo = new OrdersRepo(this.deps.db);
-    if (definitive || attempts >= ACCRUAL_MAX_ATTEMPTS) {
-      await repo.update(order.id, { accrualState: 'failed', accrualAttempts: attempts, accrualError: why }, now);
-      this.deps.metrics.accrualEnded('failed');
-      this.deps.log.error({ orderId: order.id, externalOrderId: order.externalOrderId, attempts, reason: why }, 'bonus accrual gave up');
+    const ended = definitive || attempts >= ACCRUAL_MAX_ATTEMPTS;
+    const recorded = await this.deps.db.tx(async (q) => {
+      const repo = new OrdersRepo(q);
+      const locked = await repo.byId(order.id, true);
+      if (locked?.accrualState !== 'pending' || locked.accrualAttempts !== order.accrualAttempts) return false;
+      if (ended) {
+        await repo.update(order.id, { accrualState: 'failed', accrualAttempts: attempts, accrualError: why }, now);
+        return true;
+      }
+      const delayMin = ACCRUAL_DELAYS_MIN[Math.min(attempts - 1, ACCRUAL_DELAYS_MIN.length - 1)];
+      await repo.update(order.id, { accrualAttempts: attempts, accrualError: why, accrualNextAt: new Date(now.getTime() + delayMin * 60_000) }, now);
       return true;
-    }
-    const delayMin = ACCRUAL_DELAYS_MIN[Math.min(attempts - 1, ACCRUAL_DELAYS_MIN.length - 1)];
-    await repo.update(order.id, { accrualAttempts: attempts, accrualError: why, accrualNextAt: new Date(now.getTime() + delayMin * 60_000) }, now);
-    return false;
+    });
+    if (!recorded || !ended) return false;
+    this.deps.metrics.accrualEnded('failed');
+    this.deps.log.error({ orderId: order.id, externalOrderId: order.externalOrderId, attempts, reason: why }, 'bonus accrual gave up');
+    return true;
   }
 }

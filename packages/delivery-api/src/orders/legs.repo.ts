@@ -217,7 +217,7 @@ export class LegsRepo {
 
   /**
    * Legs in `states` last changed before `before` and not deferred past `now`, oldest first (the sweeper's
-   * work list). Deferred legs (see {@link defer}) let the list move past legs that have to wait.
+   * work list). Claimed or deferred legs (see {@link claim}) let the list move past legs that have to wait.
    */
   async stale(states: LegState[], before: Date, limit = 100, now: Date = before): Promise<LegRecord[]> {
     return (
@@ -229,8 +229,18 @@ export class LegsRepo {
     ).map(rowToLeg);
   }
 
-  /** The sweeper looked at the leg and nothing could be done yet: look again after `until`. */
-  async defer(id: string, until: Date): Promise<void> {
-    await this.q.query(`UPDATE loyalty_legs SET check_after = $2 WHERE id = $1`, [id, until.toISOString()]);
+  /**
+   * Takes a leg of the sweeper's work list for one look: while it is still in `state` and neither claimed nor
+   * deferred past `now`, its next look moves to `until` (compare-and-set). Of several instances sweeping at once
+   * only one acts on the leg, so the loyalty service's small write budget is not spent twice on it; a settlement
+   * resets the mark (see {@link move}), a failed one sets its own retry time. Returns false when another instance
+   * took the leg first or it left `state`.
+   */
+  async claim(id: string, state: LegState, now: Date, until: Date): Promise<boolean> {
+    const rows = await this.q.query<{ id: string }>(
+      `UPDATE loyalty_legs SET check_after = $4 WHERE id = $1 AND state = $2 AND check_after <= $3 RETURNING id`,
+      [id, state, now.toISOString(), until.toISOString()],
+    );
+    return rows.length === 1;
   }
 }

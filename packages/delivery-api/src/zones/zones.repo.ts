@@ -16,21 +16,40 @@ export interface ZoneRecord {
   active: boolean;
 }
 
-type Row = Record<string, unknown>;
-const toZone = (r: Row): ZoneRecord => ({
-  tenantId: r.tenant_id as string,
-  pointId: r.point_id as string,
-  zoneId: r.zone_id as string,
-  name: r.name as string,
-  polygon: r.polygon as [number, number][],
-  minOrderMinor: Number(r.min_order_minor),
-  deliveryFeeMinor: Number(r.delivery_fee_minor),
-  freeDeliveryFromMinor: r.free_delivery_from_minor == null ? null : Number(r.free_delivery_from_minor),
-  etaMin: r.eta_min == null ? null : Number(r.eta_min),
-  etaMax: r.eta_max == null ? null : Number(r.eta_max),
-  priority: Number(r.priority),
-  active: r.active as boolean,
-});
+/** A `delivery_zones` row (migrations 001, 005); numbers may arrive as strings from the driver. */
+export interface ZoneRow {
+  tenant_id: string;
+  point_id: string;
+  zone_id: string;
+  name: string;
+  /** jsonb: `[latitude, longitude]` vertices, parsed by the driver. */
+  polygon: [number, number][];
+  min_order_minor: number | string;
+  delivery_fee_minor: number | string;
+  free_delivery_from_minor: number | string | null;
+  eta_min: number | string | null;
+  eta_max: number | string | null;
+  priority: number | string;
+  active: boolean;
+}
+
+/** A zone row as the zone index uses it (amounts in kopecks and ETAs in minutes as numbers). */
+export function rowToZone(r: ZoneRow): ZoneRecord {
+  return {
+    tenantId: r.tenant_id,
+    pointId: r.point_id,
+    zoneId: r.zone_id,
+    name: r.name,
+    polygon: r.polygon,
+    minOrderMinor: Number(r.min_order_minor),
+    deliveryFeeMinor: Number(r.delivery_fee_minor),
+    freeDeliveryFromMinor: r.free_delivery_from_minor == null ? null : Number(r.free_delivery_from_minor),
+    etaMin: r.eta_min == null ? null : Number(r.eta_min),
+    etaMax: r.eta_max == null ? null : Number(r.eta_max),
+    priority: Number(r.priority),
+    active: r.active,
+  };
+}
 
 /** SQL access to delivery zones. */
 export class ZonesRepo {
@@ -38,8 +57,8 @@ export class ZonesRepo {
 
   /** All zones of a tenant (active or not), in `priority, zone_id` order: the input of the zone index. */
   async listForTenant(tenantId: string): Promise<ZoneRecord[]> {
-    const rows = await this.db.query<Row>(`SELECT * FROM delivery_zones WHERE tenant_id = $1 ORDER BY priority, zone_id`, [tenantId]);
-    return rows.map(toZone);
+    const rows = await this.db.query<ZoneRow>(`SELECT * FROM delivery_zones WHERE tenant_id = $1 ORDER BY priority, zone_id`, [tenantId]);
+    return rows.map(rowToZone);
   }
 
   /**
@@ -52,11 +71,11 @@ export class ZonesRepo {
   }
 
   async listForPoints(tenantId: string, pointIds: string[]): Promise<ZoneRecord[]> {
-    const rows = await this.db.query<Row>(
+    const rows = await this.db.query<ZoneRow>(
       `SELECT * FROM delivery_zones WHERE tenant_id = $1 AND point_id = ANY($2::text[]) ORDER BY priority, zone_id`,
       [tenantId, pointIds],
     );
-    return rows.map(toZone);
+    return rows.map(rowToZone);
   }
 
   /** Replaces all zones of the given points with `zones` in one transaction step (operator import). */

@@ -44,6 +44,8 @@ export interface Child {
  */
 export interface CrashWorld {
   db: Db;
+  /** The world's own database (PostgreSQL URL), for further processes on it (test/e2e/sweepers.pg.test.ts). */
+  dbUrl: string;
   /** Seals secrets under the children's MASTER_KEY (webhook configuration in tests). */
   box: SecretBox;
   sim: RunningSimulator;
@@ -214,6 +216,7 @@ export async function makeCrashWorld(baseUrl: string): Promise<CrashWorld> {
 
   return {
     db,
+    dbUrl,
     box,
     sim,
     clock,

@@ -1,0 +1,73 @@
+import { Poller, type Clock } from '@app/shared';
+import type { RecognitionServices } from '../app.js';
+import { CallbackSender } from '../callbacks/callback-sender.js';
+import { UndiciCallbackHttp } from '../callbacks/callback-http.js';
+import { runWorkerStep } from './worker.js';
+
+/** What {@link startBackgroundLoops} needs. */
+export interface BackgroundLoopsOptions {
+  services: RecognitionServices;
+  /**
+   * The list the worker pollers are added to (`workerCount` of them). The API process builds its `onQueued` wake-up
+   * over this list before the app exists, so the loops fill the caller's list instead of returning a new one.
+   */
+  workers: Poller[];
+  /** Recognition workers to start in this process; 0 = none (an API-only process). */
+  workerCount: number;
+  clock: Clock;
+  log?: (msg: string, extra: object) => void;
+  /** Real-time pause of an idle worker or callback poller, ms. */
+  pollMs: number;
+  /** Callbacks to loopback addresses allowed (tests and the demo). */
+  allowLoopbackCallbacks: boolean;
+}
+
+/** The running loops of {@link startBackgroundLoops}. */
+export interface BackgroundLoops {
+  /** Stops polling, waits for the documents and callbacks in progress, and closes the callback HTTP client. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the background loops every recognition process runs (the API entry and the worker-only entry): the
+ * recognition workers (each claims queued documents under a lease, so several processes may run them), the
+ * callback sender with its poller, and the image retention every minute (first run one minute after start,
+ * unref'd). Step errors are logged as `background step failed` and the loop goes on.
+ */
+export function startBackgroundLoops(o: BackgroundLoopsOptions): BackgroundLoops {
+  const { services, clock, log, pollMs } = o;
+  const onError = (err: unknown) => log?.('background step failed', { err: (err as Error).message });
+  const workers = Array.from(
+    { length: o.workerCount },
+    () => new Poller(() => runWorkerStep({ queue: services.queue, processor: services.processor, clock, log }), { intervalMs: pollMs, onError }),
+  );
+  o.workers.push(...workers);
+  const http = new UndiciCallbackHttp({ allowLoopback: o.allowLoopbackCallbacks });
+  // Deliveries run in parallel; when one ends, the poller looks for more at once instead of after its idle pause.
+  const callbackSender: CallbackSender = new CallbackSender({
+    repo: services.callbacks,
+    http,
+    clock,
+    log,
+    metrics: services.metrics,
+    onSlotFree: () => sender.poke(),
+  });
+  const sender = new Poller(() => callbackSender.runOnce(), { intervalMs: pollMs, onError });
+  // Image retention (documents/image-retention.ts) every minute, never overlapping.
+  const purge = new Poller(() => services.imageRetention.runOnce().then(() => false), {
+    intervalMs: 60_000,
+    runAtStart: false,
+    unref: true,
+    onError,
+  });
+  for (const w of workers) w.start();
+  sender.start();
+  purge.start();
+  return {
+    async stop() {
+      await Promise.all([...workers.map((w) => w.stop()), sender.stop(), purge.stop()]);
+      await callbackSender.settled();
+      await http.close();
+    },
+  };
+}
