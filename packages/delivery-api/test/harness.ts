@@ -44,8 +44,17 @@ export interface World {
  * Builds the world: tenant `t1`, source `website`, points 1 (route active), 2 (route active), 3 (route disabled),
  * 4 (no route); partner key for points 1, 2, 3, 4; POS keys for the terminal groups of points 1 and 2.
  */
-export async function makeWorld(opts: { loyaltyRequestsPerMinute?: number; crash?: CrashPoints; redis?: RedisDeps } = {}): Promise<World> {
-  const db = await openTestDb(MIGRATIONS);
+export async function makeWorld(
+  opts: {
+    loyaltyRequestsPerMinute?: number;
+    crash?: CrashPoints;
+    redis?: RedisDeps;
+    /** Wraps the database the services use (e.g. a statement counter); the world's `db` stays the unwrapped one. */
+    wrapDb?: (db: Db) => Db;
+  } = {},
+): Promise<World> {
+  const rawDb = await openTestDb(MIGRATIONS);
+  const db = opts.wrapDb ? opts.wrapDb(rawDb) : rawDb;
   const clock = new ManualClock(T0);
   const box = new SecretBox(randomBytes(32));
   const base = makeLoyaltyConfig();
@@ -123,7 +132,7 @@ export async function makeWorld(opts: { loyaltyRequestsPerMinute?: number; crash
       headers: { ...(method === 'POST' ? { 'content-type': 'application/json' } : {}), ...signed, ...headers },
     });
   };
-  return { db, clock, app, services, operator, box, partner, pos, call, loyalty, events };
+  return { db: rawDb, clock, app, services, operator, box, partner, pos, call, loyalty, events };
 }
 
 export const MARGHERITA = '11111111-1111-4111-8111-111111111111';

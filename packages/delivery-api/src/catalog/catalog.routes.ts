@@ -16,6 +16,14 @@ function matches(header: string | string[] | undefined, revision: string): boole
   return v.split(',').some((t) => t.trim().replace(/^W\//, '').replace(/^"|"$/g, '') === revision);
 }
 
+/**
+ * 304 Not Modified with no body and no Content-Length/Content-Type: `send(null)` would declare the 4 bytes of
+ * "null" that Node then drops for a 304, and a client that trusts Content-Length waits for them (autocannon hangs).
+ */
+function notModified(reply: FastifyReply): FastifyReply {
+  return reply.code(304).removeHeader('content-type').send();
+}
+
 /** Spec: GET /v1/points/{pointId}/menu, /stop-list, /products, GET /v1/catalog/revision. */
 export function catalogRoutes(root: FastifyInstance, catalog: CatalogService): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
@@ -31,7 +39,7 @@ export function catalogRoutes(root: FastifyInstance, catalog: CatalogService): v
     handler: async (req, reply) => {
       const menu = await catalog.menuBody(credentialOf(req), req.params.pointId);
       reply.header('ETag', menu.revision); // spec: "ETag carries the revision" (sent as is)
-      if (!menu.stale && matches(req.headers['if-none-match'], menu.revision)) return reply.status(304).send(null);
+      if (!menu.stale && matches(req.headers['if-none-match'], menu.revision)) return notModified(reply as FastifyReply);
       // already serialised per revision (same shape as MenuSchema): a string body skips the serializer, so it is
       // sent through the untyped reply
       return (reply as FastifyReply).type('application/json; charset=utf-8').send(menu.json);
@@ -50,7 +58,7 @@ export function catalogRoutes(root: FastifyInstance, catalog: CatalogService): v
     handler: async (req, reply) => {
       const list = await catalog.stopList(credentialOf(req), req.params.pointId);
       reply.header('ETag', list.revision);
-      if (!list.stale && matches(req.headers['if-none-match'], list.revision)) return reply.status(304).send(null);
+      if (!list.stale && matches(req.headers['if-none-match'], list.revision)) return notModified(reply as FastifyReply);
       return list;
     },
   });

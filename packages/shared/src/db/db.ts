@@ -20,6 +20,35 @@ export interface Db extends Queryable {
   ping(): Promise<void>;
   /** 'postgres' or 'pglite', for health output and logs. */
   readonly kind: 'postgres' | 'pglite';
+  /**
+   * Subscribes to PostgreSQL notifications (`LISTEN channel`; senders use `NOTIFY` or `pg_notify`, delivered after
+   * their transaction commits). `channel` is a lower-case SQL identifier. On PostgreSQL the subscription has its own
+   * connection outside the pool; when that connection is lost, `lost` is called, notifications sent meanwhile are
+   * missed, and it reconnects and LISTENs again in the background (then `listening` is called again). PGlite is
+   * in-process: its subscription is never lost. Resolves after the first LISTEN attempt, whether it succeeded
+   * (`listening` called, `active` true) or not (`lost` called, retried in the background on PostgreSQL).
+   * Optional in the port: a wrapper that does not forward it (a test or benchmark counter) has none, and callers
+   * then act as if notifications were unavailable (a cache that depends on them stays off).
+   */
+  listen?(channel: string, handlers: ListenHandlers): Promise<Subscription>;
+  close(): Promise<void>;
+}
+
+/** Callbacks of a {@link Db.listen} subscription. */
+export interface ListenHandlers {
+  /** One notification on the channel: the payload as sent ('' when sent without one). */
+  notify(payload: string): void;
+  /** LISTEN is in effect (the first time, or again after a reconnect): notifications sent from now on arrive. */
+  listening?(): void;
+  /** The listening connection was lost or could not be opened: notifications are missed until the next `listening`. */
+  lost?(err: Error): void;
+}
+
+/** A live {@link Db.listen} subscription. */
+export interface Subscription {
+  /** True while LISTEN is in effect (false between a loss and the next successful reconnect, and after close). */
+  readonly active: boolean;
+  /** Stops listening (on PostgreSQL, closes the dedicated connection); no callback is called after it resolves. */
   close(): Promise<void>;
 }
 
