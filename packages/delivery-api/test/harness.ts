@@ -10,7 +10,7 @@ import { OperatorService } from '../src/operator/operator.service.js';
 import { FakeLoyalty } from './support/loyalty.fake.js';
 import { makeLoyaltyConfig } from './support/loyalty.fixtures.js';
 import type { CrashPoints } from '../src/orders/crash-points.js';
-import { RecordingOrderEvents } from '../src/orders/order-events.js';
+import { RecordingOrderEvents, type OrderEvents } from '../src/orders/order-events.js';
 import { TenantsRepo } from '../src/tenants/tenants.repo.js';
 
 export const MIGRATIONS = join(import.meta.dirname, '..', 'migrations');
@@ -51,6 +51,8 @@ export async function makeWorld(
     redis?: RedisDeps;
     /** Wraps the database the services use (e.g. a statement counter); the world's `db` stays the unwrapped one. */
     wrapDb?: (db: Db) => Db;
+    /** Order events port (default: the world's recorder, `events`), e.g. the real outbox to count its statements. */
+    orderEvents?: OrderEvents;
   } = {},
 ): Promise<World> {
   const rawDb = await openTestDb(MIGRATIONS);
@@ -70,7 +72,7 @@ export async function makeWorld(
     heartbeatWindowSeconds: 90,
     masterKey: randomBytes(32),
     loyalty,
-    events,
+    events: opts.orderEvents ?? events,
     loyaltyRequestsPerMinute: opts.loyaltyRequestsPerMinute,
     crash: opts.crash,
     redis: opts.redis,
