@@ -248,6 +248,9 @@ export class OrdersRepo {
         legIds,
         outboxParam(outbox),
       ],
+      // prepared once per connection: a large statement, parsed and planned once (fixed result columns, so a
+      // migration adding columns cannot invalidate it)
+      { name: 'orders_create' },
     );
     return rows[0].ok;
   }
@@ -262,6 +265,7 @@ export class OrdersRepo {
               (SELECT COALESCE(jsonb_agg(to_jsonb(l) ORDER BY l.kind), '[]'::jsonb) FROM loyalty_legs l
                 WHERE l.tenant_id = $1 AND l.source = $2 AND l.external_order_id = $3 AND l.payload_sha256 = $4) AS legs`,
       [a.tenantId, a.source, a.externalOrderId, a.payloadSha256],
+      { name: 'orders_lookup_with_legs' }, // jsonb results: stable under migrations that add columns
     );
     const r = rows[0];
     return { order: r.o ? rowToOrder(r.o) : null, legs: r.legs.map(rowToLeg) };

@@ -1,4 +1,4 @@
-import type { Db, Queryable } from '@app/shared';
+import type { Db, Queryable, QueryOptions } from '@app/shared';
 
 /** One statement sent to the database: its SQL text as sent ('BEGIN'/'COMMIT'/'ROLLBACK' for `tx` boundaries). */
 export interface SentStatement {
@@ -11,9 +11,9 @@ export interface SentStatement {
  */
 export function countingDb(db: Db, log: SentStatement[]): Db {
   const wrap = (q: Queryable): Queryable => ({
-    query: async <T>(text: string, params?: unknown[]) => {
+    query: async <T>(text: string, params?: unknown[], opts?: QueryOptions) => {
       log.push({ sql: text });
-      return q.query<T>(text, params);
+      return q.query<T>(text, params, opts);
     },
     exec: async (sql: string) => {
       log.push({ sql });

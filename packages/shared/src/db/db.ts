@@ -7,10 +7,21 @@ import { join } from 'node:path';
  * FOR UPDATE SKIP LOCKED queues, unique-constraint idempotency) are SQL features; see docs/decisions.md.
  */
 export interface Queryable {
-  /** Runs one statement and returns its rows. Rejects with the driver's error (which carries `code`, e.g. 23505). */
-  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * Runs one statement and returns its rows. Rejects with the driver's error (which carries `code`, e.g. 23505).
+   * With `opts.name`, PostgreSQL prepares the statement once per connection under that name and later calls only
+   * bind and execute it (no parse/plan per call): for hot statements; the same name must always carry the same
+   * text. PGlite ignores the name.
+   */
+  query<T = Record<string, unknown>>(text: string, params?: unknown[], opts?: QueryOptions): Promise<T[]>;
   /** Runs a script of several statements as sent (simple query protocol; no parameters), e.g. a migration file. */
   exec(sql: string): Promise<void>;
+}
+
+/** Options of {@link Queryable.query}. */
+export interface QueryOptions {
+  /** Name of a prepared statement (PostgreSQL; per connection, unique per statement text). */
+  name?: string;
 }
 
 export interface Db extends Queryable {

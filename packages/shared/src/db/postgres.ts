@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Db, ListenHandlers, Queryable, Subscription } from './db.js';
+import type { Db, ListenHandlers, Queryable, QueryOptions, Subscription } from './db.js';
 
 // Timestamps come back as Date (default); int8 would come back as string, so the schema uses integer/bigint
 // with explicit casts where a number is needed.
@@ -22,7 +22,8 @@ export async function openPostgres(
   });
   // An idle client's network error must not crash the process; the next query reports it.
   pool.on('error', () => {});
-  const query = async <T>(text: string, params: unknown[] = []): Promise<T[]> => (await pool.query(text, params)).rows as T[];
+  const query = async <T>(text: string, params: unknown[] = [], opts?: QueryOptions): Promise<T[]> =>
+    (await pool.query(opts?.name ? { name: opts.name, text, values: params } : { text, values: params })).rows as T[];
   return {
     kind: 'postgres',
     query,
@@ -33,7 +34,8 @@ export async function openPostgres(
       try {
         await client.query('BEGIN');
         const q: Queryable = {
-          query: async <R>(t: string, p: unknown[] = []) => (await client.query(t, p)).rows as R[],
+          query: async <R>(t: string, p: unknown[] = [], o?: QueryOptions) =>
+            (await client.query(o?.name ? { name: o.name, text: t, values: p } : { text: t, values: p })).rows as R[],
           exec: async (sql: string) => void (await client.query(sql)),
         };
         const out = await fn(q);
