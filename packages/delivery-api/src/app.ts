@@ -10,6 +10,7 @@ import { CredentialsRepo } from './auth/credentials.repo.js';
 import { RequestIdsRepo } from './auth/request-ids.repo.js';
 import type { SecretBox } from './auth/secret-box.js';
 import { CatalogService } from './catalog/catalog.service.js';
+import { CatalogRevisionCache } from './catalog/catalog-revision-cache.js';
 import { catalogRoutes } from './catalog/catalog.routes.js';
 import { TerminalGroupsRepo } from './catalog/terminal-groups.repo.js';
 import { healthRoutes } from './health/health.routes.js';
@@ -93,7 +94,9 @@ export function createServices(deps: AppDeps) {
   const pointsRepo = new PointsRepo(deps.db);
   const points = new PointsService({ points: pointsRepo, clock: deps.clock, heartbeatWindowSeconds: deps.heartbeatWindowSeconds });
   const snapshots = new CatalogSnapshots(terminalGroups);
-  const catalog = new CatalogService({ points, pointsRepo, terminalGroups, snapshots, clock: deps.clock });
+  // started and stopped with the app (buildApp): until then every call reads the database
+  const catalogRevisions = new CatalogRevisionCache({ db: deps.db, points });
+  const catalog = new CatalogService({ points, pointsRepo, terminalGroups, snapshots, revisions: catalogRevisions, clock: deps.clock });
   const zonesRepo = new ZonesRepo(deps.db);
   const zoneIndex = new ZoneIndexCache(zonesRepo);
   const zones = new ZonesService({ zones: zonesRepo, zoneIndex, points: pointsRepo, pointsService: points, terminalGroups });
@@ -165,6 +168,7 @@ export function createServices(deps: AppDeps) {
     terminalGroups,
     pointsRepo,
     points,
+    catalogRevisions,
     catalog,
     zones,
     posCatalog,
@@ -199,6 +203,9 @@ export async function buildApp(deps: AppDeps, services: Services = createService
   });
   installErrorHandling(app);
   installRequestLog(app, services.metricsRegistry);
+  // LISTEN for catalog changes while the app runs (the 304 path then reads no catalog row; catalog-revision-cache.ts)
+  app.addHook('onReady', () => services.catalogRevisions.start());
+  app.addHook('onClose', () => services.catalogRevisions.stop());
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

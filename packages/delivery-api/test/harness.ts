@@ -10,7 +10,7 @@ import { OperatorService } from '../src/operator/operator.service.js';
 import { FakeLoyalty } from './support/loyalty.fake.js';
 import { makeLoyaltyConfig } from './support/loyalty.fixtures.js';
 import type { CrashPoints } from '../src/orders/crash-points.js';
-import { RecordingOrderEvents } from '../src/orders/order-events.js';
+import { RecordingOrderEvents, type OrderEvents } from '../src/orders/order-events.js';
 import { TenantsRepo } from '../src/tenants/tenants.repo.js';
 
 export const MIGRATIONS = join(import.meta.dirname, '..', 'migrations');
@@ -44,8 +44,19 @@ export interface World {
  * Builds the world: tenant `t1`, source `website`, points 1 (route active), 2 (route active), 3 (route disabled),
  * 4 (no route); partner key for points 1, 2, 3, 4; POS keys for the terminal groups of points 1 and 2.
  */
-export async function makeWorld(opts: { loyaltyRequestsPerMinute?: number; crash?: CrashPoints; redis?: RedisDeps } = {}): Promise<World> {
-  const db = await openTestDb(MIGRATIONS);
+export async function makeWorld(
+  opts: {
+    loyaltyRequestsPerMinute?: number;
+    crash?: CrashPoints;
+    redis?: RedisDeps;
+    /** Wraps the database the services use (e.g. a statement counter); the world's `db` stays the unwrapped one. */
+    wrapDb?: (db: Db) => Db;
+    /** Order events port (default: the world's recorder, `events`), e.g. the real outbox to count its statements. */
+    orderEvents?: OrderEvents;
+  } = {},
+): Promise<World> {
+  const rawDb = await openTestDb(MIGRATIONS);
+  const db = opts.wrapDb ? opts.wrapDb(rawDb) : rawDb;
   const clock = new ManualClock(T0);
   const box = new SecretBox(randomBytes(32));
   const base = makeLoyaltyConfig();
@@ -61,7 +72,7 @@ export async function makeWorld(opts: { loyaltyRequestsPerMinute?: number; crash
     heartbeatWindowSeconds: 90,
     masterKey: randomBytes(32),
     loyalty,
-    events,
+    events: opts.orderEvents ?? events,
     loyaltyRequestsPerMinute: opts.loyaltyRequestsPerMinute,
     crash: opts.crash,
     redis: opts.redis,
@@ -123,7 +134,7 @@ export async function makeWorld(opts: { loyaltyRequestsPerMinute?: number; crash
       headers: { ...(method === 'POST' ? { 'content-type': 'application/json' } : {}), ...signed, ...headers },
     });
   };
-  return { db, clock, app, services, operator, box, partner, pos, call, loyalty, events };
+  return { db: rawDb, clock, app, services, operator, box, partner, pos, call, loyalty, events };
 }
 
 export const MARGHERITA = '11111111-1111-4111-8111-111111111111';

@@ -232,13 +232,14 @@ describe('hold sweeper: the 30-minute rules by order state', () => {
 
   it('an orphaned hold (no order was created) is released after 30 minutes', async () => {
     const { order } = await checkoutOrder(w, { coupon: 'WELCOME200' });
-    // the process "dies" between the hold and the order insert: the insert step fails
-    const emit = w.events.emit.bind(w.events);
-    w.events.emit = async () => {
+    // the process "dies" between the hold and the order insert: the insert step fails (its events are built
+    // just before the one statement that writes order, links and events)
+    const entries = w.events.entries.bind(w.events);
+    w.events.entries = () => {
       throw new Error('crash before commit');
     };
     expect((await createOrder(w, order)).statusCode).toBe(500);
-    w.events.emit = emit;
+    w.events.entries = entries;
     const rows = () =>
       w.db.query<{ state: string; order_id: string | null }>('SELECT state, order_id FROM loyalty_legs WHERE external_order_id = $1', [
         order.externalOrderId,

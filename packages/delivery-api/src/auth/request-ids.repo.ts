@@ -21,6 +21,7 @@ export class RequestIdsRepo implements RequestIdStore {
          WHERE request_ids.expires_at < $4
        RETURNING 1 AS ok`,
       [apiKey, normalizeRequestId(requestId), expiresAt.toISOString(), now.toISOString()],
+      { name: 'request_ids_consume' }, // every signed request: prepared once per connection
     );
     return rows.length === 1;
   }

@@ -16,6 +16,14 @@ function matches(header: string | string[] | undefined, revision: string): boole
   return v.split(',').some((t) => t.trim().replace(/^W\//, '').replace(/^"|"$/g, '') === revision);
 }
 
+/**
+ * 304 Not Modified with no body and no Content-Length/Content-Type: `send(null)` would declare the 4 bytes of
+ * "null" that Node then drops for a 304, and a client that trusts Content-Length waits for them (autocannon hangs).
+ */
+function notModified(reply: FastifyReply): FastifyReply {
+  return reply.code(304).removeHeader('content-type').send();
+}
+
 /** Spec: GET /v1/points/{pointId}/menu, /stop-list, /products, GET /v1/catalog/revision. */
 export function catalogRoutes(root: FastifyInstance, catalog: CatalogService): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
@@ -79,10 +87,3 @@ export function catalogRoutes(root: FastifyInstance, catalog: CatalogService): v
   });
 }
 
-/**
- * 304 without a payload: a serialised `null` is dropped by Node but its `Content-Length: 4` is still sent (RFC
- * 9110 8.6 allows only the 200's length), and strict parsers such as autocannon's then wait for 4 bytes forever.
- */
-function notModified(reply: FastifyReply): FastifyReply {
-  return reply.status(304).send();
-}

@@ -3,6 +3,7 @@ import type { Credential } from '../auth/credentials.repo.js';
 import type { PointsService } from '../points/points.service.js';
 import type { TerminalGroupsRepo } from './terminal-groups.repo.js';
 import type { CatalogSnapshots } from './catalog-snapshots.js';
+import type { CatalogRevisionCache } from './catalog-revision-cache.js';
 import type { PointsRepo } from '../points/points.repo.js';
 import type { Nutrition, PosMenuItem, StopListEntry, TerminalGroupState } from './catalog.types.js';
 import { contentRevision, NEVER_SYNCED_REVISION, STALE_AFTER_MS } from './revision.js';
@@ -58,17 +59,21 @@ export class CatalogService {
       pointsRepo: PointsRepo;
       terminalGroups: TerminalGroupsRepo;
       snapshots: CatalogSnapshots;
+      /** The point's route and catalog revisions, cached per instance while LISTEN/NOTIFY keeps them coherent. */
+      revisions: CatalogRevisionCache;
       clock: Clock;
     },
   ) {}
 
   /**
    * Spec: GET /v1/points/{pointId}/menu. Revision covers the menu and which items are out, so ETag follows
-   * availability. The built view is cached per terminal group and (menu, stop-list) revision, so a request
-   * reads only the point row with the revisions unless the catalog changed.
+   * availability. The built view is cached per terminal group and (menu, stop-list) revision, and the point row
+   * with the revisions per instance (CatalogRevisionCache), so an unchanged menu reads nothing from the database
+   * while the cache is serving, and only the point row otherwise. `stale` is computed on every call from the sync
+   * time and the clock. Errors: 403 forbidden (point not in the key), 404 not_found (no active route).
    */
   async menu(cred: Credential, pointId: string): Promise<MenuView> {
-    const p = await this.deps.points.requireRouted(cred, pointId);
+    const p = await this.deps.revisions.routedPoint(cred, pointId);
     const key = `${p.route.organizationId}/${p.route.terminalGroupId}/${pointId}`;
     const hit = this.menuCache.get(key);
     let view: MenuView;
@@ -116,9 +121,12 @@ export class CatalogService {
     };
   }
 
-  /** Spec: GET /v1/points/{pointId}/stop-list. Meant for frequent polling: reads the point row and the stop-list only. */
+  /**
+   * Spec: GET /v1/points/{pointId}/stop-list. Meant for frequent polling: reads the stop-list only (and the point
+   * row when the revision cache is not serving).
+   */
   async stopList(cred: Credential, pointId: string): Promise<StopListView> {
-    const p = await this.deps.points.requireRouted(cred, pointId);
+    const p = await this.deps.revisions.routedPoint(cred, pointId);
     const items = await this.deps.terminalGroups.document('stop_list', p.route.organizationId, p.route.terminalGroupId);
     const syncedAt = p.catalog.stopListSyncedAt;
     return {

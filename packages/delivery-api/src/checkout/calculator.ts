@@ -1,3 +1,4 @@
+import type { RoutedPoint } from '../catalog/catalog-revision-cache.js';
 import type { Clock } from '@app/shared';
 import type { Credential } from '../auth/credentials.repo.js';
 import { unavailableIds } from '../catalog/catalog.service.js';
@@ -100,9 +101,17 @@ export class CheckoutCalculator {
   /**
    * @param known settings already read by the caller (saves a query).
    * @param own loyalty this order attempt already holds (a retry): counted as available to it, never against it.
+   * @param routed the point `cart.pointId` with its active route, already read and checked against the key by the
+   *   caller (order creation; saves a query); otherwise read here (403 forbidden, 404 not_found).
    */
-  async calculate(cred: Credential, cart: CartInput, known?: TenantSettings, own: OwnHolds = NO_OWN_HOLDS): Promise<Calculation> {
-    const point = await this.deps.points.requireRouted(cred, cart.pointId);
+  async calculate(
+    cred: Credential,
+    cart: CartInput,
+    known?: TenantSettings,
+    own: OwnHolds = NO_OWN_HOLDS,
+    routed?: RoutedPoint,
+  ): Promise<Calculation> {
+    const point = routed?.pointId === cart.pointId ? routed : await this.deps.points.requireRouted(cred, cart.pointId);
     const settings = known ?? (await new TenantsRepo(this.deps.db).settings(cred.tenantId));
     const tg = await this.deps.snapshots.forPoint(point);
     const byId = new Map((tg?.menu?.items ?? []).map((i) => [i.id, i]));

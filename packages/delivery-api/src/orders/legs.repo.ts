@@ -196,21 +196,6 @@ export class LegsRepo {
     return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
   }
 
-  /**
-   * Gives the attempt's `held` legs `legIds` to the order (inside the order insert's transaction). Returns how
-   * many were linked: fewer than asked means a leg left `held` meanwhile (claimed for release), and the caller
-   * must not create the order on it.
-   */
-  async linkToOrder(a: Attempt, orderId: string, legIds: string[]): Promise<number> {
-    if (legIds.length === 0) return 0;
-    const rows = await this.q.query(
-      `UPDATE loyalty_legs SET order_id = $5 WHERE tenant_id = $1 AND source = $2 AND external_order_id = $3 AND payload_sha256 = $4
-         AND id = ANY($6::uuid[]) AND state = 'held' AND order_id IS NULL RETURNING id`,
-      [a.tenantId, a.source, a.externalOrderId, a.payloadSha256, orderId, legIds],
-    );
-    return rows.length;
-  }
-
   async forOrder(orderId: string): Promise<LegRecord[]> {
     return (await this.q.query<LegRow>(`SELECT * FROM loyalty_legs WHERE order_id = $1 ORDER BY kind`, [orderId])).map(rowToLeg);
   }

@@ -1,6 +1,8 @@
 import type { Queryable } from '@app/shared';
 import type { CancelDetail, CancelReason, CancelState, DeliveryStatus, OrderRoute, OrderState, OrderView } from './order-view.js';
 import type { PosOrderPayload } from '../pos/pos-protocol.js';
+import { rowToLeg, type Attempt, type LegRecord, type LegRow } from './legs.repo.js';
+import { outboxCtes, outboxParam, type OutboxEntry } from './outbox.repo.js';
 
 /** An order row as the services use it. Times UTC. */
 export interface OrderRecord {
@@ -195,6 +197,78 @@ export class OrdersRepo {
         o.createdAt.toISOString(),
       ],
     );
+  }
+
+  /**
+   * Creates an order in one statement, so in one round trip and atomically without BEGIN/COMMIT: inserts the row
+   * (which is also the idempotency record: unique on tenant, source and externalOrderId, spec POST /v1/orders
+   * rule 1), links the attempt's legs `legIds` to it, and writes its outbox entries (see outboxCtes), all or
+   * nothing. The legs are locked first and must all still be `held` and unlinked (a leg claimed for release
+   * meanwhile must not carry this order, docs/loyalty.md): otherwise nothing is written and it returns false.
+   * @throws the driver's unique violation (23505) when a concurrent request created the same order; nothing written.
+   */
+  async create(o: OrderRecord, attempt: Attempt, legIds: string[], outbox: OutboxEntry[]): Promise<boolean> {
+    const rows = await this.q.query<{ ok: boolean }>(
+      `WITH legs AS (
+         SELECT id FROM loyalty_legs
+          WHERE tenant_id = $2 AND source = $3 AND external_order_id = $4 AND payload_sha256 = $10
+            AND id = ANY($19::uuid[]) AND state = 'held' AND order_id IS NULL
+          FOR UPDATE
+       ), legs_ok AS (
+         SELECT count(*) = cardinality($19::uuid[]) AS ok FROM legs
+       ), new_order AS (
+         INSERT INTO orders (id, tenant_id, source, external_order_id, point_id, organization_id, terminal_group_id, kind, state,
+           payload_sha256, request, pos_payload, route, guest_phone, payment_method, bonus_spend_minor, paid_minor, created_at, updated_at)
+         SELECT $1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11::jsonb,$12::jsonb,$13::jsonb,$14,$15,$16,$17,$18,$18 FROM legs_ok WHERE legs_ok.ok
+         RETURNING id
+       ), linked AS (
+         UPDATE loyalty_legs l SET order_id = new_order.id FROM new_order WHERE l.id IN (SELECT id FROM legs)
+         RETURNING l.id
+       ), ${outboxCtes(20, 'new_order')}
+       SELECT (SELECT ok FROM legs_ok) AS ok, (SELECT count(*) FROM linked) AS linked, (SELECT count(*) FROM outbox_deliveries) AS events`,
+      [
+        o.id,
+        attempt.tenantId,
+        attempt.source,
+        attempt.externalOrderId,
+        o.pointId,
+        o.organizationId,
+        o.terminalGroupId,
+        o.kind,
+        o.state,
+        attempt.payloadSha256,
+        JSON.stringify(o.request),
+        JSON.stringify(o.posPayload),
+        JSON.stringify(o.route),
+        o.guestPhone,
+        o.paymentMethod,
+        o.bonusSpendMinor,
+        o.paidMinor,
+        o.createdAt.toISOString(),
+        legIds,
+        outboxParam(outbox),
+      ],
+      // prepared once per connection: a large statement, parsed and planned once (fixed result columns, so a
+      // migration adding columns cannot invalidate it)
+      { name: 'orders_create' },
+    );
+    return rows[0].ok;
+  }
+
+  /**
+   * The order of (tenantId, source, externalOrderId) and the legs of the attempt `payloadSha256` (its own holds,
+   * ordered by kind), in one statement: what order creation reads first (idempotency, then own holds).
+   */
+  async byExternalIdWithLegs(a: Attempt): Promise<{ order: OrderRecord | null; legs: LegRecord[] }> {
+    const rows = await this.q.query<{ o: OrderRow | null; legs: LegRow[] }>(
+      `SELECT (SELECT to_jsonb(o) FROM orders o WHERE o.tenant_id = $1 AND o.source = $2 AND o.external_order_id = $3) AS o,
+              (SELECT COALESCE(jsonb_agg(to_jsonb(l) ORDER BY l.kind), '[]'::jsonb) FROM loyalty_legs l
+                WHERE l.tenant_id = $1 AND l.source = $2 AND l.external_order_id = $3 AND l.payload_sha256 = $4) AS legs`,
+      [a.tenantId, a.source, a.externalOrderId, a.payloadSha256],
+      { name: 'orders_lookup_with_legs' }, // jsonb results: stable under migrations that add columns
+    );
+    const r = rows[0];
+    return { order: r.o ? rowToOrder(r.o) : null, legs: r.legs.map(rowToLeg) };
   }
 
   async byExternalId(tenantId: string, source: string, externalOrderId: string): Promise<OrderRecord | null> {

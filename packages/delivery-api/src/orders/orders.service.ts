@@ -10,9 +10,10 @@ import type { PointsRepo } from '../points/points.repo.js';
 import type { ZonesService } from '../zones/zones.service.js';
 import type { OwnHolds } from '../checkout/own-holds.js';
 import type { CrashPoints } from './crash-points.js';
-import { LegsRepo, type Attempt, type LegRecord } from './legs.repo.js';
+import type { Attempt, LegRecord } from './legs.repo.js';
+import type { RoutedPoint } from '../catalog/catalog-revision-cache.js';
 import type { LoyaltyHolds, WantedLeg } from './loyalty-holds.js';
-import type { OrderEvents } from './order-events.js';
+import type { OrderEvent, OrderEvents } from './order-events.js';
 import type { OrderRequest } from './order-request.js';
 import type { OrderRoute, OrderView } from './order-view.js';
 import { OrdersRepo, toView, type OrderRecord } from './orders.repo.js';
@@ -66,7 +67,9 @@ export class OrdersService {
     this.validateFields(req);
     const hash = payloadSha256(req as unknown as Record<string, unknown>);
     const repo = new OrdersRepo(this.deps.db);
-    const existing = await repo.byExternalId(cred.tenantId, req.source, req.externalOrderId);
+    const attempt: Attempt = { tenantId: cred.tenantId, source: req.source, externalOrderId: req.externalOrderId, payloadSha256: hash };
+    // one round trip: the idempotency check and this attempt's own holds (used below for a checkout order)
+    const { order: existing, legs: attemptLegs } = await repo.byExternalIdWithLegs(attempt);
     if (existing) return this.repeat(existing, hash);
 
     const point = await this.deps.points.getForSource(cred.tenantId, req.source, req.externalPointId);
@@ -76,13 +79,12 @@ export class OrdersService {
     const orderId = this.deps.ids.uuid();
     const street = await this.deps.zones.streetOf(point, req.address.street);
     const ctx = { orderId, route, req, street };
-    const attempt: Attempt = { tenantId: cred.tenantId, source: req.source, externalOrderId: req.externalOrderId, payloadSha256: hash };
 
     let payload: PosOrderPayload;
     let calc: Calculation | null = null;
     let legs: LegRecord[] = [];
     if (req.payment) {
-      calc = await this.verifyCheckout(cred, req, await this.ownHolds(attempt));
+      calc = await this.verifyCheckout(cred, req, ownHolds(attemptLegs), point as RoutedPoint);
       payload = checkoutPayload(ctx, calc);
       legs = await this.deps.holds.holdAll(attempt, wantedLegs(req, calc), orderId);
       // a reused held leg keeps its recorded amount (spec: Loyalty hold legs); the fresh calculation must agree
@@ -129,25 +131,31 @@ export class OrdersService {
       createdAt: now,
       updatedAt: now,
     };
+    // One statement (atomic on its own, no BEGIN/COMMIT): the order row, which is the idempotency record, its
+    // legs linked and its events in the outbox — the recovery point `order.after_insert` of docs/loyalty.md.
+    const events: OrderEvent[] = [{ type: 'order.state_changed', order: toView(record), occurredAt: now }];
+    if (record.kind === 'checkout') events.push({ type: 'order.payment_recorded', order: toView(record), occurredAt: now });
+    let created: boolean;
     try {
-      await this.deps.db.tx(async (q) => {
-        await new OrdersRepo(q).insert(record);
-        // only legs still `held` and unlinked: one claimed for release meanwhile must not carry this order
-        const linked = await new LegsRepo(q).linkToOrder(
-          attempt,
-          orderId,
-          legs.map((l) => l.id),
-        );
-        if (linked !== legs.length) throw new ApiError('hold_in_progress', {}, 'a hold of this order changed while the order was created');
-        await this.deps.events.emit(q, 'order.state_changed', toView(record), now);
-        if (record.kind === 'checkout') await this.deps.events.emit(q, 'order.payment_recorded', toView(record), now);
-      });
+      created = await repo.create(
+        record,
+        attempt,
+        legs.map((l) => l.id),
+        this.deps.events.entries(events),
+      );
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
       // a concurrent request with the same (source, externalOrderId) won: answer as a repeat
       const winner = await repo.byExternalId(cred.tenantId, req.source, req.externalOrderId);
       if (!winner) throw err;
       return this.repeat(winner, hash);
+    }
+    if (!created) {
+      // a leg is no longer `held` and unlinked: linked by a concurrent request with the same body that won (a
+      // repeat), or claimed for release meanwhile (409)
+      const winner = await repo.byExternalId(cred.tenantId, req.source, req.externalOrderId);
+      if (winner) return this.repeat(winner, hash);
+      throw new ApiError('hold_in_progress', {}, 'a hold of this order changed while the order was created');
     }
     this.deps.crash.at('order.after_insert');
     return { status: 201, order: toView(record) };
@@ -181,28 +189,8 @@ export class OrdersService {
     if (p.change && p.change.from < p.amountMinor) throw invalid('change.from is less than the amount');
   }
 
-  /**
-   * What this attempt (same body) already holds, to be reused (spec: Loyalty hold legs). A leg still `holding`
-   * or `releasing` is in progress → 409 hold_in_progress before any calculation or loyalty call.
-   */
-  private async ownHolds(attempt: Attempt): Promise<OwnHolds> {
-    const legs = await new LegsRepo(this.deps.db).forAttempt(attempt);
-    const busy = legs.find((l) => l.state === 'holding' || l.state === 'releasing');
-    if (busy) throw new ApiError('hold_in_progress', {}, `${busy.kind} hold of this order is ${busy.state}`);
-    const own: OwnHolds = {};
-    // a leg whose call failed with an unknown outcome (timeout, 5xx) may be held in the loyalty service: it is this
-    // attempt's too; the retry holds it with the same key, and the loyalty service arbitrates if it was not
-    const mine = legs.filter((x) => x.state === 'held' || (x.state === 'failed' && x.lastError?.startsWith('unavailable:')));
-    for (const l of mine) {
-      if (l.kind === 'coupon') own.coupon = { amountMinor: l.amountMinor, discount: l.discount };
-      else if (l.kind === 'bonus') own.bonusMinor = l.amountMinor;
-      else own.certificateMinor = l.amountMinor;
-    }
-    return own;
-  }
-
   /** Rules 2-5 and 8: fresh calculation, token binding, catalog prices, warnings, minimum, serviceability, mapping. */
-  private async verifyCheckout(cred: Credential, req: OrderRequest, own: OwnHolds): Promise<Calculation> {
+  private async verifyCheckout(cred: Credential, req: OrderRequest, own: OwnHolds, point: RoutedPoint): Promise<Calculation> {
     const cart = {
       pointId: req.externalPointId,
       deliveryType: req.deliveryType,
@@ -213,7 +201,7 @@ export class OrdersService {
       bonusToSpendMinor: req.bonusToSpend?.amountMinor,
       certificate: req.certificate,
     };
-    const calc = await this.deps.calculator.calculate(cred, cart, undefined, own);
+    const calc = await this.deps.calculator.calculate(cred, cart, undefined, own, point);
     const gift = calc.lines.find((l) => l.item?.gift);
     if (gift) throw new ApiError('product_not_orderable', {}, `${gift.id} is a gift/promo item`);
     const wantsLoyalty = req.coupon !== undefined || (req.bonusToSpend?.amountMinor ?? 0) > 0 || req.certificate !== undefined;
@@ -280,6 +268,25 @@ export class OrdersService {
       throw new ApiError('not_found', {}, 'no such order');
     return toView(o);
   }
+}
+
+/**
+ * What this attempt (same body) already holds, to be reused (spec: Loyalty hold legs), from its legs. A leg still
+ * `holding` or `releasing` is in progress → 409 hold_in_progress before any calculation or loyalty call.
+ */
+function ownHolds(legs: LegRecord[]): OwnHolds {
+  const busy = legs.find((l) => l.state === 'holding' || l.state === 'releasing');
+  if (busy) throw new ApiError('hold_in_progress', {}, `${busy.kind} hold of this order is ${busy.state}`);
+  const own: OwnHolds = {};
+  // a leg whose call failed with an unknown outcome (timeout, 5xx) may be held in the loyalty service: it is this
+  // attempt's too; the retry holds it with the same key, and the loyalty service arbitrates if it was not
+  const mine = legs.filter((x) => x.state === 'held' || (x.state === 'failed' && x.lastError?.startsWith('unavailable:')));
+  for (const l of mine) {
+    if (l.kind === 'coupon') own.coupon = { amountMinor: l.amountMinor, discount: l.discount };
+    else if (l.kind === 'bonus') own.bonusMinor = l.amountMinor;
+    else own.certificateMinor = l.amountMinor;
+  }
+  return own;
 }
 
 /** The legs rule 8 holds: coupon (its discount), bonus (the spend), certificate (its spend); zero amounts are not held. */

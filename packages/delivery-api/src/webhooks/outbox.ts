@@ -1,5 +1,6 @@
 import { randomIds, type IdSource, type Queryable } from '@app/shared';
 import type { OrderEvents, OrderEventType } from '../orders/order-events.js';
+import { OutboxRepo, type OutboxEntry } from '../orders/outbox.repo.js';
 import type { OrderView } from '../orders/order-view.js';
 import { serialiseWebhookBody, toWebhookOrder } from './webhook-body.js';
 
@@ -28,31 +29,24 @@ export interface OrderEventInput {
 }
 
 /**
- * Transactional outbox write: call with the caller's transaction `q`, so the event exists exactly when the
- * change it reports is committed. Looks up the endpoint of (tenantId, source); when none is configured or the
- * endpoint is not subscribed to `e.type`, nothing is written (decision: such events are not kept, because a URL
- * set later must not receive a backlog of stale events; see docs/webhooks.md). Otherwise writes the event with
- * its serialised body and one `pending` delivery due at `occurredAt`. `ids` makes the internal delivery id
- * (default random; kept apart from the event ids' source so event ids stay the caller's sequence).
+ * The outbox entry of one event: the webhook body serialised now (spec: Events), a new internal delivery id from
+ * `ids` (default random; kept apart from the event ids' source so event ids stay the caller's sequence).
  */
-export async function enqueueOrderEvent(q: Queryable, e: OrderEventInput, ids: IdSource = randomIds): Promise<void> {
+export function outboxEntry(e: OrderEventInput, ids: IdSource = randomIds): OutboxEntry {
   const occurredAt = e.occurredAt.toISOString();
   const body = serialiseWebhookBody({ eventId: e.eventId, type: e.type, occurredAt, order: toWebhookOrder(e.order) });
-  // One statement (no extra round trips inside the caller's transaction): the endpoint lookup gates both inserts.
-  // The delivery id is internal (operator commands); the partner only ever sees the eventId.
-  await q.query(
-    `WITH ep AS (
-       SELECT 1 FROM webhook_endpoints
-        WHERE tenant_id = $2 AND source = $3 AND (events IS NULL OR events @> to_jsonb($5::text))
-     ), ev AS (
-       INSERT INTO webhook_events (event_id, tenant_id, source, order_id, type, occurred_at, body)
-       SELECT $1, $2, $3, $4, $5, $6, $7 FROM ep
-       RETURNING event_id
-     )
-     INSERT INTO webhook_deliveries (id, event_id, tenant_id, source, status, next_attempt_at, created_at, updated_at)
-     SELECT $8, event_id, $2, $3, 'pending', $6, $6, $6 FROM ev`,
-    [e.eventId, e.tenantId, e.source, e.order.id, e.type, occurredAt, body, ids.uuid()],
-  );
+  return { eventId: e.eventId, tenantId: e.tenantId, source: e.source, orderId: e.order.id, type: e.type, occurredAt, body, deliveryId: ids.uuid() };
+}
+
+/**
+ * Transactional outbox write: call with the caller's transaction `q`, so the event exists exactly when the
+ * change it reports is committed. When (tenantId, source) has no endpoint or the endpoint is not subscribed to
+ * `e.type`, nothing is written (decision: such events are not kept, because a URL set later must not receive a
+ * backlog of stale events; see docs/webhooks.md). Otherwise writes the event with its serialised body and one
+ * `pending` delivery due at `occurredAt`: one statement (OutboxRepo.enqueue).
+ */
+export async function enqueueOrderEvent(q: Queryable, e: OrderEventInput, ids: IdSource = randomIds): Promise<void> {
+  await new OutboxRepo(q).enqueue([outboxEntry(e, ids)]);
 }
 
 /**
@@ -63,5 +57,16 @@ export function createOutboxOrderEvents(ids: IdSource): OrderEvents {
   return {
     emit: (q, type, order, occurredAt) =>
       enqueueOrderEvent(q, { tenantId: order.route.tenantId, source: order.source, type, order, occurredAt, eventId: ids.uuid() }),
+    entries: (events) =>
+      events.map((e) =>
+        outboxEntry({
+          tenantId: e.order.route.tenantId,
+          source: e.order.source,
+          type: e.type,
+          order: e.order,
+          occurredAt: e.occurredAt,
+          eventId: ids.uuid(),
+        }),
+      ),
   };
 }

@@ -1,5 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
-import type { Db, Queryable } from './db.js';
+import type { Db, ListenHandlers, Queryable, Subscription } from './db.js';
 
 /** Embedded PostgreSQL (PGlite) in `dataDir`, or in memory when no folder is given. */
 export async function openPglite(dataDir?: string): Promise<Db> {
@@ -21,6 +21,25 @@ export async function openPglite(dataDir?: string): Promise<Db> {
     exec: base.exec,
     ping: async () => void (await pg.query('SELECT 1')),
     tx: <T>(fn: (q: Queryable) => Promise<T>) => pg.transaction(async (t) => fn(wrap(t))),
+    // in-process: the subscription cannot be lost, so `lost` is never called
+    async listen(channel: string, handlers: ListenHandlers): Promise<Subscription> {
+      let active = false;
+      const unlisten = await pg.listen(channel, (payload) => {
+        if (active) handlers.notify(payload ?? '');
+      });
+      active = true;
+      handlers.listening?.();
+      return {
+        get active() {
+          return active;
+        },
+        async close() {
+          if (!active) return;
+          active = false;
+          await unlisten();
+        },
+      };
+    },
     close: async () => {
       await pg.close();
     },

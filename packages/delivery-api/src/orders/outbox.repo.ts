@@ -1,0 +1,78 @@
+import type { Queryable } from '@app/shared';
+
+/**
+ * One webhook event as the transactional outbox stores it, with the id of its first delivery. Built by the
+ * webhooks feature (`createOutboxOrderEvents`: body serialised per the spec's Events section); written here.
+ */
+export interface OutboxEntry {
+  /** The partner-visible event id (UUID). */
+  eventId: string;
+  tenantId: string;
+  source: string;
+  orderId: string;
+  /** An `OrderEventType`. */
+  type: string;
+  /** ISO 8601 UTC instant of the change; also when the first delivery is due. */
+  occurredAt: string;
+  /** The serialised webhook body, sent byte for byte. */
+  body: string;
+  /** Internal id of the first delivery (operator commands); never shown to the partner. */
+  deliveryId: string;
+}
+
+/**
+ * The outbox rows of `$<param>` (a jsonb array of {@link OutboxEntry} in snake case, see {@link outboxParam}) as
+ * two data-modifying CTEs, `outbox_events` and `outbox_deliveries`, for a caller's own statement: an entry is written
+ * only when its (tenant, source) has a webhook endpoint subscribed to its type (decision: no backlog for a URL set
+ * later, docs/webhooks.md), with one `pending` delivery due at `occurred_at`. `gate` names a CTE or table whose
+ * rows gate the writes (e.g. the inserted order: no order, no events); null = always.
+ */
+export function outboxCtes(param: number, gate: string | null): string {
+  const from = gate ? `${gate}, ` : '';
+  return `outbox_in AS (
+       SELECT * FROM jsonb_to_recordset($${param}::jsonb) AS e(event_id uuid, tenant_id text, source text, order_id uuid, type text,
+         occurred_at timestamptz, body text, delivery_id uuid)
+     ), outbox_events AS (
+       INSERT INTO webhook_events (event_id, tenant_id, source, order_id, type, occurred_at, body)
+       SELECT e.event_id, e.tenant_id, e.source, e.order_id, e.type, e.occurred_at, e.body FROM ${from}outbox_in e
+        WHERE EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.tenant_id = e.tenant_id AND w.source = e.source
+                        AND (w.events IS NULL OR w.events @> to_jsonb(e.type)))
+       RETURNING event_id
+     ), outbox_deliveries AS (
+       INSERT INTO webhook_deliveries (id, event_id, tenant_id, source, status, next_attempt_at, created_at, updated_at)
+       SELECT e.delivery_id, e.event_id, e.tenant_id, e.source, 'pending', e.occurred_at, e.occurred_at, e.occurred_at
+         FROM outbox_events v JOIN outbox_in e ON e.event_id = v.event_id
+       RETURNING 1
+     )`;
+}
+
+/** The parameter value for {@link outboxCtes}: the entries as a JSON array with the SQL column names. */
+export function outboxParam(entries: OutboxEntry[]): string {
+  return JSON.stringify(
+    entries.map((e) => ({
+      event_id: e.eventId,
+      tenant_id: e.tenantId,
+      source: e.source,
+      order_id: e.orderId,
+      type: e.type,
+      occurred_at: e.occurredAt,
+      body: e.body,
+      delivery_id: e.deliveryId,
+    })),
+  );
+}
+
+/** SQL access to the webhook outbox (`webhook_events` and their `webhook_deliveries`). */
+export class OutboxRepo {
+  constructor(private readonly q: Queryable) {}
+
+  /**
+   * Writes `entries` in one statement, inside the caller's transaction when `q` is one (transactional outbox:
+   * the events exist exactly when the change they report was committed). Entries without a subscribed endpoint
+   * are dropped (see {@link outboxCtes}). No statement for an empty list.
+   */
+  async enqueue(entries: OutboxEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    await this.q.query(`WITH ${outboxCtes(1, null)} SELECT count(*) FROM outbox_deliveries`, [outboxParam(entries)]);
+  }
+}
