@@ -86,4 +86,3 @@ export function catalogRoutes(root: FastifyInstance, catalog: CatalogService): v
     handler: async (req) => catalog.products(credentialOf(req), req.params.pointId),
   });
 }
-
