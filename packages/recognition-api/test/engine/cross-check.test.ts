@@ -72,6 +72,18 @@ describe('unit code repair from the unit name (OKEI)', () => {
     expect(conf['items[0].unit.code']).toBe(REPAIRED_CONFIDENCE);
   });
 
+  it('replaces a unit name that is no OKEI name by the short name of its known code', () => {
+    const d = doc([
+      line({ unit: { code: '166', name: 'к' } }),
+      line({ unit: { code: '796', name: 'ил' } }),
+      line({ unit: { code: '778', name: 'уп' } }),
+    ]);
+    const warnings: EngineWarning[] = [];
+    repairUnitCodes(d, warnings, {});
+    expect(d.items.map((it) => it.unit.name)).toEqual(['кг', 'шт', 'уп']);
+    expect(warnings.map((w) => w.field)).toEqual(['items[0].unit.name', 'items[1].unit.name']);
+  });
+
   it('leaves a code more than one digit away, an ambiguous name and a matching pair alone', () => {
     const d = doc([line({ unit: { code: '007', name: 'шт' } }), line({ unit: { code: '641', name: 'ед' } }), line()]);
     const warnings: EngineWarning[] = [];
