@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineWarning, LineItem, RecognizedData } from '../../src/engine/engine.port.js';
 import {
-  calibrateForQuality,
   CONTRADICTED_CONFIDENCE,
   crossCheckConfidence,
-  PHOTO_TEXT_FACTOR,
   repairUnitCodes,
   UNCHECKED_CONFIDENCE,
 } from '../../src/engine/extract/cross-check.js';
@@ -131,20 +129,5 @@ describe('cross-checked field confidence', () => {
     crossCheckConfidence(d, conf);
     expect(conf['items[0].price']).toBe(0);
     expect(conf['items[0].quantity']).toBe(UNCHECKED_CONFIDENCE);
-  });
-
-  it('scales unproven text fields of photos only', () => {
-    const conf = { 'seller.name': 1, 'items[0].name': 1, 'items[0].number': 1, 'items[0].price': 1, 'seller.inn': 1 };
-    const scan = { ...conf };
-    calibrateForQuality(scan, 'scan');
-    expect(scan).toEqual(conf);
-    calibrateForQuality(conf, 'photo');
-    expect(conf).toEqual({
-      'seller.name': PHOTO_TEXT_FACTOR,
-      'items[0].name': PHOTO_TEXT_FACTOR,
-      'items[0].number': 1,
-      'items[0].price': 1,
-      'seller.inn': 1,
-    });
   });
 });

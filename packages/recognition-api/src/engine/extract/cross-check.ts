@@ -1,4 +1,4 @@
-import type { EngineWarning, ImageQuality, RecognizedData } from '../engine.port.js';
+import type { EngineWarning, RecognizedData } from '../engine.port.js';
 import { checkUnit, normaliseUnitName, OKEI_UNITS } from '../validate/okei.js';
 import { innChecksumOk, innHasValidLength, kppFormatOk } from '../validate/tax-ids.js';
 import type { FieldConfidence } from './items.js';
@@ -120,20 +120,4 @@ export function crossCheckConfidence(data: RecognizedData, conf: FieldConfidence
   const { amount_without_nds: s, nds_amount: v, amount_with_nds: w } = t;
   if (s != null && v != null && w != null && Math.abs(k(s) + k(v) - k(w)) > 1)
     for (const key of ['amount_without_nds', 'nds_amount', 'amount_with_nds'] as const) cap(conf, `totals.${key}`, CONTRADICTED_CONFIDENCE);
-}
-
-/**
- * Photos: Tesseract's word confidence over-states how sure a word is on a photographed page (measured: 5.5 % of
- * fields at ≥ 0.9 were wrong on the `photo` tier before cross-checks). Fields that nothing in the document
- * proves — names, the document number and date, KPP, unit names — are scaled by {@link PHOTO_TEXT_FACTOR} on
- * photos; amounts, INNs and unit codes keep theirs, as the cross-checks above already capped the contradicted ones.
- */
-export const PHOTO_TEXT_FACTOR = 0.93;
-
-/** Applies the image-quality part of the calibration (see {@link PHOTO_TEXT_FACTOR}); scans and screenshots are left as they are. */
-export function calibrateForQuality(conf: FieldConfidence, quality: ImageQuality): void {
-  if (quality !== 'photo') return;
-  for (const path of Object.keys(conf))
-    if (/(^|\.)(name|number|date|kpp|address)$/.test(path) && !/^items\[\d+\]\.number$/.test(path))
-      conf[path] = Math.round(conf[path] * PHOTO_TEXT_FACTOR * 1e4) / 1e4;
 }

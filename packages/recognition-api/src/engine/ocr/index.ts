@@ -1,6 +1,5 @@
 import { cpus } from 'node:os';
 import { RecognitionFailedError, type EngineHealth, type RecognitionEngine, type RecognitionInput, type RecognitionOutput } from '../engine.port.js';
-import { calibrateForQuality } from '../extract/cross-check.js';
 import { extractDocument, type Extraction } from '../extract/extract.js';
 import { isPdf, readPdfPages, type PdfPage } from '../pdf/pdf-pages.js';
 import { Limiter } from './limiter.js';
@@ -68,7 +67,6 @@ export function createLocalOcrEngine(opts: LocalOcrOptions = {}): LocalOcrEngine
       pages.map((p) => ({ words: p.words, rules: p.rules })),
       input.documentType,
     );
-    calibrateForQuality(ex.fieldConfidence, input.imageQuality);
     const warnings = [...ex.warnings];
     for (const [i, p] of pages.entries()) if (p.rotated) warnings.push({ field: `pages[${i}]`, message: `page was turned ${p.rotated}° to read it` });
     return { documentType: ex.documentType, data: ex.data, warnings, pages: pages.length, fieldConfidence: ex.fieldConfidence };
