@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineWarning, LineItem, RecognizedData } from '../../src/engine/engine.port.js';
-import {
-  CONTRADICTED_CONFIDENCE,
-  crossCheckConfidence,
-  repairUnitCodes,
-  UNCHECKED_CONFIDENCE,
-} from '../../src/engine/extract/cross-check.js';
+import { CONTRADICTED_CONFIDENCE, crossCheckConfidence, repairUnitCodes, UNCHECKED_CONFIDENCE } from '../../src/engine/extract/cross-check.js';
 import { REPAIRED_CONFIDENCE } from '../../src/engine/extract/repair.js';
 
 const line = (over: Partial<LineItem> = {}): LineItem => ({
