@@ -14,6 +14,12 @@ describe('item name cleaning: photo OCR classes of error', () => {
     expect(cleanName('HP CF283A 1.5')).toBe('HP CF283A 1.5');
   });
 
+  it('reads a Latin W that the rus model split into slashes or "М/"', () => {
+    expect(cleanName('Масло моторное 5\\/-40')).toBe('Масло моторное 5W-40');
+    expect(cleanName('Масло моторное 5М/-40')).toBe('Масло моторное 5W-40');
+    expect(cleanName('Масло моторное 5\\М/-40')).toBe('Масло моторное 5W-40');
+  });
+
   it('drops an opening quote that has no closing one, keeps a quoted name', () => {
     expect(cleanName('“Мука пшеничная высший сорт')).toBe('Мука пшеничная высший сорт');
     expect(cleanName('«Мука» высший сорт')).toBe('«Мука» высший сорт');

@@ -23,17 +23,21 @@ export function cellConfidence(cell: Cell | undefined): number {
  */
 export function cleanName(text: string): string {
   // The rus model has no Latin W and returns it as slashes ("5W-40" → "5\\/-40"); Cyrillic text never has "\\/".
-  return text
-    .replace(/\\+\/+/g, 'W')
-    .replace(/[|│¦]/g, ' ')
-    .replace(/<<|«\s+/g, '«')
-    .replace(/>>|\s+»/g, '»')
-    .replace(/^[—–\-\s(|)]+|[—–\-\s(|]+$/g, '')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/^[“”„"'‘’«]\s*(?=[^“”„"'‘’«»]*$)/, '')
-    .replace(DECIMAL_POINT, '$1,$2')
-    .replace(/^[вжзкопсхчшщэю](?=[а-яё])/, (ch) => ch.toUpperCase());
+  return (
+    text
+      .replace(/\\+\/+/g, 'W')
+      // … or, on photos, as "М/" or "\\М/" after a digit ("5М/-40"): an М followed by a slash is no Russian spelling.
+      .replace(/(?<=\d)\\?[МM]\//g, 'W')
+      .replace(/[|│¦]/g, ' ')
+      .replace(/<<|«\s+/g, '«')
+      .replace(/>>|\s+»/g, '»')
+      .replace(/^[—–\-\s(|)]+|[—–\-\s(|]+$/g, '')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .replace(/^[“”„"'‘’«]\s*(?=[^“”„"'‘’«»]*$)/, '')
+      .replace(DECIMAL_POINT, '$1,$2')
+      .replace(/^[вжзкопсхчшщэю](?=[а-яё])/, (ch) => ch.toUpperCase())
+  );
 }
 
 /**
