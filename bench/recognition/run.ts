@@ -1,20 +1,22 @@
 /**
  * Accuracy benchmark of the local OCR engine: `npx tsx bench/recognition/run.ts [--per-tier 60]
  * [--tiers scan,photo,screenshot,photo-table] [--from 0] [--cases latin,word-dates,multipage,pdf-text,pdf-scan]
- * [--langs rus] [--no-real]` (`--tiers none` runs only the cases; `--langs rus+eng` sets Tesseract's languages,
+ * [--langs rus] [--no-real] [--dump fields.jsonl]` (`--tiers none` runs only the cases; `--langs rus+eng` sets Tesseract's languages,
  * default the engine's `rus`; `--from N` starts at the N-th document of each set). Generates a fixed set (seeds
  * 10000 + i for scan, 11000 + i photo, 12000 + i screenshot, 13000 + i photo-table, whatever the order given; types cycling UPD / TORG-12 / invoice, 1–25 lines,
  * long ones over two sheets) with docgen, recognises each with `createLocalOcrEngine()` (concurrency = cores) and
  * prints per tier: header key-field accuracy, line-cell accuracy, fully-correct documents, seconds per page
- * p50/p95, and the error rate among fields with confidence ≥ 0.9. Then runs the real 1C TORG-12 PDFs from
+ * p50/p95, and the error rate among fields with confidence ≥ 0.9, with a per-field failure breakdown (item cells
+ * grouped by column) on stderr; `--dump` appends every scored field (set, seed, path, ok, confidence) as JSON lines. Then runs the real 1C TORG-12 PDFs from
  * shared/data (pdftoppm -r 300) when available. Results: docs/recognition-engine.md.
  */
+import { appendFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { closeRenderer, generateDocument, type DocType, type Tier } from '@app/docgen';
 import { CASES, tierSet, type BenchSet } from './cases.js';
 import { createLocalOcrEngine, type ImageQuality } from '@app/recognition-api';
 import { runRealSamples } from './real-samples.js';
-import { percentile, scoreDocument, type FieldScore } from './score.js';
+import { failureBreakdown, percentile, scoreDocument, type FieldScore } from './score.js';
 
 const { values } = parseArgs({
   options: {
@@ -24,6 +26,7 @@ const { values } = parseArgs({
     'no-real': { type: 'boolean', default: false },
     cases: { type: 'string', default: '' },
     langs: { type: 'string' },
+    dump: { type: 'string' },
   },
 });
 const perTier = Number(values['per-tier']);
@@ -85,6 +88,8 @@ try {
       perPage.push((performance.now() - t0) / 1000 / doc.pages);
       const s = scoreDocument(out.data, doc.truth, out.fieldConfidence);
       scores.push(...s);
+      // One JSON line per scored field, for offline calibration of the confidences (`--dump file.jsonl`).
+      if (values.dump) appendFileSync(values.dump, s.map((f) => `${JSON.stringify({ set: set.name, seed, type, ...f })}\n`).join(''));
       const allOk = s.every((f) => f.ok || f.kind === 'address') && out.data.items.length === doc.truth.items.length;
       if (allOk) full++;
       if (out.documentType === type) typeOk++;
@@ -92,9 +97,10 @@ try {
       const bad = wrong.length;
       process.stderr.write(
         `${set.name} ${i + 1}/${perTier} ${type} seed ${seed} pages ${doc.pages} lines ${doc.truth.items.length} ` +
-          `${perPage[perPage.length - 1].toFixed(1)} s/page wrong ${bad}${allOk ? ' ✓' : ''} ${wrong.slice(0, 8).join(' ')}\n`,
+          `${perPage[perPage.length - 1].toFixed(1)} s/page wrong ${bad}${allOk ? ' ✓' : ''} ${wrong.join(' ')}\n`,
       );
     }
+    process.stderr.write(`${set.name}: failures by field (wrong / scored, wrong at confidence ≥ 0.9) ${failureBreakdown(scores)}\n`);
     const h = scores.filter((f) => f.kind === 'header');
     const c = scores.filter((f) => f.kind === 'cell');
     const a = scores.filter((f) => f.kind === 'address');

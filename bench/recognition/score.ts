@@ -49,6 +49,9 @@ export interface FieldScore {
   path: string;
   ok: boolean;
   conf: number;
+  /** For a wrong field: what was read and what was printed (for the failure dump). */
+  got?: unknown;
+  want?: unknown;
 }
 
 /** Scores a recognition against the truth, field by field (items aligned by position). */
@@ -71,6 +74,13 @@ export function scoreDocument(got: RecognizedData, truth: RecognizedData, conf: 
   // Extra lines the engine invented count as wrong cells.
   for (let i = truth.items.length; i < got.items.length; i++)
     for (const f of CELL_FIELDS) out.push({ kind: 'cell', path: `items[${i}].${f}`, ok: false, conf: 0 });
+  // A wrong field carries both values, so a dump shows the class of error.
+  for (const f of out)
+    if (!f.ok) {
+      const m = /^items\[(\d+)\]\.(.+)$/.exec(f.path);
+      f.got = m ? get(got.items[Number(m[1])], m[2]) : get(got, f.path);
+      f.want = m ? get(truth.items[Number(m[1])], m[2]) : get(truth, f.path);
+    }
   return out;
 }
 
@@ -79,4 +89,24 @@ export function percentile(xs: number[], p: number): number {
   if (xs.length === 0) return NaN;
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
+}
+
+/**
+ * Failures grouped by field (item cells by column, `items[*].name`), most frequent first: "path wrong/scored
+ * (n sure)", where "sure" counts the wrong ones with confidence ≥ 0.9 — the class of error to fix next.
+ */
+export function failureBreakdown(scores: FieldScore[]): string {
+  const by = new Map<string, { wrong: number; all: number; sure: number }>();
+  for (const f of scores) {
+    const key = f.path.replace(/^items\[\d+\]/, 'items[*]');
+    const e = by.get(key) ?? { wrong: 0, all: 0, sure: 0 };
+    e.all++;
+    if (!f.ok) {
+      e.wrong++;
+      if (f.conf >= 0.9) e.sure++;
+    }
+    by.set(key, e);
+  }
+  const rows = [...by].filter(([, e]) => e.wrong > 0).sort((a, b) => b[1].wrong - a[1].wrong);
+  return rows.length === 0 ? 'none' : rows.map(([k, e]) => `${k} ${e.wrong}/${e.all}${e.sure ? ` (${e.sure} sure)` : ''}`).join(', ');
 }

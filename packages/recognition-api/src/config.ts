@@ -101,6 +101,12 @@ export interface RecognitionConfig {
   highSlots: number;
   /** RECOGNITION_TASK_MEMORY_MB, default 768: V8 heap cap of each recognition pool thread. */
   taskMemoryMb: number;
+  /**
+   * RECOGNITION_OCR_LANGUAGES, default `rus`: Tesseract's languages for every page the local engine reads,
+   * `rus`, `eng` or both joined by `+` (`rus+eng` reads Latin brands and model codes, at a cost in Cyrillic names:
+   * docs/recognition-engine.md "Latin letters").
+   */
+  ocrLanguages: string;
   /** LOG_LEVEL, default info. */
   logLevel: string;
   /** RECOGNITION_IMAGE_RETENTION_DAYS, default 30: page images of finished documents are deleted after this age. */
@@ -146,6 +152,19 @@ function envPrice(env: NodeJS.ProcessEnv, name: string): number | undefined {
   return n;
 }
 
+/** Languages the engine knows (the Debian packages the system check installs). */
+const OCR_LANGUAGES = ['rus', 'eng'];
+
+/** RECOGNITION_OCR_LANGUAGES: `rus` by default; each of `rus`/`eng` at most once, joined by `+`. */
+function ocrLanguages(env: NodeJS.ProcessEnv): string {
+  const raw = (env.RECOGNITION_OCR_LANGUAGES ?? '').trim();
+  if (raw === '') return 'rus';
+  const langs = raw.split('+');
+  if (langs.some((l) => !OCR_LANGUAGES.includes(l)) || new Set(langs).size !== langs.length)
+    throw new ConfigError(`RECOGNITION_OCR_LANGUAGES must be rus, eng or both joined by + (e.g. rus+eng), got "${raw}"`);
+  return raw;
+}
+
 /** Reads the configuration; throws ConfigError naming the bad variable. Nothing else reads process.env. */
 export function loadRecognitionConfig(env: NodeJS.ProcessEnv = process.env): RecognitionConfig {
   let ai: AiConfig | undefined;
@@ -171,6 +190,7 @@ export function loadRecognitionConfig(env: NodeJS.ProcessEnv = process.env): Rec
     workers: envInt(env, 'RECOGNITION_WORKERS', 2, 0, 32),
     highSlots: envInt(env, 'RECOGNITION_HIGH_SLOTS', 2, 1, 16),
     taskMemoryMb: envInt(env, 'RECOGNITION_TASK_MEMORY_MB', 768, 128, 8192),
+    ocrLanguages: ocrLanguages(env),
     logLevel: env.LOG_LEVEL || 'info',
     edo: loadEdoConfig(env),
     admin: loadAdminConfig(env),

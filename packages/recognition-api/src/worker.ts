@@ -1,4 +1,5 @@
 import { loadRecognitionConfig } from './config.js';
+import { setDefaultOcrLanguages } from './engine/pool/recognition-pool.js';
 import { backgroundLog, createServiceLogger } from './http/logger.js';
 import { startRecognitionWorkers } from './worker-service.js';
 
@@ -10,6 +11,7 @@ import { startRecognitionWorkers } from './worker-service.js';
 const config = loadRecognitionConfig();
 if (!config.databaseUrl) console.error('recognition-worker: without DATABASE_URL it uses the embedded PGlite, which one process at a time can open');
 const log = backgroundLog(createServiceLogger(config.logLevel));
+setDefaultOcrLanguages(config.ocrLanguages);
 const workers = await startRecognitionWorkers({
   dataDir: config.dataDir,
   databaseUrl: config.databaseUrl,

@@ -62,4 +62,12 @@ describe('configuration', () => {
       /AI_COST_INPUT_PER_MTOK/,
     );
   });
+
+  it('reads RECOGNITION_OCR_LANGUAGES: rus by default, rus/eng joined by +, anything else refused by name', () => {
+    expect(loadRecognitionConfig({}).ocrLanguages).toBe('rus');
+    expect(loadRecognitionConfig({ RECOGNITION_OCR_LANGUAGES: 'rus+eng' }).ocrLanguages).toBe('rus+eng');
+    expect(loadRecognitionConfig({ RECOGNITION_OCR_LANGUAGES: 'eng' }).ocrLanguages).toBe('eng');
+    for (const bad of ['deu', 'rus+rus', 'rus,eng', 'rus+', '../x'])
+      expect(() => loadRecognitionConfig({ RECOGNITION_OCR_LANGUAGES: bad })).toThrow(/RECOGNITION_OCR_LANGUAGES/);
+  });
 });

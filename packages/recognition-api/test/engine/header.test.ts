@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractTorg12Header, parsePartyWords, partyLine } from '../../src/engine/extract/header-torg12.js';
-import { extractUpdHeader } from '../../src/engine/extract/header-upd.js';
+import { extractUpdHeader, splitInnKpp } from '../../src/engine/extract/header-upd.js';
 import { groupLines } from '../../src/engine/extract/words.js';
 import { row } from './fixtures.js';
 
@@ -85,5 +85,14 @@ describe('document number prefixes read by rus+eng', () => {
     expect(fixNumberPrefix('ЦБ-00017')).toBe('ЦБ-00017');
     expect(fixNumberPrefix('INV-7')).toBe('INV-7');
     expect(fixNumberPrefix('5881')).toBe('5881');
+  });
+});
+
+describe('UPD INN/KPP pair read from a photo', () => {
+  it('splits a pair whose slash was read as a digit or lost, by the INN check digits', () => {
+    expect(splitInnKpp('6164062127/616401001')).toEqual(['6164062127', '616401001']);
+    expect(splitInnKpp('61640621271616401001')).toEqual(['6164062127', '616401001']);
+    expect(splitInnKpp('6164062127616401001')).toEqual(['6164062127', '616401001']);
+    expect(splitInnKpp('7707083893')).toEqual(['7707083893', undefined]);
   });
 });

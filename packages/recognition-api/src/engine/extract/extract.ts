@@ -3,6 +3,7 @@ import { detectDocumentType } from './classify.js';
 import { FORMS, findColumnRow, withRuleSpans, type ColumnRow, type FormColumns } from './columns.js';
 import { extractTorg12Header } from './header-torg12.js';
 import { extractUpdHeader } from './header-upd.js';
+import { crossCheckConfidence, repairUnitCodes } from './cross-check.js';
 import { cellConfidence, rowToItem, type FieldConfidence } from './items.js';
 import { isExemptText, parseMoney } from './numbers.js';
 import { repairLine, repairTotals } from './repair.js';
@@ -54,7 +55,8 @@ function rowsAboveHeader(lines: TextLine[], found: ColumnRow, numberLabel: strin
  * Layout-aware extraction (Spec: Recognised data): classifies the type when `auto`, reads the header above the
  * item table on page 1, finds each page's table by its column-number row (a continuation page without one reuses
  * the previous page's columns; vertical rules, when given, bound the columns), joins rows over pages, maps columns per form, repairs single misread digits
- * the arithmetic proves, and reads the totals line. Pure: word boxes in, data out.
+ * the arithmetic proves, and reads the totals line; unit codes misread in one digit are repaired from the unit name,
+ * and field confidences are capped where the document contradicts them (cross-check.ts). Pure: word boxes in, data out.
  */
 export function extractDocument(pages: PageWords[], requested: DocumentType | 'auto'): Extraction {
   const warnings: EngineWarning[] = [];
@@ -107,5 +109,7 @@ export function extractDocument(pages: PageWords[], requested: DocumentType | 'a
     totals: totalsOf(joined, documentType, form, conf),
   };
   repairTotals(data, warnings, conf);
+  repairUnitCodes(data, warnings, conf);
+  crossCheckConfidence(data, conf);
   return { documentType, data, warnings, fieldConfidence: conf };
 }

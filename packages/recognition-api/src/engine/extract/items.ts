@@ -15,18 +15,37 @@ export function cellConfidence(cell: Cell | undefined): number {
   return Math.max(0, Math.min(...cell.words.map((w) => w.conf))) / 100;
 }
 
-/** Cleans a name cell: drops rule fragments and stray dashes, normalises quote pairs that OCR splits ("<<", ">>"), W. */
+/**
+ * Cleans a name cell: drops rule fragments and stray dashes, normalises quote pairs that OCR splits ("<<", ">>"), W.
+ * Photo OCR's classes of error in names are fixed here too: an opening quote with no closing one (a speck read as
+ * “), a decimal point for the comma ({@link DECIMAL_POINT}), and a first capital read as its lower-case twin where
+ * the two print alike (к/К, с/С, ч/Ч …; item names begin with a capital).
+ */
 export function cleanName(text: string): string {
   // The rus model has no Latin W and returns it as slashes ("5W-40" → "5\\/-40"); Cyrillic text never has "\\/".
-  return text
-    .replace(/\\+\/+/g, 'W')
-    .replace(/[|│¦]/g, ' ')
-    .replace(/<<|«\s+/g, '«')
-    .replace(/>>|\s+»/g, '»')
-    .replace(/^[—–\-\s(|)]+|[—–\-\s(|]+$/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    text
+      .replace(/\\+\/+/g, 'W')
+      // … or, on photos, as "М/" or "\\М/" after a digit ("5М/-40"): an М followed by a slash is no Russian spelling.
+      .replace(/(?<=\d)\\?[МM]\//g, 'W')
+      .replace(/[|│¦]/g, ' ')
+      .replace(/<<|«\s+/g, '«')
+      .replace(/>>|\s+»/g, '»')
+      .replace(/^[—–\-\s(|)]+|[—–\-\s(|]+$/g, '')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .replace(/^[“”„"'‘’«]\s*(?=[^“”„"'‘’«»]*$)/, '')
+      .replace(DECIMAL_POINT, '$1,$2')
+      .replace(/^[вжзкопсхчшщэю](?=[а-яё])/, (ch) => ch.toUpperCase())
+  );
 }
+
+/**
+ * A decimal point between digits in a Russian name ("3.5х35", "3х2.5", "3.2%") is a comma that photo OCR read as a
+ * point: Russian prints decimal commas. Only a single fraction group (1–2 digits not followed by another point and
+ * digit), so dates and version-like "1.2.3" stay; a name with no Cyrillic letter is left alone (Latin model codes).
+ */
+const DECIMAL_POINT = /(?<=[а-яё].*)(?<![\d.])(\d{1,3})\.(\d{1,2})(?![\d.])/gi;
 
 function unitCode(text: string): string | null {
   const d = text

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { photoOnTable, Rng } from '@app/docgen';
-import { findPageQuad, looksLikeSheetOnBackground, orderCorners, type GrayImage, type Point } from './page-quad.js';
+import { findPageQuad, isProperQuad, looksLikeSheetOnBackground, orderCorners, type GrayImage, type Point } from './page-quad.js';
 
 /**
  * A synthetic printed page: white A4 at 150 DPI (the photo is ~2000 px wide anyway, and this keeps the test fast
@@ -88,5 +88,34 @@ describe('page quadrilateral of a photo of a sheet on a table', () => {
       [900, 610],
       [110, 600],
     ]);
+  });
+
+  // Seen on an old-style `photo` (page filling the frame, dark corners): the 4-point hull of a blob turned about
+  // 45° gave one corner two roles, and the warp of that triangle came out as a blank page ("no text found").
+  it('refuses a degenerate outline: a repeated corner, a bow-tie; accepts a tilted sheet', () => {
+    const tri = orderCorners([
+      [444, 266],
+      [2913, 120],
+      [2884, 770],
+      [1500, 200],
+    ]);
+    expect(new Set(tri.map(String)).size).toBeLessThan(4);
+    expect(isProperQuad(tri)).toBe(false);
+    expect(
+      isProperQuad([
+        [95, 40],
+        [900, 610],
+        [880, 20],
+        [110, 600],
+      ]),
+    ).toBe(false);
+    expect(
+      isProperQuad([
+        [95, 40],
+        [880, 20],
+        [900, 610],
+        [110, 600],
+      ]),
+    ).toBe(true);
   });
 });

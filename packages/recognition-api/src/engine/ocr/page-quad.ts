@@ -98,7 +98,9 @@ export async function findPageQuad(img: GrayImage): Promise<Quad | null> {
     if (bestArea < 0.9 * quadArea) return null;
     const edge = 0.01 * Math.min(w, h);
     if (corners.filter(([x, y]) => x < edge || y < edge || x > w - 1 - edge || y > h - 1 - edge).length >= 2) return null;
-    const refined = refineCorners(cv, contour, corners, keep) ?? corners;
+    const fitted = refineCorners(cv, contour, corners, keep);
+    // A re-fit that folded the outline (a side fitted through the wrong points) is not used.
+    const refined = fitted && isProperQuad(fitted) && Math.abs(polygonArea(fitted) / quadArea - 1) < 0.2 ? fitted : corners;
     // Pixel centres: small-image pixel i covers source pixels [i/scale, (i+1)/scale).
     return refined.map(([x, y]) => [(x + 0.5) / scale - 0.5, (y + 0.5) / scale - 0.5]) as Quad;
   } finally {
@@ -118,7 +120,10 @@ function fourCorners(cv: OpenCv, contour: OpenCv, keep: <T extends { delete(): v
     if (approx.rows === 4) {
       const pts: Point[] = [];
       for (let i = 0; i < 4; i++) pts.push([approx.data32S[2 * i], approx.data32S[2 * i + 1]]);
-      return orderCorners(pts);
+      // A blob turned near 45° (or a triangle-like one) can give one point two roles in orderCorners; the warp
+      // of such a degenerate "quad" is blank paper, so it is no outline at all.
+      const q = orderCorners(pts);
+      return isProperQuad(q) ? q : null;
     }
   }
   return null;
@@ -171,6 +176,22 @@ function intersect([vx1, vy1, x1, y1]: number[], [vx2, vy2, x2, y2]: number[]): 
   if (Math.abs(den) < 1e-6) return null;
   const t = ((x2 - x1) * vy2 - (y2 - y1) * vx2) / den;
   return [x1 + t * vx1, y1 + t * vy1];
+}
+
+/**
+ * True when the four corners (TL, TR, BR, BL) are distinct and form a convex quadrilateral turning one way (no
+ * repeated corner, no bow-tie): the only shapes a sheet's outline can have, and the only ones a warp flattens.
+ */
+export function isProperQuad(q: Quad): boolean {
+  let sign = 0;
+  for (let i = 0; i < 4; i++) {
+    const [a, b, c] = [q[i], q[(i + 1) % 4], q[(i + 2) % 4]];
+    if (Math.hypot(b[0] - a[0], b[1] - a[1]) < 1) return false;
+    const cross = (b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0]);
+    if (cross === 0 || (sign !== 0 && Math.sign(cross) !== sign)) return false;
+    sign = Math.sign(cross);
+  }
+  return true;
 }
 
 /** Shoelace area of a polygon, px². */

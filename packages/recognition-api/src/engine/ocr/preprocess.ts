@@ -95,26 +95,15 @@ async function flattenSheet(
 }
 
 /**
- * Flat-field correction for phone photos: each pixel is divided by the local paper brightness (the page shrunk
- * 32× and blown back up, which keeps lighting and loses text), so a shadow or a dim corner becomes white paper
- * and Tesseract's global threshold works across the whole sheet.
- * Note: sharp keeps only the last `resize` of one pipeline, so `bg` below is in effect the page blurred by 1.5 px,
- * not its lighting (light.ts does it in two pipelines for flattened sheets). Left as it is here because the
- * `photo` benchmark numbers were measured with it; changing it needs its own before/after run.
+ * Flat-field correction for phone photos that fill the frame: the same correction as a flattened sheet's
+ * ({@link evenLight}: each pixel divided by the paper brightness estimated from the page reduced 32×, blurred and
+ * enlarged back in separate pipelines), so a shadow or a dim corner becomes white paper and Tesseract's global
+ * threshold works across the whole sheet. (This used to be one sharp pipeline with two `resize` calls, of which
+ * sharp keeps only the last: the "paper" was the page blurred by 1.5 px, which divided the text by itself.)
  */
 async function flattenLight(img: sharp.Sharp): Promise<sharp.Sharp> {
   const { data, info } = await img.toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
-  const { width, height } = info;
-  const bg = await sharp(data, { raw: { width, height, channels: 1 } })
-    .resize({ width: Math.max(8, Math.round(width / 32)), height: Math.max(8, Math.round(height / 32)), kernel: 'cubic' })
-    .blur(1.5)
-    .resize({ width, height, fit: 'fill', kernel: 'cubic' })
-    .raw()
-    .toBuffer();
-  const out = Buffer.alloc(data.length);
-  // 0.92: the block mean sits a little below the paper tone because of the text in it.
-  for (let i = 0; i < data.length; i++) out[i] = Math.min(255, Math.round((data[i] * 255) / Math.max(40, bg[i] * 1.0) / 0.92));
-  return sharp(out, { raw: { width, height, channels: 1 } }).normalise();
+  return evenLight({ data, width: info.width, height: info.height });
 }
 
 /** Grayscale raw pixels → rules removed → PNG for Tesseract. */

@@ -23,11 +23,11 @@ sharp.cache(false);
 export type TaskResult<T> = ({ ok: true; value: T } | { ok: false; reason: string; message: string }) & { threadId: number };
 
 const engines = new Map<string, LocalOcrEngine>();
-function engineFor(o: { tesseractPath?: string; niceness?: number; pagesInParallel?: number }): LocalOcrEngine {
-  const key = `${o.tesseractPath ?? ''}|${o.niceness ?? 0}|${o.pagesInParallel ?? 1}`;
+function engineFor(o: { tesseractPath?: string; niceness?: number; pagesInParallel?: number; languages?: string }): LocalOcrEngine {
+  const key = `${o.tesseractPath ?? ''}|${o.niceness ?? 0}|${o.pagesInParallel ?? 1}|${o.languages ?? ''}`;
   let e = engines.get(key);
   if (!e) {
-    e = createLocalOcrEngine({ concurrency: o.pagesInParallel ?? 1, tesseractPath: o.tesseractPath, niceness: o.niceness });
+    e = createLocalOcrEngine({ concurrency: o.pagesInParallel ?? 1, tesseractPath: o.tesseractPath, niceness: o.niceness, languages: o.languages });
     engines.set(key, e);
   }
   return e;
@@ -58,6 +58,8 @@ export async function recognizeTask(
     tesseractPath?: string;
     niceness?: number;
     pagesInParallel?: number;
+    /** Tesseract languages (RECOGNITION_OCR_LANGUAGES through the pool); default the engine's. */
+    languages?: string;
   },
 ): Promise<TaskResult<RecognitionOutput>> {
   const ac = new AbortController();

@@ -19,10 +19,28 @@ export interface RecognitionPoolOptions {
   /** Pages of one document read in parallel inside a task (default 1: the pool's threads are the parallelism). */
   pagesInParallel?: number;
   tesseractPath?: string;
+  /** Tesseract languages of the local engine in this pool's threads; default {@link defaultOcrLanguages} (RECOGNITION_OCR_LANGUAGES). */
+  languages?: string;
   /** After an abort, how long a task may take to stop by itself before its thread is terminated (ms, default 2000). */
   abortGraceMs?: number;
   /** Worker module (tests give their own); default `pool-worker.mjs` beside this file. */
   filename?: string;
+}
+
+let ocrLanguagesDefault: string | undefined;
+
+/**
+ * Sets the Tesseract languages of pools created afterwards without their own `languages` (the service entries
+ * call it with RECOGNITION_OCR_LANGUAGES before they start the service, which creates its pools); undefined
+ * restores the engine's default (`rus`).
+ */
+export function setDefaultOcrLanguages(languages: string | undefined): void {
+  ocrLanguagesDefault = languages;
+}
+
+/** The languages pools get when created without their own (see {@link setDefaultOcrLanguages}). */
+export function defaultOcrLanguages(): string | undefined {
+  return ocrLanguagesDefault;
 }
 
 /**
@@ -43,7 +61,10 @@ export class RecognitionPool {
   /** Thread ids that answered tasks (the structural proof in tests that work ran off the main thread). */
   readonly threadIds = new Set<number>();
 
+  private readonly languages: string | undefined;
+
   constructor(private readonly opts: RecognitionPoolOptions) {
+    this.languages = opts.languages ?? ocrLanguagesDefault;
     const filename = opts.filename ?? WORKER.href;
     this.piscina = new Piscina({
       filename,
@@ -107,7 +128,13 @@ export class RecognitionPool {
   /** Recognition by the local OCR engine on a pool thread. @throws RecognitionFailedError. */
   async recognize(input: RecognitionInput): Promise<RecognitionOutput> {
     const { signal, ...rest } = input;
-    const payload = { ...rest, tesseractPath: this.opts.tesseractPath, niceness: this.opts.niceness, pagesInParallel: this.opts.pagesInParallel };
+    const payload = {
+      ...rest,
+      tesseractPath: this.opts.tesseractPath,
+      niceness: this.opts.niceness,
+      pagesInParallel: this.opts.pagesInParallel,
+      languages: this.languages,
+    };
     const res = await this.run<RecognitionOutput>('recognizeTask', payload, signal);
     if (res.ok) return res.value;
     throw new RecognitionFailedError(res.reason as RecognitionFailedError['reason'], res.message);

@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import type { EngineWarning, LineItem, RecognizedData } from '../../src/engine/engine.port.js';
+import { CONTRADICTED_CONFIDENCE, crossCheckConfidence, repairUnitCodes, UNCHECKED_CONFIDENCE } from '../../src/engine/extract/cross-check.js';
+import { REPAIRED_CONFIDENCE } from '../../src/engine/extract/repair.js';
+
+const line = (over: Partial<LineItem> = {}): LineItem => ({
+  number: 1,
+  name: 'Перчатки',
+  unit: { code: '796', name: 'шт' },
+  quantity: 5,
+  price: 55.55,
+  amount_without_nds: 277.75,
+  nds_rate: 22,
+  nds_amount: 61.11,
+  amount_with_nds: 338.86,
+  ...over,
+});
+
+const doc = (items: LineItem[], over: Partial<RecognizedData> = {}): RecognizedData => ({
+  document: { number: '12', date: '01.02.2026' },
+  // 7707083893: a valid INN (check digit 3).
+  seller: { name: 'ООО «Ромашка»', inn: '7707083893', kpp: '770701001', address: null },
+  buyer: { name: 'АО «Лютик»', inn: '7707083893', kpp: '770701001', address: null },
+  items,
+  totals: {
+    amount_without_nds: items.reduce((a, it) => a + (it.amount_without_nds ?? 0), 0),
+    nds_amount: items.reduce((a, it) => a + (it.nds_amount ?? 0), 0),
+    amount_with_nds: items.reduce((a, it) => a + (it.amount_with_nds ?? 0), 0),
+  },
+  ...over,
+});
+
+/** Every field of `d` read with confidence 0.97 (Tesseract sure of everything). */
+function sure(d: RecognizedData): Record<string, number> {
+  const conf: Record<string, number> = {};
+  for (const p of ['document.number', 'document.date', 'seller.name', 'seller.inn', 'seller.kpp', 'buyer.name', 'buyer.inn', 'buyer.kpp'])
+    conf[p] = 0.97;
+  for (const t of ['amount_without_nds', 'nds_amount', 'amount_with_nds']) conf[`totals.${t}`] = 0.97;
+  d.items.forEach((_, i) => {
+    for (const f of [
+      'number',
+      'name',
+      'unit.code',
+      'unit.name',
+      'quantity',
+      'price',
+      'amount_without_nds',
+      'nds_rate',
+      'nds_amount',
+      'amount_with_nds',
+    ])
+      conf[`items[${i}].${f}`] = 0.97;
+  });
+  return conf;
+}
+
+describe('unit code repair from the unit name (OKEI)', () => {
+  it('replaces a code misread in one digit by the only code of the name, with a warning', () => {
+    const d = doc([line({ unit: { code: '795', name: 'шт' } }), line({ number: 2, unit: { code: '539', name: 'компл' } })]);
+    const warnings: EngineWarning[] = [];
+    const conf = sure(d);
+    repairUnitCodes(d, warnings, conf);
+    expect(d.items.map((it) => it.unit.code)).toEqual(['796', '839']);
+    expect(warnings.map((w) => w.field)).toEqual(['items[0].unit.code', 'items[1].unit.code']);
+    expect(conf['items[0].unit.code']).toBe(REPAIRED_CONFIDENCE);
+  });
+
+  it('replaces a unit name that is no OKEI name by the short name of its known code', () => {
+    const d = doc([
+      line({ unit: { code: '166', name: 'к' } }),
+      line({ unit: { code: '796', name: 'ил' } }),
+      line({ unit: { code: '778', name: 'уп' } }),
+    ]);
+    const warnings: EngineWarning[] = [];
+    repairUnitCodes(d, warnings, {});
+    expect(d.items.map((it) => it.unit.name)).toEqual(['кг', 'шт', 'уп']);
+    expect(warnings.map((w) => w.field)).toEqual(['items[0].unit.name', 'items[1].unit.name']);
+  });
+
+  it('leaves a code more than one digit away, an ambiguous name and a matching pair alone', () => {
+    const d = doc([line({ unit: { code: '007', name: 'шт' } }), line({ unit: { code: '641', name: 'ед' } }), line()]);
+    const warnings: EngineWarning[] = [];
+    repairUnitCodes(d, warnings, {});
+    expect(d.items.map((it) => it.unit.code)).toEqual(['007', '641', '796']);
+    expect(warnings).toEqual([]);
+  });
+});
+
+describe('cross-checked field confidence', () => {
+  it('keeps the confidence of a consistent document', () => {
+    const d = doc([line(), line({ number: 2 })]);
+    const conf = sure(d);
+    crossCheckConfidence(d, conf);
+    expect(Object.values(conf).every((c) => c === 0.97)).toBe(true);
+  });
+
+  it('caps every amount of a line whose arithmetic fails, and totals that are not the sum of the lines', () => {
+    const d = doc([line({ quantity: 6 }), line({ number: 2 })]);
+    d.totals.amount_with_nds = 777.77;
+    const conf = sure(d);
+    crossCheckConfidence(d, conf);
+    for (const f of ['quantity', 'price', 'amount_without_nds', 'nds_amount', 'amount_with_nds'])
+      expect(conf[`items[0].${f}`]).toBe(CONTRADICTED_CONFIDENCE);
+    expect(conf['items[1].quantity']).toBe(0.97);
+    expect(conf['totals.amount_with_nds']).toBe(CONTRADICTED_CONFIDENCE);
+  });
+
+  it('caps an out-of-sequence line number, a unit pair OKEI does not know, a bad INN check digit', () => {
+    const d = doc([line({ number: 3, unit: { code: '796', name: '5' } })], {
+      seller: { name: 'ООО «Ромашка»', inn: '7707083894', kpp: '770701001', address: null },
+    });
+    const conf = sure(d);
+    crossCheckConfidence(d, conf);
+    expect(conf['items[0].number']).toBe(CONTRADICTED_CONFIDENCE);
+    expect(conf['items[0].unit.code']).toBe(CONTRADICTED_CONFIDENCE);
+    expect(conf['items[0].unit.name']).toBe(CONTRADICTED_CONFIDENCE);
+    expect(conf['seller.inn']).toBe(CONTRADICTED_CONFIDENCE);
+    expect(conf['buyer.inn']).toBe(0.97);
+  });
+
+  it('gives empty fields 0 and unchecked amounts at most the unchecked ceiling', () => {
+    const d = doc([line({ price: null })]);
+    const conf = sure(d);
+    crossCheckConfidence(d, conf);
+    expect(conf['items[0].price']).toBe(0);
+    expect(conf['items[0].quantity']).toBe(UNCHECKED_CONFIDENCE);
+  });
+});
