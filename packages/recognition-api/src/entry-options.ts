@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import type { RecognitionConfig } from './config.js';
-import { setDefaultOcrLanguages } from './engine/pool/recognition-pool.js';
 import { backgroundLog, createServiceLogger } from './http/logger.js';
 import type { StartRecognitionOptions } from './server.js';
 
@@ -9,10 +8,8 @@ import type { StartRecognitionOptions } from './server.js';
  * production entry (`main.ts`) and `npm start` (`scripts/start.ts`), so every variable README lists (AI_*,
  * RECOGNITION_WORKERS, RECOGNITION_HOST, RECOGNITION_HIGH_SLOTS, …) works the same in both. Production adds
  * nothing; `npm start` adds only its demo key and the loopback allowance for its own receiver.
- * RECOGNITION_OCR_LANGUAGES is set as the pools' default here (the service creates its pools from it).
  */
 export function serviceOptionsFromConfig(config: RecognitionConfig, logger: Logger = createServiceLogger(config.logLevel)): StartRecognitionOptions {
-  setDefaultOcrLanguages(config.ocrLanguages);
   return {
     dataDir: config.dataDir,
     port: config.port,
@@ -22,6 +19,7 @@ export function serviceOptionsFromConfig(config: RecognitionConfig, logger: Logg
     workers: config.workers,
     highSlots: config.highSlots,
     taskMemoryMb: config.taskMemoryMb,
+    ocrLanguages: config.ocrLanguages,
     allowLoopbackCallbacks: config.allowLoopbackCallbacks,
     logger,
     log: backgroundLog(logger),

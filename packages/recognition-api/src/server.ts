@@ -30,6 +30,8 @@ export interface StartRecognitionOptions {
   engine?: RecognitionEngine;
   /** Concurrent priority=high requests (RECOGNITION_HIGH_SLOTS, default 2), each with its own pool thread. */
   highSlots?: number;
+  /** Tesseract languages of the local engine (RECOGNITION_OCR_LANGUAGES: `rus`, `eng` or `rus+eng`; default `rus`). */
+  ocrLanguages?: string;
   /** V8 heap cap per pool thread, MB (RECOGNITION_TASK_MEMORY_MB, default 768). */
   taskMemoryMb?: number;
   /** AI adapter configuration (AI_*); when given, the AI engine does the recognition. */
@@ -96,11 +98,23 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
   // checks of normal/batch requests from waiting behind the workers' recognitions.
   const pools = {
     // A high document's pages are read in parallel (latency counts there); queued work reads one page at a time.
-    high: new RecognitionPool({ name: 'high', threads: highSlots, maxHeapMb: opts.taskMemoryMb, pagesInParallel: Math.min(4, defaultThreads()) }),
-    background: new RecognitionPool({ name: 'background', threads: Math.max(1, workerCount) + 1, niceness: 10, maxHeapMb: opts.taskMemoryMb }),
+    high: new RecognitionPool({
+      name: 'high',
+      threads: highSlots,
+      maxHeapMb: opts.taskMemoryMb,
+      pagesInParallel: Math.min(4, defaultThreads()),
+      languages: opts.ocrLanguages,
+    }),
+    background: new RecognitionPool({
+      name: 'background',
+      threads: Math.max(1, workerCount) + 1,
+      niceness: 10,
+      maxHeapMb: opts.taskMemoryMb,
+      languages: opts.ocrLanguages,
+    }),
   };
   const checkImage: ImageChecker = (bytes, lane, signal) => pools[lane].checkImage(bytes, signal);
-  const probe = cachedProbe(tesseractProbe(), clock);
+  const probe = cachedProbe(tesseractProbe(opts.ocrLanguages), clock);
   const localEngine = opts.engine ?? pooledOcrEngine(pools.background, probe);
   const highLocal = opts.engine ?? pooledOcrEngine(pools.high, probe);
   const aiEngine = opts.ai ? new AiEngine(opts.ai, { shrink: (images, signal) => pools.background.shrinkForAi(images, signal), log }) : undefined;

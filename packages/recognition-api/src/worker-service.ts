@@ -19,6 +19,8 @@ export interface StartRecognitionWorkersOptions {
   databaseUrl?: string;
   /** Recognition workers in this process (RECOGNITION_WORKERS, default 2, at least 1). */
   workers?: number;
+  /** Tesseract languages of the local engine (RECOGNITION_OCR_LANGUAGES: `rus`, `eng` or `rus+eng`; default `rus`). */
+  ocrLanguages?: string;
   /** V8 heap cap per pool thread, MB (RECOGNITION_TASK_MEMORY_MB). */
   taskMemoryMb?: number;
   /** AI adapter (AI_*); when given, it does the recognition. */
@@ -53,8 +55,10 @@ export async function startRecognitionWorkers(opts: StartRecognitionWorkersOptio
   const clock = opts.clock ?? systemClock;
   const workerCount = Math.max(1, opts.workers ?? 2);
   const db = await openRecognitionDb(opts);
-  const pool = opts.engine ? null : new RecognitionPool({ name: 'background', threads: workerCount, niceness: 10, maxHeapMb: opts.taskMemoryMb });
-  const localEngine = opts.engine ?? pooledOcrEngine(pool!, cachedProbe(tesseractProbe(), clock));
+  const pool = opts.engine
+    ? null
+    : new RecognitionPool({ name: 'background', threads: workerCount, niceness: 10, maxHeapMb: opts.taskMemoryMb, languages: opts.ocrLanguages });
+  const localEngine = opts.engine ?? pooledOcrEngine(pool!, cachedProbe(tesseractProbe(opts.ocrLanguages), clock));
   const aiEngine =
     opts.ai && pool ? new AiEngine(opts.ai, { shrink: (images, signal) => pool.shrinkForAi(images, signal), log: opts.log }) : undefined;
   const allowLoopback = opts.allowLoopbackCallbacks ?? false;

@@ -1,5 +1,4 @@
 import { loadRecognitionConfig } from './config.js';
-import { setDefaultOcrLanguages } from './engine/pool/recognition-pool.js';
 import { backgroundLog, createServiceLogger } from './http/logger.js';
 import { startRecognitionWorkers } from './worker-service.js';
 
@@ -11,12 +10,12 @@ import { startRecognitionWorkers } from './worker-service.js';
 const config = loadRecognitionConfig();
 if (!config.databaseUrl) console.error('recognition-worker: without DATABASE_URL it uses the embedded PGlite, which one process at a time can open');
 const log = backgroundLog(createServiceLogger(config.logLevel));
-setDefaultOcrLanguages(config.ocrLanguages);
 const workers = await startRecognitionWorkers({
   dataDir: config.dataDir,
   databaseUrl: config.databaseUrl,
   workers: config.workers,
   taskMemoryMb: config.taskMemoryMb,
+  ocrLanguages: config.ocrLanguages,
   ai: config.ai,
   allowLoopbackCallbacks: config.allowLoopbackCallbacks,
   imageRetentionDays: config.imageRetentionDays,

@@ -2,7 +2,10 @@ import { threadId } from 'node:worker_threads';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { photoOnTable, Rng } from '@app/docgen';
-import { defaultOcrLanguages, RecognitionPool, setDefaultOcrLanguages } from '../src/engine/pool/recognition-pool.js';
+import { RecognitionPool } from '../src/engine/pool/recognition-pool.js';
+import { loadRecognitionConfig } from '../src/config.js';
+import { serviceOptionsFromConfig } from '../src/entry-options.js';
+import { tesseractProbe } from '../src/engine/pool/pooled-engine.js';
 
 const filename = new URL('./support/pool-test-worker.mjs', import.meta.url).href;
 const pools: RecognitionPool[] = [];
@@ -47,16 +50,16 @@ describe('RecognitionPool: OpenCV in a pool thread, OCR languages', () => {
     expect(res.value.heapMb).toBeLessThan(768);
   }, 180_000);
 
-  it('passes the OCR languages to the thread: its own option, else the default set from RECOGNITION_OCR_LANGUAGES', async () => {
+  it('passes the OCR languages to the thread: RECOGNITION_OCR_LANGUAGES reaches the pools through the service options', async () => {
     const input = { images: [Buffer.from('x')], documentType: 'auto' as const, imageQuality: 'scan' as const };
-    expect(await make({ languages: 'rus+eng' }).recognize(input)).toMatchObject({ languages: 'rus+eng' });
+    const options = serviceOptionsFromConfig(loadRecognitionConfig({ RECOGNITION_OCR_LANGUAGES: 'rus+eng' }));
+    expect(options.ocrLanguages).toBe('rus+eng');
+    expect(await make({ languages: options.ocrLanguages }).recognize(input)).toMatchObject({ languages: 'rus+eng' });
     expect(await make().recognize(input)).toMatchObject({ languages: null });
-    const before = defaultOcrLanguages();
-    setDefaultOcrLanguages('eng');
-    try {
-      expect(await make().recognize(input)).toMatchObject({ languages: 'eng' });
-    } finally {
-      setDefaultOcrLanguages(before);
-    }
   }, 60_000);
+
+  it('health needs every configured language installed in Tesseract (a missing one makes the engine unavailable)', async () => {
+    expect(await tesseractProbe('rus')()).toBe('ok');
+    expect(await tesseractProbe('rus+xx_missing')()).toBe('unavailable');
+  }, 30_000);
 });

@@ -1,7 +1,7 @@
 import type { Clock } from '@app/shared';
 import type { EngineHealth, RecognitionEngine } from '../engine.port.js';
 import { listLanguages } from '../ocr/tesseract.js';
-import { defaultOcrLanguages, type RecognitionPool } from './recognition-pool.js';
+import type { RecognitionPool } from './recognition-pool.js';
 
 /** How long a health probe result is reused (GET /health must not spawn a process per request). */
 export const HEALTH_TTL_MS = 30_000;
@@ -31,11 +31,13 @@ export function cachedProbe(probe: () => Promise<EngineHealth>, clock: Clock, tt
  * The local OCR engine's health probe: `tesseract --list-langs` lists `rus` and every language the pools read
  * with (RECOGNITION_OCR_LANGUAGES, e.g. `eng` for `rus+eng`).
  */
-export const tesseractProbe = (tesseractPath?: string) => async (): Promise<EngineHealth> => {
-  const langs = await listLanguages(tesseractPath);
-  const needed = new Set(['rus', ...(defaultOcrLanguages() ?? 'rus').split('+')]);
-  return langs && [...needed].every((l) => langs.includes(l)) ? 'ok' : 'unavailable';
-};
+export const tesseractProbe =
+  (languages = 'rus', tesseractPath?: string) =>
+  async (): Promise<EngineHealth> => {
+    const langs = await listLanguages(tesseractPath);
+    const needed = new Set(['rus', ...languages.split('+')]);
+    return langs && [...needed].every((l) => langs.includes(l)) ? 'ok' : 'unavailable';
+  };
 
 /**
  * The local OCR engine as a RecognitionEngine whose every call runs on `pool` (worker threads), named

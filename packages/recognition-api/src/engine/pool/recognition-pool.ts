@@ -19,28 +19,12 @@ export interface RecognitionPoolOptions {
   /** Pages of one document read in parallel inside a task (default 1: the pool's threads are the parallelism). */
   pagesInParallel?: number;
   tesseractPath?: string;
-  /** Tesseract languages of the local engine in this pool's threads; default {@link defaultOcrLanguages} (RECOGNITION_OCR_LANGUAGES). */
+  /** Tesseract languages of the local engine in this pool's threads (RECOGNITION_OCR_LANGUAGES, e.g. `rus+eng`); default the engine's (`rus`). */
   languages?: string;
   /** After an abort, how long a task may take to stop by itself before its thread is terminated (ms, default 2000). */
   abortGraceMs?: number;
   /** Worker module (tests give their own); default `pool-worker.mjs` beside this file. */
   filename?: string;
-}
-
-let ocrLanguagesDefault: string | undefined;
-
-/**
- * Sets the Tesseract languages of pools created afterwards without their own `languages` (the service entries
- * call it with RECOGNITION_OCR_LANGUAGES before they start the service, which creates its pools); undefined
- * restores the engine's default (`rus`).
- */
-export function setDefaultOcrLanguages(languages: string | undefined): void {
-  ocrLanguagesDefault = languages;
-}
-
-/** The languages pools get when created without their own (see {@link setDefaultOcrLanguages}). */
-export function defaultOcrLanguages(): string | undefined {
-  return ocrLanguagesDefault;
 }
 
 /**
@@ -64,7 +48,7 @@ export class RecognitionPool {
   private readonly languages: string | undefined;
 
   constructor(private readonly opts: RecognitionPoolOptions) {
-    this.languages = opts.languages ?? ocrLanguagesDefault;
+    this.languages = opts.languages;
     const filename = opts.filename ?? WORKER.href;
     this.piscina = new Piscina({
       filename,
