@@ -1,13 +1,88 @@
 /**
  * The machine-load guard and table printer shared by the HTTP benchmarks. Each table records the 1-minute load
- * average at its start and end; when either is above BENCH_MAX_LOAD (default 2, for a 2-core machine) the table
- * is printed with a loud WARNING and marked NOT RECORDABLE, because a busy machine makes the numbers and the
- * ratios meaningless. Each table also prints the command line, node version, CPUs, database, connections and
- * duration, so a pasted table carries its method.
+ * average at its start and end. A table is printed with a loud WARNING and marked NOT RECORDABLE, because a busy
+ * machine makes the numbers and the ratios meaningless, when
+ * - the load when the benchmark run started (its first table) was above BENCH_MAX_LOAD (default 2, for a 2-core
+ *   machine): the machine was not quiet; later tables start on the load the earlier ones made themselves, or
+ * - other work used the CPU while it ran: on Linux the CPU time of every process outside the benchmark (its own
+ *   process tree, PostgreSQL and Redis) is summed from /proc over the table's run, and more than
+ *   BENCH_MAX_FOREIGN_CPU cores on average (default 0.2) marks it busy.
+ * The load at the end is printed but not judged: the benchmark itself keeps both cores busy, so the 1-minute load
+ * at its end is high on a quiet machine too. Each table also prints the command line, node version, CPUs,
+ * database, connections and duration, so a pasted table carries its method.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 
 export const MAX_LOAD = Number(process.env.BENCH_MAX_LOAD ?? 2);
+/** The 1-minute load when this benchmark run began (the first table), before its own processes loaded the machine. */
+let runStartLoad: number | null = null;
+/** Average cores that processes outside the benchmark may use during a table before it is not recordable. */
+export const MAX_FOREIGN_CPU = Number(process.env.BENCH_MAX_FOREIGN_CPU ?? 0.2);
+/** Clock ticks per second of /proc/<pid>/stat times (USER_HZ; 100 on Linux x86-64). */
+const TICKS_PER_SECOND = 100;
+/** Processes that serve the benchmark although they are not its children. */
+const SHARED_SERVERS = new Set(['postgres', 'redis-server']);
+
+interface ProcSample {
+  ppid: number;
+  comm: string;
+  /** utime + stime, clock ticks. */
+  ticks: number;
+}
+
+/** Every process's CPU ticks from /proc (Linux); null elsewhere or when /proc cannot be read. */
+function sampleProcs(): Map<number, ProcSample> | null {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return null;
+  }
+  const out = new Map<number, ProcSample>();
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')'); // comm may hold spaces and parentheses
+      const comm = stat.slice(stat.indexOf('(') + 1, close);
+      const f = stat.slice(close + 2).split(' '); // f[0] = state (field 3), f[1] = ppid, f[11]/f[12] = utime/stime
+      out.set(Number(pid), { ppid: Number(f[1]), comm, ticks: Number(f[11]) + Number(f[12]) });
+    } catch {
+      // the process ended between the listing and the read
+    }
+  }
+  return out;
+}
+
+/** Pids of this process and all its descendants in `procs`. */
+function ownTree(procs: Map<number, ProcSample>): Set<number> {
+  const own = new Set([process.pid]);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const [pid, p] of procs) {
+      if (!own.has(pid) && own.has(p.ppid)) {
+        own.add(pid);
+        grew = true;
+      }
+    }
+  }
+  return own;
+}
+
+/**
+ * Average cores used between `before` and `after` by processes outside the benchmark (its process tree, PostgreSQL,
+ * Redis). Processes that started in between count with all their time; ones that ended in between are missed.
+ */
+function foreignCores(before: Map<number, ProcSample>, after: Map<number, ProcSample>, seconds: number): number {
+  const own = ownTree(after);
+  let ticks = 0;
+  for (const [pid, p] of after) {
+    if (own.has(pid) || SHARED_SERVERS.has(p.comm)) continue;
+    ticks += p.ticks - (before.get(pid)?.ticks ?? 0);
+  }
+  return seconds > 0 ? ticks / TICKS_PER_SECOND / seconds : 0;
+}
 
 export interface TableContext {
   title: string;
@@ -19,10 +94,13 @@ export interface OpenTable {
   ctx: TableContext;
   loadStart: number;
   startedAt: Date;
+  procs: Map<number, ProcSample> | null;
 }
 
 export function openTable(ctx: TableContext): OpenTable {
-  return { ctx, loadStart: loadavg()[0], startedAt: new Date() };
+  const loadStart = loadavg()[0];
+  runStartLoad ??= loadStart;
+  return { ctx, loadStart, startedAt: new Date(), procs: sampleProcs() };
 }
 
 /** The command that started the benchmark: run.ts passes the npm form, else this process's own argv. */
@@ -30,16 +108,23 @@ export function commandLine(): string {
   return process.env.BENCH_COMMAND ?? process.argv.join(' ');
 }
 
-/** Prints the table; returns whether it is recordable (machine quiet at start and end). */
+/** Prints the table; returns whether it is recordable (quiet at the start, no foreign CPU use while it ran). */
 export function printTable(t: OpenTable, columns: string[], rows: (string | number)[][]): boolean {
   const loadEnd = loadavg()[0];
-  const busy = t.loadStart > MAX_LOAD || loadEnd > MAX_LOAD;
-  const load = `load ${t.loadStart.toFixed(2)} → ${loadEnd.toFixed(2)}`;
+  const after = t.procs ? sampleProcs() : null;
+  const foreign = t.procs && after ? foreignCores(t.procs, after, (Date.now() - t.startedAt.getTime()) / 1000) : null;
+  const busy = (runStartLoad ?? t.loadStart) > MAX_LOAD || (foreign !== null && foreign > MAX_FOREIGN_CPU);
+  const other = foreign === null ? 'other processes not measured' : `other processes ${foreign.toFixed(2)} cores`;
+  const load = `load ${(runStartLoad ?? t.loadStart).toFixed(2)} at the run's start, ${t.loadStart.toFixed(2)} → ${loadEnd.toFixed(2)} over this table, ${other}`;
   const out: string[] = [''];
   if (busy) {
-    out.push(`!!! WARNING: the machine was busy (1-minute ${load}, limit BENCH_MAX_LOAD=${MAX_LOAD}); these numbers must not be recorded !!!`);
+    out.push(
+      `!!! WARNING: the machine was busy (1-minute ${load}; limits: load ${MAX_LOAD} at the run's start, ${MAX_FOREIGN_CPU} foreign cores); these numbers must not be recorded !!!`,
+    );
   }
-  out.push(`### ${t.ctx.title} — ${busy ? `NOT RECORDABLE (machine busy: ${load})` : `recordable (${load}, limit ${MAX_LOAD})`}`);
+  out.push(
+    `### ${t.ctx.title} — ${busy ? `NOT RECORDABLE (machine busy: ${load})` : `recordable (${load}; limits ${MAX_LOAD} / ${MAX_FOREIGN_CPU})`}`,
+  );
   out.push('');
   out.push(`- command: \`${commandLine()}\``);
   out.push(`- started ${t.startedAt.toISOString()}, node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'})`);
