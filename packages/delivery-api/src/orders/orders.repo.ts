@@ -167,6 +167,30 @@ const UPDATABLE: Record<string, string> = {
   accrualError: 'accrual_error',
 };
 
+/** Parameters $1–$18 of an order row insert, in the column order of `INSERT INTO orders (id, tenant_id, …, created_at)`. */
+function orderRowParams(o: OrderRecord): unknown[] {
+  return [
+    o.id,
+    o.tenantId,
+    o.source,
+    o.externalOrderId,
+    o.pointId,
+    o.organizationId,
+    o.terminalGroupId,
+    o.kind,
+    o.state,
+    o.payloadSha256,
+    JSON.stringify(o.request),
+    JSON.stringify(o.posPayload),
+    JSON.stringify(o.route),
+    o.guestPhone,
+    o.paymentMethod,
+    o.bonusSpendMinor,
+    o.paidMinor,
+    o.createdAt.toISOString(),
+  ];
+}
+
 /** SQL access to orders. */
 export class OrdersRepo {
   constructor(private readonly q: Queryable) {}
@@ -176,38 +200,20 @@ export class OrdersRepo {
       `INSERT INTO orders (id, tenant_id, source, external_order_id, point_id, organization_id, terminal_group_id, kind, state,
          payload_sha256, request, pos_payload, route, guest_phone, payment_method, bonus_spend_minor, paid_minor, created_at, updated_at)
        VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11::jsonb,$12::jsonb,$13::jsonb,$14,$15,$16,$17,$18,$18)`,
-      [
-        o.id,
-        o.tenantId,
-        o.source,
-        o.externalOrderId,
-        o.pointId,
-        o.organizationId,
-        o.terminalGroupId,
-        o.kind,
-        o.state,
-        o.payloadSha256,
-        JSON.stringify(o.request),
-        JSON.stringify(o.posPayload),
-        JSON.stringify(o.route),
-        o.guestPhone,
-        o.paymentMethod,
-        o.bonusSpendMinor,
-        o.paidMinor,
-        o.createdAt.toISOString(),
-      ],
+      orderRowParams(o),
     );
   }
 
   /**
    * Creates an order in one statement, so in one round trip and atomically without BEGIN/COMMIT: inserts the row
    * (which is also the idempotency record: unique on tenant, source and externalOrderId, spec POST /v1/orders
-   * rule 1), links the attempt's legs `legIds` to it, and writes its outbox entries (see outboxCtes), all or
+   * rule 1), links the legs `legIds` of its attempt (same tenant, source, externalOrderId and body hash as `o`) to
+   * it, and writes its outbox entries (see outboxCtes), all or
    * nothing. The legs are locked first and must all still be `held` and unlinked (a leg claimed for release
    * meanwhile must not carry this order, docs/loyalty.md): otherwise nothing is written and it returns false.
    * @throws the driver's unique violation (23505) when a concurrent request created the same order; nothing written.
    */
-  async create(o: OrderRecord, attempt: Attempt, legIds: string[], outbox: OutboxEntry[]): Promise<boolean> {
+  async create(o: OrderRecord, legIds: string[], outbox: OutboxEntry[]): Promise<boolean> {
     const rows = await this.q.query<{ ok: boolean }>(
       `WITH legs AS (
          SELECT id FROM loyalty_legs
@@ -226,28 +232,7 @@ export class OrdersRepo {
          RETURNING l.id
        ), ${outboxCtes(20, 'new_order')}
        SELECT (SELECT ok FROM legs_ok) AS ok, (SELECT count(*) FROM linked) AS linked, (SELECT count(*) FROM outbox_deliveries) AS events`,
-      [
-        o.id,
-        attempt.tenantId,
-        attempt.source,
-        attempt.externalOrderId,
-        o.pointId,
-        o.organizationId,
-        o.terminalGroupId,
-        o.kind,
-        o.state,
-        attempt.payloadSha256,
-        JSON.stringify(o.request),
-        JSON.stringify(o.posPayload),
-        JSON.stringify(o.route),
-        o.guestPhone,
-        o.paymentMethod,
-        o.bonusSpendMinor,
-        o.paidMinor,
-        o.createdAt.toISOString(),
-        legIds,
-        outboxParam(outbox),
-      ],
+      [...orderRowParams(o), legIds, outboxParam(outbox)],
       // prepared once per connection: a large statement, parsed and planned once (fixed result columns, so a
       // migration adding columns cannot invalidate it)
       { name: 'orders_create' },

@@ -139,7 +139,6 @@ export class OrdersService {
     try {
       created = await repo.create(
         record,
-        attempt,
         legs.map((l) => l.id),
         this.deps.events.entries(events),
       );
