@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { lineItem } from './fixtures.js';
 import type { EngineWarning, LineItem, RecognizedData } from '../../src/engine/engine.port.js';
 import { CONTRADICTED_CONFIDENCE, crossCheckConfidence, repairUnitCodes, UNCHECKED_CONFIDENCE } from '../../src/engine/extract/cross-check.js';
 import { REPAIRED_CONFIDENCE } from '../../src/engine/extract/repair.js';
 
-const line = (over: Partial<LineItem> = {}): LineItem => ({
-  number: 1,
-  name: 'Перчатки',
-  unit: { code: '796', name: 'шт' },
-  quantity: 5,
-  price: 55.55,
-  amount_without_nds: 277.75,
-  nds_rate: 22,
-  nds_amount: 61.11,
-  amount_with_nds: 338.86,
-  ...over,
-});
+const line = lineItem;
 
 const doc = (items: LineItem[], over: Partial<RecognizedData> = {}): RecognizedData => ({
   document: { number: '12', date: '01.02.2026' },

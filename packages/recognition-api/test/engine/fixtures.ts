@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseTsv } from '../../src/engine/ocr/tsv.js';
 import type { PageWords, Word } from '../../src/engine/extract/words.js';
-import type { DocumentType, RecognizedData } from '../../src/engine/engine.port.js';
+import type { DocumentType, LineItem, RecognizedData } from '../../src/engine/engine.port.js';
 
 const dir = join(import.meta.dirname, 'fixtures');
 
@@ -47,3 +47,17 @@ export function toTsv(words: Word[]): string {
     '\n',
   );
 }
+
+/** A consistent line item (5 × 55.55 = 277.75, VAT 22 % = 61.11, total 338.86; unit 796 «шт»), with `over` applied. */
+export const lineItem = (over: Partial<LineItem> = {}): LineItem => ({
+  number: 1,
+  name: 'Перчатки',
+  unit: { code: '796', name: 'шт' },
+  quantity: 5,
+  price: 55.55,
+  amount_without_nds: 277.75,
+  nds_rate: 22,
+  nds_amount: 61.11,
+  amount_with_nds: 338.86,
+  ...over,
+});

@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { EngineWarning, LineItem, RecognizedData } from '../../src/engine/engine.port.js';
+import { lineItem } from './fixtures.js';
+import type { EngineWarning, RecognizedData } from '../../src/engine/engine.port.js';
 import { REPAIRED_CONFIDENCE, repairLine, repairTotals, singleDigitDiff } from '../../src/engine/extract/repair.js';
 
-const line = (over: Partial<LineItem> = {}): LineItem => ({
-  number: 1,
-  name: 'Перчатки',
-  unit: { code: '796', name: 'шт' },
-  quantity: 5,
-  price: 55.55,
-  amount_without_nds: 277.75,
-  nds_rate: 22,
-  nds_amount: 61.11,
-  amount_with_nds: 338.86,
-  ...over,
-});
+const line = lineItem;
 
 describe('digit repair from line arithmetic', () => {
   it('compares printed values digit by digit', () => {
