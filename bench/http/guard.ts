@@ -27,6 +27,8 @@ const SHARED_SERVERS = new Set(['postgres', 'redis-server']);
 interface ProcSample {
   ppid: number;
   comm: string;
+  /** Command line (arguments joined by spaces); empty when unreadable. */
+  cmd: string;
   /** utime + stime, clock ticks. */
   ticks: number;
 }
@@ -46,7 +48,13 @@ function sampleProcs(): Map<number, ProcSample> | null {
       const close = stat.lastIndexOf(')'); // comm may hold spaces and parentheses
       const comm = stat.slice(stat.indexOf('(') + 1, close);
       const f = stat.slice(close + 2).split(' '); // f[0] = state (field 3), f[1] = ppid, f[11]/f[12] = utime/stime
-      out.set(Number(pid), { ppid: Number(f[1]), comm, ticks: Number(f[11]) + Number(f[12]) });
+      let cmd = '';
+      try {
+        cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      } catch {
+        // a kernel thread or another user's process: its comm is enough
+      }
+      out.set(Number(pid), { ppid: Number(f[1]), comm, cmd, ticks: Number(f[11]) + Number(f[12]) });
     } catch {
       // the process ended between the listing and the read
     }
@@ -82,6 +90,52 @@ function foreignCores(before: Map<number, ProcSample>, after: Map<number, ProcSa
     ticks += p.ticks - (before.get(pid)?.ticks ?? 0);
   }
   return seconds > 0 ? ticks / TICKS_PER_SECOND / seconds : 0;
+}
+
+/** Who a process is to the benchmark, for the CPU breakdown of a case. */
+function roleOf(p: ProcSample, own: boolean): string {
+  if (SHARED_SERVERS.has(p.comm)) return p.comm === 'postgres' ? 'PostgreSQL' : 'Redis';
+  if (!own) return 'other';
+  if (p.cmd.includes('delivery-api/dist/main.js')) return 'API';
+  if (p.cmd.includes('load-child')) return 'client';
+  if (p.cmd.includes('bare-server')) return 'bare';
+  if (p.cmd.includes('loyalty')) return 'loyalty';
+  return 'bench';
+}
+
+/** A CPU snapshot of every process, taken before a case (see {@link cpuSince}). */
+export interface CpuMark {
+  at: number;
+  procs: Map<number, ProcSample> | null;
+}
+
+export function cpuMark(): CpuMark {
+  return { at: Date.now(), procs: sampleProcs() };
+}
+
+/**
+ * Average cores used since `mark`, by role: the delivery API process, PostgreSQL, the bare server, the loyalty
+ * simulator, the rest of the benchmark and other processes (e.g. `API 0.93 · PostgreSQL 0.71`; the load generator
+ * reports its own); roles under 0.01 cores are left out. Linux only ('' elsewhere). Shows what bounds a case on a
+ * machine where the API, PostgreSQL and the client share the same cores.
+ */
+export function cpuSince(mark: CpuMark): string {
+  const now = sampleProcs();
+  if (!mark.procs || !now) return '';
+  const seconds = (Date.now() - mark.at) / 1000;
+  const own = ownTree(now);
+  const byRole = new Map<string, number>();
+  for (const [pid, p] of now) {
+    const role = roleOf(p, own.has(pid));
+    if (role === 'client') continue; // the load generator reports its own CPU (it has usually exited by now)
+    byRole.set(role, (byRole.get(role) ?? 0) + p.ticks - (mark.procs.get(pid)?.ticks ?? 0));
+  }
+  return [...byRole]
+    .map(([role, ticks]) => [role, ticks / TICKS_PER_SECOND / seconds] as const)
+    .filter(([, cores]) => cores >= 0.01)
+    .sort((a, b) => b[1] - a[1])
+    .map(([role, cores]) => `${role} ${cores.toFixed(2)}`)
+    .join(' · ');
 }
 
 export interface TableContext {

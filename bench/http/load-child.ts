@@ -54,7 +54,9 @@ function run(spec: LoadSpec): Promise<autocannon.Result> {
 
 process.once('message', async (spec: LoadSpec) => {
   try {
+    const cpuStart = process.cpuUsage();
     const r = await run(spec);
+    const cpu = process.cpuUsage(cpuStart);
     const statuses = Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([c, s]) => [c, (s as { count: number }).count]));
     const result: LoadResult = {
       requests: r.requests.total,
@@ -66,6 +68,7 @@ process.once('message', async (spec: LoadSpec) => {
       errors: r.errors,
       timeouts: r.timeouts,
       statuses,
+      clientCores: (cpu.user + cpu.system) / 1e6 / r.duration,
     };
     process.send!({ ok: true, result });
   } catch (err) {

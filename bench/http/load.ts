@@ -45,6 +45,8 @@ export interface LoadResult {
   timeouts: number;
   /** Status code → count. */
   statuses: Record<string, number>;
+  /** Average cores the load generator itself used during the run (its process ends before the caller can read /proc). */
+  clientCores: number;
 }
 
 const CHILD = join(import.meta.dirname, 'load-child.ts');

@@ -19,7 +19,7 @@
  */
 import { connect } from 'node:net';
 import { type BareRoute, startBare } from './bare-server.js';
-import { openTable, printTable } from './guard.js';
+import { cpuMark, cpuSince, openTable, printTable } from './guard.js';
 import { type LoadResult, type LoadSpec, runLoad, statusText } from './load.js';
 import { installExitHandlers, shutdown } from './procs.js';
 import { CART_ITEMS, COUPON, LOYALTY_LOGIN, call, makeWorld, phoneOf, type Server, type World } from './world.js';
@@ -33,7 +33,20 @@ const LOYALTY_ORDERS = Number(process.env.BENCH_LOYALTY_ORDERS ?? 150 * SECONDS)
 const TABLES = ['menu', 'calculate', 'orders', 'loyalty'] as const;
 type Json = Record<string, any>;
 
-const COLUMNS = ['case', 'requests', 's', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'status codes', 'ratio to bare', 'notes'];
+const COLUMNS = [
+  'case',
+  'requests',
+  's',
+  'req/s',
+  'p50 ms',
+  'p99 ms',
+  'non-2xx',
+  'errors',
+  'status codes',
+  'ratio to bare',
+  'CPU cores by process',
+  'notes',
+];
 
 interface Case {
   name: string;
@@ -57,7 +70,9 @@ async function table(title: string, facts: string[], cases: Case[]): Promise<voi
   for (const c of cases) {
     try {
       if (WARMUP > 0 && !c.spec.amount) await runLoad({ ...c.spec, connections: CONNECTIONS, duration: WARMUP, template: warm(c.spec.template) });
+      const mark = cpuMark();
       const r = await runLoad({ connections: CONNECTIONS, duration: SECONDS, ...c.spec });
+      const cpu = [cpuSince(mark), `client ${r.clientCores.toFixed(2)}`].filter(Boolean).join(' · ');
       results.push(r);
       const bare = c.bareRow === undefined ? null : results[c.bareRow];
       const unexpected = Object.keys(r.statuses).filter((s) => !c.expect.includes(Number(s)));
@@ -77,12 +92,13 @@ async function table(title: string, facts: string[], cases: Case[]): Promise<voi
         r.errors + r.timeouts,
         statusText(r.statuses),
         bare ? (r.rps / bare.rps).toFixed(3) : c.bareRow === undefined ? 'baseline' : 'n/a',
+        cpu,
         notes.join('; '),
       ]);
     } catch (err) {
       results.push(null);
       console.error(`case "${c.name}" failed: ${(err as Error).message}`);
-      rows.push([c.name, '', '', '', '', '', '', '', '', '', `FAILED: ${(err as Error).message.split('\n')[0]}`]);
+      rows.push([c.name, '', '', '', '', '', '', '', '', '', '', `FAILED: ${(err as Error).message.split('\n')[0]}`]);
     }
   }
   printTable(t, COLUMNS, rows);
