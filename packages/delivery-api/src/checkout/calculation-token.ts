@@ -1,5 +1,4 @@
-import { createHmac } from 'node:crypto';
-import { SignJWT, jwtVerify } from 'jose';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** Validity of a calculationId: 15 minutes. Spec: calculate rule 3, Limits. */
 export const CALCULATION_TTL_SECONDS = 15 * 60;
@@ -38,9 +37,18 @@ interface Claims {
   tot: number;
 }
 
-/** Signs and verifies calculation tokens (compact JWS, HS256, `jose`). The key is derived from the master key. */
+/** The protected header of every token: `{"alg":"HS256","typ":"calc+jwt"}`, base64url (as `jose` serialised it). */
+const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'calc+jwt' })).toString('base64url');
+
+/**
+ * Signs and verifies calculation tokens: compact JWS, HS256, header {@link HEADER}, payload the claims then `iat`
+ * and `exp` (the bytes `jose`'s SignJWT produced, so tokens issued before and after are interchangeable). The key is
+ * derived from the master key. Signed and verified with node:crypto's synchronous HMAC: `jose` goes through
+ * WebCrypto (a key import and a thread-pool job per token), which was about 15 % of the API's CPU time on
+ * calculate (docs/performance.md).
+ */
 export class CalculationTokens {
-  private readonly key: Uint8Array;
+  private readonly key: Buffer;
   private readonly hashKey: Buffer;
 
   constructor(masterKey: Buffer) {
@@ -52,12 +60,8 @@ export class CalculationTokens {
   async issue(b: CalculationBinding, now: Date): Promise<{ token: string; expiresAt: Date }> {
     const iat = Math.floor(now.getTime() / 1000);
     const exp = iat + CALCULATION_TTL_SECONDS;
-    const token = await new SignJWT({ ...this.claims(b) })
-      .setProtectedHeader({ alg: 'HS256', typ: 'calc+jwt' })
-      .setIssuedAt(iat)
-      .setExpirationTime(exp)
-      .sign(this.key);
-    return { token, expiresAt: new Date(exp * 1000) };
+    const input = `${HEADER}.${Buffer.from(JSON.stringify({ ...this.claims(b), iat, exp })).toString('base64url')}`;
+    return { token: `${input}.${this.sign(input)}`, expiresAt: new Date(exp * 1000) };
   }
 
   /**
@@ -65,17 +69,31 @@ export class CalculationTokens {
    * Returns null when the token is valid for `b`, else the reason (for logs): the caller answers 409 price_changed.
    */
   async check(token: string, b: CalculationBinding, now: Date): Promise<string | null> {
+    const parts = token.split('.');
+    if (parts.length !== 3) return 'token invalid: not a compact JWS';
+    if (parts[0] !== HEADER) return 'token invalid: unexpected protected header';
+    const want = Buffer.from(this.sign(`${parts[0]}.${parts[1]}`));
+    const got = Buffer.from(parts[2]);
+    if (got.length !== want.length || !timingSafeEqual(got, want)) return 'token invalid: signature verification failed';
     let payload: Record<string, unknown>;
     try {
-      ({ payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], currentDate: now, typ: 'calc+jwt' }));
-    } catch (err) {
-      return `token invalid: ${(err as Error).message}`;
+      payload = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'));
+    } catch {
+      return 'token invalid: the claims are not JSON';
     }
-    const want = this.claims(b);
-    for (const k of Object.keys(want) as (keyof Claims)[]) {
-      if (JSON.stringify(payload[k]) !== JSON.stringify(want[k])) return `token does not match ${k}`;
+    if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return 'token invalid: the claims are not an object';
+    if (typeof payload.exp !== 'number' || typeof payload.iat !== 'number') return 'token invalid: "iat" or "exp" missing';
+    if (payload.exp <= Math.floor(now.getTime() / 1000)) return 'token invalid: "exp" claim timestamp check failed';
+    const claims = this.claims(b);
+    for (const k of Object.keys(claims) as (keyof Claims)[]) {
+      if (JSON.stringify(payload[k]) !== JSON.stringify(claims[k])) return `token does not match ${k}`;
     }
     return null;
+  }
+
+  /** HMAC-SHA256 of the signing input, base64url without padding (the JWS signature). */
+  private sign(input: string): string {
+    return createHmac('sha256', this.key).update(input).digest('base64url');
   }
 
   private claims(b: CalculationBinding): Claims {
