@@ -120,10 +120,24 @@ async function waitHealthy(base: string, what: string, exited: () => string | nu
   }
 }
 
+/**
+ * Extra node flags for the delivery API process only, from BENCH_SERVER_NODE_ARGS (whitespace-separated), e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof-calc` to profile the server under the bench's load (summarise the
+ * .cpuprofile with bench/http/profile-summary.ts). The profile is written when the server exits after SIGTERM.
+ */
+const SERVER_NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+
 /** Starts a compiled service and waits for /health (or for the loyalty simulator's port). */
-async function startProcess(what: string, main: string, env: Record<string, string>, port: number, healthPath: string | null): Promise<Server> {
+async function startProcess(
+  what: string,
+  main: string,
+  env: Record<string, string>,
+  port: number,
+  healthPath: string | null,
+  nodeArgs: string[] = [],
+): Promise<Server> {
   if (!existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first`);
-  const proc = spawnTracked(process.execPath, ['--import', EXIT_WITH_PARENT, main], {
+  const proc = spawnTracked(process.execPath, [...nodeArgs, '--import', EXIT_WITH_PARENT, main], {
     cwd: ROOT,
     // Logs go nowhere, as to a log shipper that keeps up; stderr is kept to explain a failed start.
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -147,7 +161,8 @@ async function startProcess(what: string, main: string, env: Record<string, stri
       await new Promise((r) => setTimeout(r, 100));
     }
   }
-  return { url: base, close: () => stop(proc) };
+  // A profiled process needs time to write its profile on exit before the SIGKILL fallback.
+  return { url: base, close: () => stop(proc, nodeArgs.length ? 30_000 : undefined) };
 }
 
 export async function makeWorld(baseUrl: string): Promise<World> {
@@ -214,6 +229,7 @@ export async function makeWorld(baseUrl: string): Promise<World> {
         },
         port,
         '/health',
+        SERVER_NODE_ARGS,
       );
       if (!catalogPushed) {
         const push = async (path: string, body: unknown) => {
