@@ -2,6 +2,7 @@ import { RecognitionFailedError, type ImageQuality } from '../engine.port.js';
 import type { VerticalRule, Word } from '../extract/words.js';
 import { deskewPage, preparePage, rotatePage, type PreparedPage } from './preprocess.js';
 import { rereadNumberBox } from './number-box.js';
+import { rereadTaxIdLines } from './tax-id-line.js';
 import { estimateSkew, levelRules, levelWords } from './skew.js';
 import { parseOsdRotation, runTesseract, type TesseractCall } from './tesseract.js';
 import { parseTsv } from './tsv.js';
@@ -53,7 +54,8 @@ async function osdRotation(page: PreparedPage, call: TesseractCall): Promise<num
 /**
  * Normalises and reads one page: sharp normalisation, Tesseract TSV; when few confident words come back, OSD
  * (`--psm 0`) decides a 90/180/270° turn and the page is read again; a tilt above {@link DESKEW_REREAD_DEGREES}
- * is rotated out and read again, a smaller one is levelled in the word coordinates.
+ * is rotated out and read again, a smaller one is levelled in the word coordinates. Two targeted re-reads follow:
+ * TORG-12's number box, and UPD/invoice tax-id lines whose value fails its checks (tax-id-line.ts).
  */
 export async function ocrPage(image: Buffer, quality: ImageQuality, call: TesseractCall): Promise<PageOcr> {
   let page = await preparePage(image, quality);
@@ -74,6 +76,7 @@ export async function ocrPage(image: Buffer, quality: ImageQuality, call: Tesser
     skew = rest;
   }
   words = await rereadNumberBox(words, page, call);
+  words = await rereadTaxIdLines(words, page, call);
   words = levelWords(words, skew, page.width / 2, page.height / 2);
   const rules = levelRules(page.rules, skew, page.width / 2, page.height / 2);
   return { words, rules, width: page.width, height: page.height, rotated, skew };

@@ -1,0 +1,101 @@
+import sharp from 'sharp';
+import { splitInnKpp } from '../extract/header-upd.js';
+import { stripRef, taxDigits } from '../extract/header.js';
+import { centerY, right, type Word } from '../extract/words.js';
+import { innChecksumOk, innHasValidLength, kppFormatOk } from '../validate/tax-ids.js';
+import type { PreparedPage } from './preprocess.js';
+import { runTesseract, type TesseractCall } from './tesseract.js';
+import { parseTsv } from './tsv.js';
+
+/** The role word of a UPD/invoice tax-id line: "ИНН/КПП продавца:" (2б), "ИНН/КПП покупателя:" (6б). */
+const ROLE = /^(продавц|покупател)/i;
+/** Either half of the "ИНН/КПП" label, as photos garble it ("и ННКПП", "ИНН/КП"). */
+const LABEL = /НН|КПП/i;
+/** Page segmentation modes tried on the crop, in turn, until one validates: a single text line, then a block. */
+const MODES = ['7', '6'] as const;
+/** Scale of the crop: Tesseract reads an isolated line of ~25 px capitals better enlarged, with room around it. */
+const SCALE = 2;
+const MARGIN = 40;
+
+/** True when an "inn/kpp" text holds a tax id pair that passes its checks (INN check digits, KPP format; an individual's 12-digit INN has no KPP). */
+export function taxIdPairValid(text: string): boolean {
+  const [innText, kppText] = splitInnKpp(text);
+  const inn = innText ? taxDigits(innText) : null;
+  if (!inn || !innHasValidLength(inn) || !innChecksumOk(inn)) return false;
+  const kpp = kppText ? taxDigits(kppText) : null;
+  return kpp ? kppFormatOk(kpp) : inn.length === 12 && (kppText ?? '').trim() === '';
+}
+
+/** The value text of a tax-id line as header-upd.ts reads it: the words after the role word, field references stripped. */
+const valueText = (ws: Word[]): string =>
+  stripRef(ws)
+    .map((w) => w.text)
+    .join('');
+
+/**
+ * Phone photos sometimes lose the value of a UPD's "ИНН/КПП продавца: 6164731610/616401001" line whole: the
+ * page's Tesseract layout returns a lone "4" for it although the digits are sharp (issue 12, photo-table seeds
+ * 13003, 13009). For each tax-id line whose value fails its checks, the value's region — from the label to the
+ * form's field reference "(2б)" or the page edge — is cropped, enlarged and read again as a single line
+ * (`--psm 7`, then `--psm 6`); the re-read replaces the line's value words only when it validates (INN check
+ * digits, KPP format), so a wrong first read is never swapped for another wrong one. At most two lines per page,
+ * two reads each. Coordinates stay in page pixels, like {@link rereadNumberBox}.
+ */
+export async function rereadTaxIdLines(words: Word[], page: Pick<PreparedPage, 'png' | 'width' | 'height'>, call: TesseractCall): Promise<Word[]> {
+  let out = words;
+  const roles = words.filter(
+    (w) =>
+      ROLE.test(w.text) &&
+      words.some(
+        (l) =>
+          l !== w &&
+          LABEL.test(l.text) &&
+          right(l) <= w.left + w.height &&
+          w.left - right(l) < 3 * w.height &&
+          Math.abs(centerY(l) - centerY(w)) < w.height,
+      ),
+  );
+  for (const role of roles.slice(0, 2)) {
+    const h = role.height;
+    const band = (w: Word) => Math.abs(centerY(w) - centerY(role)) < h;
+    const after = out.filter((w) => band(w) && w.left > role.left + role.width / 2).sort((a, b) => a.left - b.left);
+    // The value ends before the form's own field reference, "(2б)" / "(6б)", read in the right margin.
+    const ref = after.find((w) => /^\(.{1,3}\)$/.test(w.text) && w.left - right(role) > 10 * h);
+    const end = ref ? ref.left - h / 2 : page.width;
+    const value = after.filter((w) => w.left < end && !/^[:;.,]+$/.test(w.text));
+    if (taxIdPairValid(valueText(value))) continue;
+    const box = {
+      left: Math.round(right(role) + h / 4),
+      top: Math.max(0, Math.round(role.top - h / 2)),
+      width: 0,
+      height: Math.round(2 * h),
+    };
+    box.width = Math.round(Math.min(end, page.width) - box.left);
+    box.height = Math.min(box.height, page.height - box.top);
+    if (box.width < 8 * h || box.height < h) continue;
+    const crop = await sharp(page.png)
+      .extract(box)
+      .resize({ width: box.width * SCALE })
+      .extend({ top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN, background: '#ffffff' })
+      .png()
+      .toBuffer();
+    for (const psm of MODES) {
+      const found = parseTsv(await runTesseract(crop, ['-l', 'rus', '--psm', psm, '--dpi', '300', 'tsv'], call)).filter(
+        (w) => w.text.trim() !== '' && !/^[:;.,|]+$/.test(w.text),
+      );
+      if (!taxIdPairValid(valueText(found))) continue;
+      const mapped = found.map((w) => ({
+        ...w,
+        left: box.left + (w.left - MARGIN) / SCALE,
+        top: box.top + (w.top - MARGIN) / SCALE,
+        width: w.width / SCALE,
+        height: w.height / SCALE,
+        line: `taxid.${w.line}`,
+      }));
+      const old = new Set(value);
+      out = [...out.filter((w) => !old.has(w)), ...mapped];
+      break;
+    }
+  }
+  return out;
+}
