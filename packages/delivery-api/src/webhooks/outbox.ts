@@ -1,5 +1,5 @@
 import { randomIds, type IdSource, type Queryable } from '@app/shared';
-import type { OrderEvents, OrderEventType } from '../orders/order-events.js';
+import type { OrderEvent, OrderEvents, OrderEventType } from '../orders/order-events.js';
 import { OutboxRepo, type OutboxEntry } from '../orders/outbox.repo.js';
 import type { OrderView } from '../orders/order-view.js';
 import { serialiseWebhookBody, toWebhookOrder } from './webhook-body.js';
@@ -54,19 +54,19 @@ export async function enqueueOrderEvent(q: Queryable, e: OrderEventInput, ids: I
  * source from `order.source`, a new eventId from `ids`. Pass it as `AppDeps.events`.
  */
 export function createOutboxOrderEvents(ids: IdSource): OrderEvents {
+  const entries = (events: OrderEvent[]): OutboxEntry[] =>
+    events.map((e) =>
+      outboxEntry({
+        tenantId: e.order.route.tenantId,
+        source: e.order.source,
+        type: e.type,
+        order: e.order,
+        occurredAt: e.occurredAt,
+        eventId: ids.uuid(),
+      }),
+    );
   return {
-    emit: (q, type, order, occurredAt) =>
-      enqueueOrderEvent(q, { tenantId: order.route.tenantId, source: order.source, type, order, occurredAt, eventId: ids.uuid() }),
-    entries: (events) =>
-      events.map((e) =>
-        outboxEntry({
-          tenantId: e.order.route.tenantId,
-          source: e.order.source,
-          type: e.type,
-          order: e.order,
-          occurredAt: e.occurredAt,
-          eventId: ids.uuid(),
-        }),
-      ),
+    emit: (q, type, order, occurredAt) => new OutboxRepo(q).enqueue(entries([{ type, order, occurredAt }])),
+    entries,
   };
 }
