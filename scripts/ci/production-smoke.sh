@@ -16,7 +16,7 @@ git clone -q "$src" "$work/app"
 cd "$work/app"
 npm ci --omit=dev --no-audit --no-fund >/dev/null
 npm run -s build
-if [ -d node_modules/tsx ] && [ -d node_modules/vitest ]; then echo "dev dependencies were installed"; fi
+if [ -d node_modules/tsx ] || [ -d node_modules/vitest ]; then echo "dev dependencies (tsx, vitest) were installed by npm ci --omit=dev: a runtime dependency pulls them in"; exit 1; fi
 
 export DATA_DIR="$work/data" LOG_LEVEL=warn
 PORT=3911 HOST=127.0.0.1 node packages/delivery-api/dist/main.js >"$work/delivery.log" 2>&1 &
