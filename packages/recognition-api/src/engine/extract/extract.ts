@@ -80,8 +80,8 @@ export function extractDocument(pages: PageWords[], requested: DocumentType | 'a
   let cols: ColumnRow | null = null;
   let headerLines = first;
   pageLines.forEach((lines, p) => {
-    const row = findColumnRow(lines, form);
-    const found = row ? withRuleSpans(row, pages[p].rules) : null;
+    const row = findColumnRow(lines, form, pages[p].rules);
+    const found = row ? (row.spans ? row : withRuleSpans(row, pages[p].rules)) : null;
     if (found && lines === first) headerLines = lines.slice(0, found.lineIndex);
     const use = found ?? (cols ? { ...cols, lineIndex: -1 } : null);
     if (found && p > 0) {
