@@ -17,35 +17,36 @@ export function cellConfidence(cell: Cell | undefined): number {
 
 /**
  * Cleans a name cell: drops rule fragments and stray dashes, normalises quote pairs that OCR splits ("<<", ">>"), W.
- * Photo OCR's classes of error in names are fixed here too: an opening quote with no closing one (a speck read as
- * “), a decimal point for the comma ({@link DECIMAL_POINT}), and a first capital read as its lower-case twin where
- * the two print alike (к/К, с/С, ч/Ч …; item names begin with a capital).
+ * Photo OCR's classes of error in names are fixed here too, each only where the name itself proves it: an opening
+ * quote with no closing one (a speck read as “), a decimal point in a name that prints its other fractions with the
+ * Russian comma ({@link DECIMAL_POINT}), and an SAE viscosity "5М/-40" (the rus model's W). Case is kept as read
+ * (issue 20: names may begin lower-case, "п/э пакет", and a forced capital changed nothing a reader needs).
  */
 export function cleanName(text: string): string {
   // The rus model has no Latin W and returns it as slashes ("5W-40" → "5\\/-40"); Cyrillic text never has "\\/".
-  return (
-    text
-      .replace(/\\+\/+/g, 'W')
-      // … or, on photos, as "М/" or "\\М/" after a digit ("5М/-40"): an М followed by a slash is no Russian spelling.
-      .replace(/(?<=\d)\\?[МM]\//g, 'W')
-      .replace(/[|│¦]/g, ' ')
-      .replace(/<<|«\s+/g, '«')
-      .replace(/>>|\s+»/g, '»')
-      .replace(/^[—–\-\s(|)]+|[—–\-\s(|]+$/g, '')
-      .replace(/\s+/g, ' ')
-      .trim()
-      .replace(/^[“”„"'‘’«]\s*(?=[^“”„"'‘’«»]*$)/, '')
-      .replace(DECIMAL_POINT, '$1,$2')
-      .replace(/^[вжзкопсхчшщэю](?=[а-яё])/, (ch) => ch.toUpperCase())
-  );
+  const cleaned = text
+    .replace(/\\+\/+/g, 'W')
+    // … or, on photos, as "М/" or "\\М/" in an SAE viscosity grade ("5М/-40", "10М/-40"); only there, because
+    // "3М/50" (a brand and a length) is printed so.
+    .replace(/(?<=(?:^|[\s(])\d{1,2})\\?[МM]\/(?=-\d{2}(?!\d))/g, 'W')
+    .replace(/[|│¦]/g, ' ')
+    .replace(/<<|«\s+/g, '«')
+    .replace(/>>|\s+»/g, '»')
+    .replace(/^[—–\-\s(|)]+|[—–\-\s(|]+$/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^[“”„"'‘’«]\s*(?=[^“”„"'‘’«»]*$)/, '');
+  return /\d,\d/.test(cleaned) ? cleaned.replace(DECIMAL_POINT, '$1,$2') : cleaned;
 }
 
 /**
- * A decimal point between digits in a Russian name ("3.5х35", "3х2.5", "3.2%") is a comma that photo OCR read as a
- * point: Russian prints decimal commas. Only a single fraction group (1–2 digits not followed by another point and
- * digit), so dates and version-like "1.2.3" stay; a name with no Cyrillic letter is left alone (Latin model codes).
+ * A decimal point between digits of a Russian name that prints its other fractions with a comma ("125х1,2х22.23")
+ * is the comma photo OCR read as a point. A name without a decimal comma keeps its points: catalogues print
+ * "USB 3.0", "802.11ac" and "3.5х35" too (issue 20). Only a single fraction group (1–2 digits not followed by another
+ * point and digit), so dates and version-like "1.2.3" stay; nor a number after a Latin word or before Latin
+ * letters ("USB 3.0", "802.11ac").
  */
-const DECIMAL_POINT = /(?<=[а-яё].*)(?<![\d.])(\d{1,3})\.(\d{1,2})(?![\d.])/gi;
+const DECIMAL_POINT = /(?<=[а-яё].*)(?<![\d.]|[A-Za-z][\s-]?)(\d{1,3})\.(\d{1,2})(?![\d.A-Za-z])/gi;
 
 function unitCode(text: string): string | null {
   const d = text
