@@ -38,4 +38,21 @@ describe('item name cleaning: photo OCR classes of error', () => {
     expect(cleanName('п/э пакет 30х40 см')).toBe('п/э пакет 30х40 см');
     expect(cleanName('картридж лазерный черный')).toBe('картридж лазерный черный');
   });
+
+  it('restores °C, м², the spaced multiplication sign and Ø that the rus model reads as look-alikes', () => {
+    expect(cleanName('Краска фасадная, до -30 °С')).toBe('Краска фасадная, до -30 °C');
+    expect(cleanName('Плитка 30х30 см, упаковка 1,44 м?')).toBe('Плитка 30х30 см, упаковка 1,44 м²');
+    expect(cleanName('Геотекстиль 200 г/м-, рулон 2х50 м')).toBe('Геотекстиль 200 г/м², рулон 2х50 м');
+    expect(cleanName('Провод ПВС 3х2,5 мм? белый')).toBe('Провод ПВС 3х2,5 мм² белый');
+    expect(cleanName('Лента малярная 38 ммх 40 м')).toBe('Лента малярная 38 мм х 40 м');
+    expect(cleanName('Бинт 5 мх 10 см')).toBe('Бинт 5 м х 10 см');
+    expect(cleanName('Отвод стальной @ 57 мм')).toBe('Отвод стальной Ø 57 мм');
+    expect(cleanName('Диск алмазный © 230')).toBe('Диск алмазный Ø 230');
+  });
+
+  it('leaves ranges, glued sizes and e-mail-like text alone', () => {
+    expect(cleanName('Труба 10 м-20 шт')).toBe('Труба 10 м-20 шт');
+    expect(cleanName('Профиль 60х27 мм')).toBe('Профиль 60х27 мм');
+    expect(cleanName('Подписка info@shop')).toBe('Подписка info@shop');
+  });
 });

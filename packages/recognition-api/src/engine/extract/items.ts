@@ -19,7 +19,9 @@ export function cellConfidence(cell: Cell | undefined): number {
  * Cleans a name cell: drops rule fragments and stray dashes, normalises quote pairs that OCR splits ("<<", ">>"), W.
  * Photo OCR's classes of error in names are fixed here too, each only where the name itself proves it: an opening
  * quote with no closing one (a speck read as “), a decimal point in a name that prints its other fractions with the
- * Russian comma ({@link DECIMAL_POINT}), and an SAE viscosity "5М/-40" (the rus model's W). Case is kept as read
+ * Russian comma ({@link DECIMAL_POINT}), an SAE viscosity "5М/-40" (the rus model's W), the Latin C after a degree
+ * sign, the superscript of м² read as "?" or "-", a multiplication sign glued to its unit ("ммх 50" → "мм х 50") and
+ * "@"/"©" for the diameter sign Ø. Case is kept as read
  * (issue 20: names may begin lower-case, "п/э пакет", and a forced capital changed nothing a reader needs).
  */
 export function cleanName(text: string): string {
@@ -35,7 +37,14 @@ export function cleanName(text: string): string {
     .replace(/^[—–\-\s(|)]+|[—–\-\s(|]+$/g, '')
     .replace(/\s+/g, ' ')
     .trim()
-    .replace(/^[“”„"'‘’«]\s*(?=[^“”„"'‘’«»]*$)/, '');
+    .replace(/^[“”„"'‘’«]\s*(?=[^“”„"'‘’«»]*$)/, '')
+    .replace(/°\s?С/g, '°C') // the degree sign is followed by Latin C (°С with Cyrillic С is a look-alike)
+    // The superscript of м²/см²/мм² read as "?" or "-" at the end of the unit; "10 м-20" (a range) keeps its dash.
+    .replace(/(?<=(?:\d\s?|\/)[смк]?м)[?-](?=[\s,.;)]|$)/g, '²')
+    // "48 мм х 50 м": the multiplication sign keeps its spaces; photo OCR glues it to the unit ("48 ммх 50 м").
+    .replace(/(?<=\d\s?[смк]?м)х(?=\s\d)/g, ' х')
+    // The diameter sign Ø has no glyph in the rus model, which returns "@" or "©" before the size.
+    .replace(/(?<=^|\s)[@©](?=\s?\d|$)/g, 'Ø');
   return /\d,\d/.test(cleaned) ? cleaned.replace(DECIMAL_POINT, '$1,$2') : cleaned;
 }
 
