@@ -55,4 +55,11 @@ describe('item name cleaning: photo OCR classes of error', () => {
     expect(cleanName('Профиль 60х27 мм')).toBe('Профиль 60х27 мм');
     expect(cleanName('Подписка info@shop')).toBe('Подписка info@shop');
   });
+
+  it('reads б/ and г/м² where the rus model gives 6/ and г/т?', () => {
+    expect(cleanName('Минтай мороженый 6/г, 1 сорт')).toBe('Минтай мороженый б/г, 1 сорт');
+    expect(cleanName('Насос (6/у) 2 шт')).toBe('Насос (б/у) 2 шт');
+    expect(cleanName('Геотекстиль 150 г/т?')).toBe('Геотекстиль 150 г/м²');
+    expect(cleanName('Пружина 16/20 мм')).toBe('Пружина 16/20 мм');
+  });
 });

@@ -56,3 +56,10 @@ describe('typography that holds in either script', () => {
     expect(resolveLookalikes('Эмаль до +600 °C')).toBe('Эмаль до +600 °C');
   });
 });
+
+describe('units after a number', () => {
+  it('keeps a short look-alike unit after a number Cyrillic beside Latin brands', () => {
+    expect(resolveLookalikes('ИБП APC Back-UPS BX750MI-GR, 750 BA')).toBe('ИБП APC Back-UPS BX750MI-GR, 750 ВА');
+    expect(resolveLookalikes('Блок питания Mean Well 12 B')).toBe('Блок питания Mean Well 12 В');
+  });
+});

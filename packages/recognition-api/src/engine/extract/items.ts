@@ -44,7 +44,11 @@ export function cleanName(text: string): string {
     // "48 мм х 50 м": the multiplication sign keeps its spaces; photo OCR glues it to the unit ("48 ммх 50 м").
     .replace(/(?<=\d\s?[смк]?м)х(?=\s\d)/g, ' х')
     // The diameter sign Ø has no glyph in the rus model, which returns "@" or "©" before the size.
-    .replace(/(?<=^|\s)[@©](?=\s?\d|$)/g, 'Ø');
+    .replace(/(?<=^|\s)[@©](?=\s?\d|$)/g, 'Ø')
+    // "б/у", "б/г", "б/н" (без …): the rus model reads the б as a 6, which never stands before "/" and a letter.
+    .replace(/(?<=^|[\s(])6\/(?=[а-яё])/g, 'б/')
+    // "г/т?" is "г/м²" with the м read as т: there is no т² unit.
+    .replace(/(?<=\/)т[?²]/g, 'м²');
   return /\d,\d/.test(cleaned) ? cleaned.replace(DECIMAL_POINT, '$1,$2') : cleaned;
 }
 

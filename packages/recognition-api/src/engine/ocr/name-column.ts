@@ -41,7 +41,9 @@ export function nameColumn(words: Word[], rules: VerticalRule[]): { left: number
 /**
  * Whether the `rus+eng` reading `cross` should replace the `rus` words `main` it covers: it must hold a Latin letter
  * with no Cyrillic twin (or the rus words hold a glyph the rus model uses for Latin letters it lacks), must not
- * replace a confident Russian word, and must be at least about as confident.
+ * replace a confident Russian word (one with a Cyrillic-only letter), and must be at least about as confident —
+ * except over rus words of look-alike capitals and digits only (`МСК` for `NGK`), where its Latin-only letter
+ * decides at a fair confidence (≥ 50).
  */
 export function prefersLatin(cross: Word, main: Word[]): boolean {
   if (main.length === 0 || !LATIN.test(cross.text)) return false;
@@ -49,7 +51,10 @@ export function prefersLatin(cross: Word, main: Word[]): boolean {
   const mainConf = Math.min(...main.map((w) => w.conf));
   const junk = JUNK_GLYPH.test(mainText);
   if (!STRONG_LATIN.test(cross.text) && !junk) return false;
-  if (!junk && mainConf >= 85 && ONLY_CYRILLIC.test(mainText)) return false;
+  const russian = ONLY_CYRILLIC.test(mainText);
+  if (!junk && mainConf >= 85 && russian) return false;
+  // Look-alike capitals and digits only ("МСК", "В-410А"): the Latin-only letter of the other reading decides.
+  if (!russian && STRONG_LATIN.test(cross.text)) return cross.conf >= 50;
   return cross.conf >= mainConf - 5 || (junk && cross.conf >= 60);
 }
 
