@@ -2,22 +2,31 @@ import { describe, expect, it } from 'vitest';
 import { cleanName } from '../../src/engine/extract/items.js';
 
 describe('item name cleaning: photo OCR classes of error', () => {
-  it('turns a decimal point between digits into the Russian decimal comma', () => {
-    expect(cleanName('Саморез по дереву 3.5х35')).toBe('Саморез по дереву 3,5х35');
-    expect(cleanName('Кабель ВВГнг 3х2.5')).toBe('Кабель ВВГнг 3х2,5');
-    expect(cleanName('Молоко пастеризованное 3.2%')).toBe('Молоко пастеризованное 3,2%');
+  it('turns a decimal point into the comma only in a name that prints its other fractions with a comma', () => {
+    expect(cleanName('Круг отрезной 125х1,2х22.23 мм')).toBe('Круг отрезной 125х1,2х22,23 мм');
+    expect(cleanName('Молоко пастеризованное 3.2%, 0,9 л')).toBe('Молоко пастеризованное 3,2%, 0,9 л');
   });
 
-  it('keeps dates, version-like numbers and Latin-only names as read', () => {
+  it('keeps decimal points a catalogue prints: versions, standards, dates, Latin-only names', () => {
+    expect(cleanName('Кабель USB 3.0 AM-BM')).toBe('Кабель USB 3.0 AM-BM');
+    expect(cleanName('Кабель USB 3.0 AM-BM, 1,5 м')).toBe('Кабель USB 3.0 AM-BM, 1,5 м');
+    expect(cleanName('Точка доступа Wi-Fi 802.11ac')).toBe('Точка доступа Wi-Fi 802.11ac');
+    expect(cleanName('Роутер 802.11ac двухдиапазонный, 2,4 ГГц')).toBe('Роутер 802.11ac двухдиапазонный, 2,4 ГГц');
+    expect(cleanName('Саморез по дереву 3.5х35')).toBe('Саморез по дереву 3.5х35');
     expect(cleanName('Услуги по договору от 01.02.2026')).toBe('Услуги по договору от 01.02.2026');
     expect(cleanName('Кабель USB 3.0.1')).toBe('Кабель USB 3.0.1');
     expect(cleanName('HP CF283A 1.5')).toBe('HP CF283A 1.5');
   });
 
-  it('reads a Latin W that the rus model split into slashes or "М/"', () => {
+  it('reads a Latin W that the rus model split into slashes, or "М/" in an SAE viscosity grade', () => {
     expect(cleanName('Масло моторное 5\\/-40')).toBe('Масло моторное 5W-40');
     expect(cleanName('Масло моторное 5М/-40')).toBe('Масло моторное 5W-40');
-    expect(cleanName('Масло моторное 5\\М/-40')).toBe('Масло моторное 5W-40');
+    expect(cleanName('Масло моторное 10\\М/-40')).toBe('Масло моторное 10W-40');
+  });
+
+  it('keeps "М/" that is printed so (a brand before a size)', () => {
+    expect(cleanName('Лента клейкая 3М/50 м')).toBe('Лента клейкая 3М/50 м');
+    expect(cleanName('Скотч 3М/25-50 прозрачный')).toBe('Скотч 3М/25-50 прозрачный');
   });
 
   it('drops an opening quote that has no closing one, keeps a quoted name', () => {
@@ -25,9 +34,32 @@ describe('item name cleaning: photo OCR classes of error', () => {
     expect(cleanName('«Мука» высший сорт')).toBe('«Мука» высший сорт');
   });
 
-  it('restores a first capital read as its lower-case twin', () => {
-    expect(cleanName('картридж лазерный черный')).toBe('Картридж лазерный черный');
-    expect(cleanName('чай черный листовой 100 г')).toBe('Чай черный листовой 100 г');
-    expect(cleanName('аптечка')).toBe('аптечка');
+  it('keeps the case of the first letter as read (names may begin lower-case)', () => {
+    expect(cleanName('п/э пакет 30х40 см')).toBe('п/э пакет 30х40 см');
+    expect(cleanName('картридж лазерный черный')).toBe('картридж лазерный черный');
+  });
+
+  it('restores °C, м², the spaced multiplication sign and Ø that the rus model reads as look-alikes', () => {
+    expect(cleanName('Краска фасадная, до -30 °С')).toBe('Краска фасадная, до -30 °C');
+    expect(cleanName('Плитка 30х30 см, упаковка 1,44 м?')).toBe('Плитка 30х30 см, упаковка 1,44 м²');
+    expect(cleanName('Геотекстиль 200 г/м-, рулон 2х50 м')).toBe('Геотекстиль 200 г/м², рулон 2х50 м');
+    expect(cleanName('Провод ПВС 3х2,5 мм? белый')).toBe('Провод ПВС 3х2,5 мм² белый');
+    expect(cleanName('Лента малярная 38 ммх 40 м')).toBe('Лента малярная 38 мм х 40 м');
+    expect(cleanName('Бинт 5 мх 10 см')).toBe('Бинт 5 м х 10 см');
+    expect(cleanName('Отвод стальной @ 57 мм')).toBe('Отвод стальной Ø 57 мм');
+    expect(cleanName('Диск алмазный © 230')).toBe('Диск алмазный Ø 230');
+  });
+
+  it('leaves ranges, glued sizes and e-mail-like text alone', () => {
+    expect(cleanName('Труба 10 м-20 шт')).toBe('Труба 10 м-20 шт');
+    expect(cleanName('Профиль 60х27 мм')).toBe('Профиль 60х27 мм');
+    expect(cleanName('Подписка info@shop')).toBe('Подписка info@shop');
+  });
+
+  it('reads б/ and г/м² where the rus model gives 6/ and г/т?', () => {
+    expect(cleanName('Минтай мороженый 6/г, 1 сорт')).toBe('Минтай мороженый б/г, 1 сорт');
+    expect(cleanName('Насос (6/у) 2 шт')).toBe('Насос (б/у) 2 шт');
+    expect(cleanName('Геотекстиль 150 г/т?')).toBe('Геотекстиль 150 г/м²');
+    expect(cleanName('Пружина 16/20 мм')).toBe('Пружина 16/20 мм');
   });
 });

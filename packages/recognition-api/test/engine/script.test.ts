@@ -43,3 +43,23 @@ describe('rus+eng spellings of fixed vocabularies', () => {
     expect(['wt', 'kr', 'n', 'ynak', 'шт'].map(unit)).toEqual(['шт', 'кг', 'л', 'упак', 'шт']);
   });
 });
+
+describe('typography that holds in either script', () => {
+  it('prints a multiplication sign between digits as the Cyrillic х, also beside a Latin brand', () => {
+    expect(resolveLookalikes('Кабель NYM-J 3x1,5 мм²')).toBe('Кабель NYM-J 3х1,5 мм²');
+    expect(resolveLookalikes('Монитор 24" Philips 1920x1080')).toBe('Монитор 24" Philips 1920х1080');
+    expect(resolveLookalikes('ИБП APC BX750MI')).toBe('ИБП APC BX750MI');
+  });
+
+  it('writes the Celsius sign after a degree as the Latin C', () => {
+    expect(resolveLookalikes('Хранение при -18 °С')).toBe('Хранение при -18 °C');
+    expect(resolveLookalikes('Эмаль до +600 °C')).toBe('Эмаль до +600 °C');
+  });
+});
+
+describe('units after a number', () => {
+  it('keeps a short look-alike unit after a number Cyrillic beside Latin brands', () => {
+    expect(resolveLookalikes('ИБП APC Back-UPS BX750MI-GR, 750 BA')).toBe('ИБП APC Back-UPS BX750MI-GR, 750 ВА');
+    expect(resolveLookalikes('Блок питания Mean Well 12 B')).toBe('Блок питания Mean Well 12 В');
+  });
+});

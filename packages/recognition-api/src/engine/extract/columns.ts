@@ -1,5 +1,5 @@
 import type { DocumentType } from '../engine.port.js';
-import { centerX, type TextLine, type VerticalRule } from './words.js';
+import { centerX, median, type TextLine, type VerticalRule, type Word } from './words.js';
 
 /** Item fields a table column can feed. */
 export type ItemField =
@@ -122,8 +122,11 @@ function align(line: TextLine, labels: string[]): { centers: Map<string, number>
   return { centers, matched: found.size, exact, tokens: all.length };
 }
 
-/** Finds the column-number row of `form` among the page's lines: the line that aligns with most labels (≥ 60 %). */
-export function findColumnRow(lines: TextLine[], form: FormColumns): ColumnRow | null {
+/**
+ * Finds the column-number row of `form` among the page's lines: the line that aligns with most labels (≥ 60 %).
+ * When none does and the page's vertical rules are given, falls back to the row's shape ({@link rowByShape}).
+ */
+export function findColumnRow(lines: TextLine[], form: FormColumns, rules?: VerticalRule[]): ColumnRow | null {
   let best: ColumnRow | null = null;
   let bestScore = 0;
   lines.forEach((line, i) => {
@@ -134,7 +137,63 @@ export function findColumnRow(lines: TextLine[], form: FormColumns): ColumnRow |
       best = { centers, lineIndex: i, y: line.cy, matched: exact, tokens };
     }
   });
-  return best;
+  return best ?? (rules && rules.length > 0 ? rowByShape(lines, form, rules) : null);
+}
+
+/** What is left of an erased rule: not a cell's content. */
+const RULE_TRACE = /^[|│¦]+$/;
+
+/**
+ * The column-number row of a blurred photo by its shape, when its labels are unreadable (`А 1 1а 1б 2 …` comes back
+ * as `^ ) а мат: 2 а п 8 5 % 7 О * 10 да 1`): a line of short tokens only (≤ 4 characters, at least 90 % of them
+ * ≤ 3), one in each cell between the vertical rules crossing it, filling exactly as many cells as the form has
+ * columns, with at least one token read as the label of its position. Labels are then given by position and
+ * each takes its rule-bounded cell as its span. Of several such lines the upper one wins (the row sits above the
+ * items, whose cells also hold short tokens). Null when no line has that shape.
+ */
+export function rowByShape(lines: TextLine[], form: FormColumns, rules: VerticalRule[]): ColumnRow | null {
+  const n = form.labels.length;
+  for (const [i, line] of lines.entries()) {
+    const words = line.words.filter((w) => !RULE_TRACE.test(w.text));
+    if (words.length < n * 0.6 || words.length > n + 3) continue;
+    if (words.some((w) => w.text.length > 4) || words.filter((w) => w.text.length <= 3).length < 0.9 * words.length) continue;
+    // A rule traced twice a few px apart is one border; the table's outer border may be missing (it runs into the
+    // page edge of a photo), so a token beyond the first or last rule has an open cell there.
+    const xs: number[] = [];
+    for (const x of rules
+      .filter((r) => r.top <= line.cy && r.bottom >= line.cy)
+      .map((r) => r.x)
+      .sort((a, b) => a - b))
+      if (xs.length === 0 || x - xs[xs.length - 1] > 0.5 * line.words[0].height) xs.push(x);
+    const cells = new Map<number, Word[]>();
+    for (const w of words) {
+      const found = xs.findIndex((x) => x > centerX(w));
+      const c = found < 0 ? xs.length : found;
+      cells.set(c, [...(cells.get(c) ?? []), w]);
+    }
+    // A double outer border makes a narrow extra cell, where Tesseract reads a bracket or a speck.
+    const speck = (c: number) => cells.get(c)!.every((w) => !/[\p{L}\d]/u.test(w.text));
+    while (cells.size > n) {
+      const ends = [Math.min(...cells.keys()), Math.max(...cells.keys())].filter(speck);
+      if (ends.length === 0) break;
+      cells.delete(ends[0]);
+    }
+    if (cells.size !== n) continue;
+    const order = [...cells.keys()].sort((a, b) => a - b);
+    const exact = order.filter((c, k) => cells.get(c)!.some((w) => normalizeLabel(w.text) === form.labels[k])).length;
+    if (exact < 1) continue;
+    const centers = new Map<string, number>();
+    const spans = new Map<string, [number, number]>();
+    order.forEach((c, k) => {
+      const left = c > 0 ? xs[c - 1] : -Infinity;
+      const right = c < xs.length ? xs[c] : Infinity;
+      const ws = cells.get(c)!;
+      centers.set(form.labels[k], Number.isFinite(left + right) ? (left + right) / 2 : median(ws.map(centerX)));
+      spans.set(form.labels[k], [left, right]);
+    });
+    return { centers, spans, lineIndex: i, y: line.cy, matched: exact, tokens: words.length };
+  }
+  return null;
 }
 
 /**

@@ -4,7 +4,7 @@ import { FORMS, findColumnRow, withRuleSpans, type ColumnRow, type FormColumns }
 import { extractTorg12Header } from './header-torg12.js';
 import { extractUpdHeader } from './header-upd.js';
 import { crossCheckConfidence, repairUnitCodes } from './cross-check.js';
-import { cellConfidence, rowToItem, type FieldConfidence } from './items.js';
+import { cellConfidence, nameWarnings, rowToItem, type FieldConfidence } from './items.js';
 import { isExemptText, parseMoney } from './numbers.js';
 import { repairLine, repairTotals } from './repair.js';
 import { joinPages, readTable, type PageTable, type RawRow } from './table.js';
@@ -80,8 +80,8 @@ export function extractDocument(pages: PageWords[], requested: DocumentType | 'a
   let cols: ColumnRow | null = null;
   let headerLines = first;
   pageLines.forEach((lines, p) => {
-    const row = findColumnRow(lines, form);
-    const found = row ? withRuleSpans(row, pages[p].rules) : null;
+    const row = findColumnRow(lines, form, pages[p].rules);
+    const found = row ? (row.spans ? row : withRuleSpans(row, pages[p].rules)) : null;
     if (found && lines === first) headerLines = lines.slice(0, found.lineIndex);
     const use = found ?? (cols ? { ...cols, lineIndex: -1 } : null);
     if (found && p > 0) {
@@ -97,6 +97,7 @@ export function extractDocument(pages: PageWords[], requested: DocumentType | 'a
   const joined = joinPages(tables);
   const items = joined.rows.map((row, i) => rowToItem(row, form, i, conf));
   for (const [i, it] of items.entries()) repairLine(it, i, warnings, conf);
+  nameWarnings(items, warnings);
   items.forEach((it, i) => {
     if (it.number !== i + 1)
       warnings.push({ field: `items[${i}].number`, message: `line number ${it.number} is out of sequence (expected ${i + 1})` });

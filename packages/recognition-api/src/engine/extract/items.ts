@@ -1,4 +1,4 @@
-import type { LineItem } from '../engine.port.js';
+import type { EngineWarning, LineItem } from '../engine.port.js';
 import type { FormColumns, ItemField } from './columns.js';
 import { isExemptText, parseLineNumber, parseMoney, parseRate, parseRuNumber } from './numbers.js';
 import { resolveLookalikes, toCyrillic } from './script.js';
@@ -17,35 +17,49 @@ export function cellConfidence(cell: Cell | undefined): number {
 
 /**
  * Cleans a name cell: drops rule fragments and stray dashes, normalises quote pairs that OCR splits ("<<", ">>"), W.
- * Photo OCR's classes of error in names are fixed here too: an opening quote with no closing one (a speck read as
- * “), a decimal point for the comma ({@link DECIMAL_POINT}), and a first capital read as its lower-case twin where
- * the two print alike (к/К, с/С, ч/Ч …; item names begin with a capital).
+ * Photo OCR's classes of error in names are fixed here too, each only where the name itself proves it: an opening
+ * quote with no closing one (a speck read as “), a decimal point in a name that prints its other fractions with the
+ * Russian comma ({@link DECIMAL_POINT}), an SAE viscosity "5М/-40" (the rus model's W), the Latin C after a degree
+ * sign, the superscript of м² read as "?" or "-", a multiplication sign glued to its unit ("ммх 50" → "мм х 50") and
+ * "@"/"©" for the diameter sign Ø. Case is kept as read
+ * (issue 20: names may begin lower-case, "п/э пакет", and a forced capital changed nothing a reader needs).
  */
 export function cleanName(text: string): string {
   // The rus model has no Latin W and returns it as slashes ("5W-40" → "5\\/-40"); Cyrillic text never has "\\/".
-  return (
-    text
-      .replace(/\\+\/+/g, 'W')
-      // … or, on photos, as "М/" or "\\М/" after a digit ("5М/-40"): an М followed by a slash is no Russian spelling.
-      .replace(/(?<=\d)\\?[МM]\//g, 'W')
-      .replace(/[|│¦]/g, ' ')
-      .replace(/<<|«\s+/g, '«')
-      .replace(/>>|\s+»/g, '»')
-      .replace(/^[—–\-\s(|)]+|[—–\-\s(|]+$/g, '')
-      .replace(/\s+/g, ' ')
-      .trim()
-      .replace(/^[“”„"'‘’«]\s*(?=[^“”„"'‘’«»]*$)/, '')
-      .replace(DECIMAL_POINT, '$1,$2')
-      .replace(/^[вжзкопсхчшщэю](?=[а-яё])/, (ch) => ch.toUpperCase())
-  );
+  const cleaned = text
+    .replace(/\\+\/+/g, 'W')
+    // … or, on photos, as "М/" or "\\М/" in an SAE viscosity grade ("5М/-40", "10М/-40"); only there, because
+    // "3М/50" (a brand and a length) is printed so.
+    .replace(/(?<=(?:^|[\s(])\d{1,2})\\?[МM]\/(?=-\d{2}(?!\d))/g, 'W')
+    .replace(/[|│¦]/g, ' ')
+    .replace(/<<|«\s+/g, '«')
+    .replace(/>>|\s+»/g, '»')
+    .replace(/^[—–\-\s(|)]+|[—–\-\s(|]+$/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^[“”„"'‘’«]\s*(?=[^“”„"'‘’«»]*$)/, '')
+    .replace(/°\s?С/g, '°C') // the degree sign is followed by Latin C (°С with Cyrillic С is a look-alike)
+    // The superscript of м²/см²/мм² read as "?" or "-" at the end of the unit; "10 м-20" (a range) keeps its dash.
+    .replace(/(?<=(?:\d\s?|\/)[смк]?м)[?-](?=[\s,.;)]|$)/g, '²')
+    // "48 мм х 50 м": the multiplication sign keeps its spaces; photo OCR glues it to the unit ("48 ммх 50 м").
+    .replace(/(?<=\d\s?[смк]?м)х(?=\s\d)/g, ' х')
+    // The diameter sign Ø has no glyph in the rus model, which returns "@" or "©" before the size.
+    .replace(/(?<=^|\s)[@©](?=\s?\d|$)/g, 'Ø')
+    // "б/у", "б/г", "б/н" (без …): the rus model reads the б as a 6, which never stands before "/" and a letter.
+    .replace(/(?<=^|[\s(])6\/(?=[а-яё])/g, 'б/')
+    // "г/т?" is "г/м²" with the м read as т: there is no т² unit.
+    .replace(/(?<=\/)т[?²]/g, 'м²');
+  return /\d,\d/.test(cleaned) ? cleaned.replace(DECIMAL_POINT, '$1,$2') : cleaned;
 }
 
 /**
- * A decimal point between digits in a Russian name ("3.5х35", "3х2.5", "3.2%") is a comma that photo OCR read as a
- * point: Russian prints decimal commas. Only a single fraction group (1–2 digits not followed by another point and
- * digit), so dates and version-like "1.2.3" stay; a name with no Cyrillic letter is left alone (Latin model codes).
+ * A decimal point between digits of a Russian name that prints its other fractions with a comma ("125х1,2х22.23")
+ * is the comma photo OCR read as a point. A name without a decimal comma keeps its points: catalogues print
+ * "USB 3.0", "802.11ac" and "3.5х35" too (issue 20). Only a single fraction group (1–2 digits not followed by another
+ * point and digit), so dates and version-like "1.2.3" stay; nor a number after a Latin word or before Latin
+ * letters ("USB 3.0", "802.11ac").
  */
-const DECIMAL_POINT = /(?<=[а-яё].*)(?<![\d.])(\d{1,3})\.(\d{1,2})(?![\d.])/gi;
+const DECIMAL_POINT = /(?<=[а-яё].*)(?<![\d.]|[A-Za-z][\s-]?)(\d{1,3})\.(\d{1,2})(?![\d.A-Za-z])/gi;
 
 function unitCode(text: string): string | null {
   const d = text
@@ -122,5 +136,36 @@ export function rowToItem(row: RawRow, form: FormColumns, i: number, conf: Field
     ['amount_with_nds', 'amount_with_nds'],
   ];
   for (const [path, f] of paths) conf[`items[${i}].${path}`] = cellConfidence(byField.get(f));
+  if (item.name && suspiciousName(item.name)) conf[`items[${i}].name`] = Math.min(conf[`items[${i}].name`], SUSPICIOUS_NAME_CONFIDENCE);
   return item;
+}
+
+/** Confidence cap of a name that holds what no printed name holds ({@link suspiciousName}). */
+export const SUSPICIOUS_NAME_CONFIDENCE = 0.5;
+
+/**
+ * What Tesseract leaves in a name it could not read, and no catalogue prints: glyphs it substitutes for letters its
+ * model lacks ("Кпау{", "С$", "АНаз)ез!дп" — a closing bracket inside a word; "*" and "#" are left out, catalogues print
+ * "М8*40" and "#120"), a word mixing Latin and Cyrillic letters
+ * ("ВасК-UР$"), and one digit between letters, the next lower-case ("Т1ы", "В1осК"; "Ду15мм" is printed so). Word confidences alone missed these: Tesseract is
+ * often sure of a wrong glyph, so such names came back at confidence 1.0 (issue 20).
+ */
+export function suspiciousName(name: string): boolean {
+  return (
+    /[!${}[\]\\|@©®^~_<>‹›?]/.test(name) ||
+    /[\p{L}\d]\)\p{L}/u.test(name) ||
+    /[A-Za-z][А-Яа-яЁё]|[А-Яа-яЁё][A-Za-z]/.test(name) ||
+    /\p{L}\d\p{Ll}/u.test(name)
+  );
+}
+
+/**
+ * One warning per item name that {@link suspiciousName} flags, so the document's confidence (one step per warning,
+ * engine/confidence) says what the field confidence says: a reviewer should read those names on the image.
+ */
+export function nameWarnings(items: LineItem[], warnings: EngineWarning[]): void {
+  items.forEach((it, i) => {
+    if (it.name && suspiciousName(it.name))
+      warnings.push({ field: `items[${i}].name`, message: 'the name holds characters a printed name does not; check it on the image' });
+  });
 }

@@ -89,8 +89,10 @@ function ownScript(token: string): 'latin' | 'cyrillic' | null {
  * - a token of look-alikes and digits in a model-code shape with no deciding neighbour ("СЕ283А", "А60") is Latin
  *   when a Latin token is in the phrase, or when the phrase has no Cyrillic-only letter at all, else Cyrillic
  *   ("М500" in "Цемент М500 мешок" stays Cyrillic);
- * - a lone look-alike token in a Cyrillic phrase stays Cyrillic ("А4" in "Бумага офисная А4").
- * Digits, punctuation and letters that exist in one script are never changed.
+ * - a lone look-alike token in a Cyrillic phrase stays Cyrillic ("А4" in "Бумага офисная А4"), and so does a
+ *   short unit of look-alikes right after a number ("750 ВА" in "ИБП APC BX750MI, 750 ВА").
+ * Digits, punctuation and letters that exist in one script are never changed, except the typography of
+ * {@link DIMENSION_X} and {@link DEGREE_C}.
  * @param text a phrase such as a line-item name; returned unchanged when it has no letters.
  */
 export function resolveLookalikes(text: string): string {
@@ -104,6 +106,8 @@ export function resolveLookalikes(text: string): string {
     if (s) return s;
     const t = tokens[i];
     if (!t || !/[A-Za-zА-Яа-яЁё]/.test(t)) return null;
+    // A short unit after a number is Russian ("750 ВА", "12 В", "60 Ач"), whatever brand stands beside it.
+    if (/^\d+(?:[.,]\d+)?$/.test(tokens[i - 2] ?? '') && /^[A-Za-zА-Яа-яЁё]{1,3}[.,;]?$/.test(t)) return 'cyrillic';
     // Code-shaped tokens follow the phrase's Latin evidence first: "Лампа LED A60" keeps A60 Latin.
     if (codeShaped[i] && phraseHasLatin) return 'latin';
     if (own[i - 2] === 'latin' || own[i + 2] === 'latin') return 'latin';
@@ -120,8 +124,18 @@ export function resolveLookalikes(text: string): string {
       if (i % 2 === 1 || !s) return p;
       return toScript(p, s);
     })
-    .join('');
+    .join('')
+    .replace(DIMENSION_X, 'х')
+    .replace(DEGREE_C, '°C');
 }
+
+/**
+ * Typography that holds whatever script a token took: a multiplication sign between digits is the Cyrillic "х"
+ * Russian catalogues print ("3х1,5" also in "Кабель NYM-J 3х1,5", whose Latin brand made the token Latin), and the
+ * Celsius sign after a degree is the Latin C.
+ */
+const DIMENSION_X = /(?<=\d)x(?=\d)/g;
+const DEGREE_C = /°\s?С/g;
 
 function nearestDecided(scripts: ('latin' | 'cyrillic' | null)[], i: number): 'latin' | 'cyrillic' | null {
   for (let d = 2; d < scripts.length; d += 2) {

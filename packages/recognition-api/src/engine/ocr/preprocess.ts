@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { checkBmp, checkDimensions, ImageRejected, isBmp, MAX_IMAGE_PIXELS } from '../image-check.js';
 import { RecognitionFailedError, type ImageQuality } from '../engine.port.js';
 import type { VerticalRule } from '../extract/words.js';
+import { inkAwareGray } from './ink.js';
 import { evenLight } from './light.js';
 import { findPageQuad, looksLikeSheetOnBackground, type GrayImage } from './page-quad.js';
 import { warpToRectangle } from './perspective.js';
@@ -47,9 +48,8 @@ export async function preparePage(input: Buffer, quality: ImageQuality): Promise
     // removeRules included) ever sees more than TARGET_LONG_SIDE² pixels, whatever was uploaded.
     let img = sharp(bytes, { failOn: 'truncated', limitInputPixels: MAX_IMAGE_PIXELS, sequentialRead: true })
       .rotate()
-      .resize({ width: TARGET_LONG_SIDE, height: TARGET_LONG_SIDE, fit: 'inside', withoutEnlargement: true })
-      .grayscale();
-    const oriented = await img.raw().toBuffer({ resolveWithObject: true });
+      .resize({ width: TARGET_LONG_SIDE, height: TARGET_LONG_SIDE, fit: 'inside', withoutEnlargement: true });
+    const oriented = await grayWithoutInk(img, meta.channels ?? 1);
     const long = Math.max(oriented.info.width, oriented.info.height);
     const raw = { raw: { width: oriented.info.width, height: oriented.info.height, channels: oriented.info.channels } };
     const sheet = await flattenSheet(oriented.data, raw.raw, quality);
@@ -66,6 +66,18 @@ export async function preparePage(input: Buffer, quality: ImageQuality): Promise
     const why = err instanceof ImageRejected ? err.message : 'cannot decode the image';
     throw new RecognitionFailedError('undecodable_image', why);
   }
+}
+
+/**
+ * The decoded page as one 8-bit channel. A colour image is reduced with {@link inkAwareGray}, so blue and violet
+ * stamps and signatures over the text fade to paper before any threshold; a grey one is taken as it is.
+ */
+async function grayWithoutInk(img: sharp.Sharp, channels: number): Promise<{ data: Buffer; info: sharp.OutputInfo }> {
+  if (channels < 3) return img.grayscale().raw().toBuffer({ resolveWithObject: true });
+  const rgb = await img.removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+  const pixels = rgb.info.width * rgb.info.height;
+  const gray = inkAwareGray(rgb.data, pixels, rgb.info.channels);
+  return { data: Buffer.from(gray.buffer, gray.byteOffset, gray.length), info: { ...rgb.info, channels: 1, size: pixels } };
 }
 
 /**
