@@ -111,6 +111,11 @@ export interface RecognitionConfig {
   logLevel: string;
   /** RECOGNITION_IMAGE_RETENTION_DAYS, default 30: page images of finished documents are deleted after this age. */
   imageRetentionDays: number;
+  /**
+   * RECOGNITION_SHUTDOWN_GRACE_MS, default 20000 (1000–600000): on SIGTERM/SIGINT the process releases its jobs at
+   * once and exits within this time even if something hangs; keep it below the orchestrator's grace period (issue 27).
+   */
+  shutdownGraceMs: number;
   edo: EdoConfig;
   admin: AdminConfig;
 }
@@ -182,6 +187,7 @@ export function loadRecognitionConfig(env: NodeJS.ProcessEnv = process.env): Rec
   return {
     port: envInt(env, 'RECOGNITION_PORT', 3100, 0, 65535),
     imageRetentionDays: envInt(env, 'RECOGNITION_IMAGE_RETENTION_DAYS', 30, 1, 3650),
+    shutdownGraceMs: envInt(env, 'RECOGNITION_SHUTDOWN_GRACE_MS', 20_000, 1000, 600_000),
     host: env.RECOGNITION_HOST || '127.0.0.1',
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: resolve(env.DATA_DIR || 'data'),

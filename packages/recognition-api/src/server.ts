@@ -193,8 +193,8 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
     edo: services.edo.connection,
     admin: { url: `${url}/admin`, ...admin },
     async close() {
-      await app.close();
-      await loops.stop();
+      // Jobs are released at once while HTTP drains (a high request in flight still finishes or times out).
+      await Promise.all([app.close(), loops.stop()]);
       await Promise.all([pools.high.close(), pools.background.close()]);
       await db.close();
     },

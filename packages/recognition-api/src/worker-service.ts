@@ -36,11 +36,16 @@ export interface StartRecognitionWorkersOptions {
   clock?: Clock;
   /** Real-time pause of an idle worker or callback poller, ms (default 1000). */
   pollMs?: number;
+  /** Job lease, ms (default 2 min); multi-process tests shorten it to stall a worker past it quickly. */
+  leaseMs?: number;
 }
 
 /** A running worker-only process. */
 export interface RunningRecognitionWorkers {
-  /** Stops polling, waits for the documents and callbacks in progress, closes the pool and the database. */
+  /**
+   * Stops polling, releases the documents in progress at once (uncharged, their pool tasks and Tesseract
+   * processes killed), waits for the callbacks in flight, closes the pool and the database.
+   */
   close(): Promise<void>;
 }
 
@@ -82,6 +87,7 @@ export async function startRecognitionWorkers(opts: StartRecognitionWorkersOptio
     clock,
     log: opts.log,
     pollMs: opts.pollMs ?? 1000,
+    leaseMs: opts.leaseMs,
     allowLoopbackCallbacks: allowLoopback,
   });
   return {

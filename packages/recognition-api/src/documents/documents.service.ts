@@ -122,6 +122,8 @@ export class DocumentsService {
       status: high ? 'processing' : 'queued',
       leaseUntil: high ? new Date(now.getTime() + JOB_LEASE_MS) : null,
       attempts: high ? 1 : 0,
+      // The request holds the row as claim 1; a worker that takes it over after the lease gets token 2.
+      leaseToken: high ? 1 : 0,
       completedAt: null,
       data: null,
       confidence: null,

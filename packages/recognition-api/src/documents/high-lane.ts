@@ -33,7 +33,7 @@ class DeadlinePassed extends Error {}
  */
 export async function recognizeHigh(deps: HighLaneDeps, doc: DocumentRecord, signal: AbortSignal): Promise<HighResponse> {
   const started = deps.clock.now().getTime();
-  const stopLease = holdLease(deps, doc.id);
+  const lease = holdLease(deps, doc);
   let result: ProcessingResult;
   try {
     result = await Promise.race([
@@ -44,13 +44,14 @@ export async function recognizeHigh(deps: HighLaneDeps, doc: DocumentRecord, sig
     if (!(err instanceof DeadlinePassed)) throw err;
     result = timedOrFailed('timeout', deps.clock.now().getTime() - started);
   } finally {
-    stopLease();
+    lease.stop();
   }
   if (!result.ok && result.code === 'RECOGNITION_TIMEOUT') deps.log?.('high-priority deadline passed', { documentId: doc.id });
   const done = await deps.processor.finish(doc, result);
   if (done?.status !== 'completed') {
     const code = result.ok ? 'RECOGNITION_FAILED' : result.code;
-    const message = result.ok ? 'document was deleted during recognition' : result.message;
+    // finish wrote nothing: the document was deleted, or taken over by a worker after this process stalled.
+    const message = result.ok ? 'document was deleted or taken over during recognition' : result.message;
     return { status: 422, body: { error: { code, message }, id: doc.id } };
   }
   return {

@@ -20,11 +20,16 @@ export interface BackgroundLoopsOptions {
   pollMs: number;
   /** Callbacks to loopback addresses allowed (tests and the demo). */
   allowLoopbackCallbacks: boolean;
+  /** Job lease, ms (default JOB_LEASE_MS, 2 min); multi-process tests shorten it. */
+  leaseMs?: number;
 }
 
 /** The running loops of {@link startBackgroundLoops}. */
 export interface BackgroundLoops {
-  /** Stops polling, waits for the documents and callbacks in progress, and closes the callback HTTP client. */
+  /**
+   * Stops polling; the jobs in progress stop at once (engine aborted, documents back to `queued` uncharged: issue
+   * 27, defect 2); waits for them and for the callback deliveries in flight, then closes the callback HTTP client.
+   */
   stop(): Promise<void>;
 }
 
@@ -37,10 +42,10 @@ export interface BackgroundLoops {
 export function startBackgroundLoops(o: BackgroundLoopsOptions): BackgroundLoops {
   const { services, clock, log, pollMs } = o;
   const onError = (err: unknown) => log?.('background step failed', { err: (err as Error).message });
-  const workers = Array.from(
-    { length: o.workerCount },
-    () => new Poller(() => runWorkerStep({ queue: services.queue, processor: services.processor, clock, log }), { intervalMs: pollMs, onError }),
-  );
+  const shutdown = new AbortController();
+  const step = () =>
+    runWorkerStep({ queue: services.queue, processor: services.processor, clock, log, leaseMs: o.leaseMs, shutdown: shutdown.signal });
+  const workers = Array.from({ length: o.workerCount }, () => new Poller(step, { intervalMs: pollMs, onError }));
   o.workers.push(...workers);
   const http = new UndiciCallbackHttp({ allowLoopback: o.allowLoopbackCallbacks });
   // Deliveries run in parallel; when one ends, the poller looks for more at once instead of after its idle pause.
@@ -65,6 +70,7 @@ export function startBackgroundLoops(o: BackgroundLoopsOptions): BackgroundLoops
   purge.start();
   return {
     async stop() {
+      shutdown.abort();
       await Promise.all([...workers.map((w) => w.stop()), sender.stop(), purge.stop()]);
       await callbackSender.settled();
       await http.close();

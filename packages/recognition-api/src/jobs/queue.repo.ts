@@ -2,6 +2,9 @@ import type { Queryable } from '@app/shared';
 import { toRecord } from '../documents/documents.repo.js';
 import type { DocumentRecord, Priority } from '../documents/documents.types.js';
 
+/** What a holder writes with: the document and the fencing token its claim got. */
+export type JobClaim = Pick<DocumentRecord, 'id' | 'leaseToken'>;
+
 /** Documents that may be claimed at `$1`: queued and due (batch rows at their tick), or held under an expired lease. */
 const DUE = `((status = 'queued' AND available_at <= $1) OR (status = 'processing' AND lease_until < $1))`;
 /** Priority class: a high document abandoned by a dead request first, then normal, then batch. */
@@ -20,7 +23,8 @@ export class QueueRepo {
    * Claims the next document by the fair order (issue 11, item 3): the best priority class that has due work
    * (normal before batch at every tick), within it the API key whose last turn is oldest (round-robin: one key's
    * thousand-page batch cannot delay another key's single document), within the key the oldest due row. Sets
-   * status `processing`, `lease_until = now + leaseMs`, attempts+1, and records the key's turn.
+   * status `processing`, `lease_until = now + leaseMs`, attempts+1, a new fencing token (`lease_token`+1, the
+   * returned record's `leaseToken`), and records the key's turn.
    */
   async claim(now: Date, leaseMs: number): Promise<DocumentRecord | null> {
     const rows = await this.db.query<Parameters<typeof toRecord>[0]>(
@@ -29,7 +33,7 @@ export class QueueRepo {
             next_key AS (
               SELECT d.api_key_id FROM due d JOIN best b ON d.cls = b.cls LEFT JOIN queue_turns t ON t.api_key_id = d.api_key_id
               GROUP BY d.api_key_id, t.last_turn ORDER BY t.last_turn NULLS FIRST, min(d.created_at), d.api_key_id LIMIT 1)
-       UPDATE documents SET status = 'processing', lease_until = $2, attempts = attempts + 1
+       UPDATE documents SET status = 'processing', lease_until = $2, attempts = attempts + 1, lease_token = lease_token + 1
        WHERE id = (
          SELECT d.id FROM documents d, next_key k, best b
          WHERE d.api_key_id = k.api_key_id AND ${DUE.replace(/status|available_at|lease_until/g, 'd.$&')} AND ${CLASS.replace('priority', 'd.priority')} = b.cls
@@ -48,18 +52,29 @@ export class QueueRepo {
     return doc;
   }
 
-  /** Extends a held lease (long recognitions); false when the row is no longer ours to hold. */
-  async renew(id: string, until: Date): Promise<boolean> {
-    return (
-      (await this.db.query(`UPDATE documents SET lease_until = $2 WHERE id = $1 AND status = 'processing' RETURNING id`, [id, until])).length > 0
+  /**
+   * Extends the lease of the holder of `claim` (long recognitions); false when the row is no longer that holder's
+   * (finished, released, deleted, or claimed again under a newer token): the holder must stop (issue 27, defect 1).
+   */
+  async renew(claim: JobClaim, until: Date): Promise<boolean> {
+    const rows = await this.db.query(
+      `UPDATE documents SET lease_until = $2 WHERE id = $1 AND status = 'processing' AND lease_token = $3 RETURNING id`,
+      [claim.id, until, claim.leaseToken],
     );
+    return rows.length > 0;
   }
 
-  /** Puts a held document back in the queue, due at `at` (engine unavailable); false when no longer held. */
-  async release(id: string, at: Date): Promise<boolean> {
+  /**
+   * Puts the document of `claim` back in the queue, due at `at`; false when that holder no longer holds it.
+   * `charge: false` gives the claim's attempt back (a shutdown is not the document's fault: issue 27, defect 2);
+   * `true` keeps it counted (engine unavailable, at most MAX_JOB_ATTEMPTS in all).
+   */
+  async release(claim: JobClaim, at: Date, opts: { charge: boolean }): Promise<boolean> {
     const rows = await this.db.query(
-      `UPDATE documents SET status = 'queued', available_at = $2, lease_until = NULL WHERE id = $1 AND status = 'processing' RETURNING id`,
-      [id, at],
+      `UPDATE documents SET status = 'queued', available_at = $2, lease_until = NULL,
+         attempts = CASE WHEN $4::boolean THEN attempts ELSE greatest(attempts - 1, 0) END
+       WHERE id = $1 AND status = 'processing' AND lease_token = $3 RETURNING id`,
+      [claim.id, at, claim.leaseToken, opts.charge],
     );
     return rows.length > 0;
   }

@@ -46,6 +46,8 @@ export class RecognitionPool {
   readonly threadIds = new Set<number>();
 
   private readonly languages: string | undefined;
+  /** Tasks not yet settled (including aborted ones still stopping): close() waits for them. */
+  private readonly tasks = new Set<Promise<unknown>>();
 
   constructor(private readonly opts: RecognitionPoolOptions) {
     this.languages = opts.languages;
@@ -85,6 +87,12 @@ export class RecognitionPool {
       signal?.removeEventListener('abort', onAbort);
     });
     settled.catch(() => {}); // a terminated task rejects after the race below was already decided
+    const tracked = settled.then(
+      () => {},
+      () => {},
+    );
+    this.tasks.add(tracked);
+    void tracked.then(() => this.tasks.delete(tracked));
     const aborted = new Promise<never>((_r, reject) => {
       signal?.addEventListener('abort', () => reject(new RecognitionFailedError('timeout', 'recognition aborted at the deadline')), { once: true });
     });
@@ -131,7 +139,20 @@ export class RecognitionPool {
     throw new RecognitionFailedError('undecodable_image', res.message);
   }
 
+  /**
+   * Waits (at most `abortGraceMs` after the last abort, 2 s by default) for the tasks still running, then
+   * terminates the threads. An aborted task kills its Tesseract processes before it settles; terminating its
+   * thread first would orphan them (issue 27, defect 2: a SIGTERM must not leave Tesseract running).
+   */
   async close(): Promise<void> {
+    if (this.tasks.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((r) => {
+        timer = setTimeout(r, (this.opts.abortGraceMs ?? 2000) + 500);
+      });
+      await Promise.race([Promise.all(this.tasks), grace]);
+      clearTimeout(timer);
+    }
     await this.piscina.destroy();
   }
 }
