@@ -8,6 +8,7 @@ import { adminPanel } from './admin-web/admin.plugin.js';
 import { CallbacksRepo } from './callbacks/callbacks.repo.js';
 import { callbacksRoutes } from './callbacks/callbacks.routes.js';
 import { CallbacksService } from './callbacks/callbacks.service.js';
+import { OrphanFileSweep } from './documents/orphan-files.js';
 import { systemResolver, type Resolver } from './callbacks/callback-url.js';
 import { DocumentsRepo } from './documents/documents.repo.js';
 import { documentsRoutes } from './documents/documents.routes.js';
@@ -94,8 +95,8 @@ export function createRecognitionServices(deps: RecognitionAppDeps) {
   const scheduler = deps.scheduler ?? realScheduler;
   const highLane = new Lane('priority=high', deps.highSlots ?? 2, deps.clock);
   const documents = new DocumentsService({
+    db: deps.db,
     docs,
-    callbacks,
     files: deps.files,
     clock: deps.clock,
     scheduler,
@@ -119,6 +120,7 @@ export function createRecognitionServices(deps: RecognitionAppDeps) {
     days: deps.imageRetentionDays ?? DEFAULT_IMAGE_RETENTION_DAYS,
     log: deps.log,
   });
+  const orphanFiles = new OrphanFileSweep({ files: deps.files, docs, clock: deps.clock, log: deps.log });
   const callbackService = new CallbacksService({ docs, callbacks, clock: deps.clock, ids: deps.ids });
   return {
     keys,
@@ -136,6 +138,7 @@ export function createRecognitionServices(deps: RecognitionAppDeps) {
     adminConfig,
     metrics,
     imageRetention,
+    orphanFiles,
   };
 }
 

@@ -130,6 +130,12 @@ export class DocumentsRepo {
     return { rows: rows.map(toRecord), total: total[0]!.n };
   }
 
+  /** Which of `ids` have a document row (the orphan file sweep). */
+  async existing(ids: string[]): Promise<Set<string>> {
+    const rows = await this.db.query<{ id: string }>('SELECT id FROM documents WHERE id = ANY($1::text[])', [ids]);
+    return new Set(rows.map((r) => r.id));
+  }
+
   async delete(id: string, apiKeyId: string): Promise<DocumentRecord | null> {
     const rows = await this.db.query<Row>('DELETE FROM documents WHERE id = $1 AND api_key_id = $2 RETURNING *', [id, apiKeyId]);
     return rows[0] ? toRecord(rows[0]) : null;

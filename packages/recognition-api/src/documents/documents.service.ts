@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Clock } from '@app/shared';
+import type { Clock, Db } from '@app/shared';
+import { CallbacksRepo } from '../callbacks/callbacks.repo.js';
 import { checkCallbackUrl, type Resolver } from '../callbacks/callback-url.js';
-import type { CallbacksRepo } from '../callbacks/callbacks.repo.js';
 import { ApiError, invalid, notFound } from '../errors.js';
 import { buildAccountingExport } from '../export/accounting-export.js';
 import { nextBatchTick } from '../jobs/batch-schedule.js';
@@ -10,7 +10,7 @@ import { JOB_LEASE_MS } from '../jobs/lease.js';
 import { deadlineSignal, type Scheduler } from '../time/scheduler.js';
 import type { FileStore } from '../storage/file-store.js';
 import { documentView } from './document-view.js';
-import type { DocumentsRepo, ListFilter } from './documents.repo.js';
+import { DocumentsRepo, type ListFilter } from './documents.repo.js';
 import type { DocumentListBody, DocumentRecordBody, ExportBody } from './documents.schemas.js';
 import type { DocumentRecord } from './documents.types.js';
 import { recognizeHigh, type HighLaneDeps } from './high-lane.js';
@@ -24,8 +24,9 @@ export const SYNC_BUDGET_MS = 35_000;
 
 /** Dependencies of {@link DocumentsService}; `resolve` is DNS for callback URL checks. */
 export interface DocumentsDeps {
+  /** For DELETE's transaction (row, callback and its attempts together). */
+  db: Db;
   docs: DocumentsRepo;
-  callbacks: CallbacksRepo;
   files: FileStore;
   clock: Clock;
   scheduler: Scheduler;
@@ -156,12 +157,19 @@ export class DocumentsService {
     return { data: rows.map(documentView), total, limit: f.limit, offset: f.offset };
   }
 
-  /** Spec: DELETE /api/v1/documents/{id} — the row, its pending callback and its files. */
+  /**
+   * Spec: DELETE /api/v1/documents/{id} — the row, its callback and the callback's attempts in one transaction,
+   * then its files. A crash after the commit leaves only files without a row, which the orphan sweep removes
+   * (documents/orphan-files.ts); a failure before it changes nothing.
+   */
   async delete(apiKeyId: string, id: string): Promise<{ deleted: true }> {
     checkDocumentId(id);
-    const doc = await this.deps.docs.delete(id, apiKeyId);
+    const doc = await this.deps.db.tx(async (q) => {
+      const deleted = await new DocumentsRepo(q).delete(id, apiKeyId);
+      if (deleted) await new CallbacksRepo(q).deleteForDocument(id);
+      return deleted;
+    });
     if (!doc) throw notFound();
-    await this.deps.callbacks.deleteForDocument(id);
     await this.deps.files.removeDocument(id);
     return { deleted: true };
   }

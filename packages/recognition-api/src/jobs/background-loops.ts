@@ -36,8 +36,8 @@ export interface BackgroundLoops {
 /**
  * Starts the background loops every recognition process runs (the API entry and the worker-only entry): the
  * recognition workers (each claims queued documents under a lease, so several processes may run them), the
- * callback sender with its poller, and the image retention every minute (first run one minute after start,
- * unref'd). Step errors are logged as `background step failed` and the loop goes on.
+ * callback sender with its poller, the image retention every minute and the orphan file sweep every 10 minutes
+ * (first runs one interval after start, unref'd). Step errors are logged as `background step failed` and the loop goes on.
  */
 export function startBackgroundLoops(o: BackgroundLoopsOptions): BackgroundLoops {
   const { services, clock, log, pollMs } = o;
@@ -65,13 +65,21 @@ export function startBackgroundLoops(o: BackgroundLoopsOptions): BackgroundLoops
     unref: true,
     onError,
   });
+  // Files without a row (issue 27, defect 7) every 10 minutes; the sweep spares files younger than an hour.
+  const orphans = new Poller(() => services.orphanFiles.runOnce().then(() => false), {
+    intervalMs: 10 * 60_000,
+    runAtStart: false,
+    unref: true,
+    onError,
+  });
   for (const w of workers) w.start();
   sender.start();
   purge.start();
+  orphans.start();
   return {
     async stop() {
       shutdown.abort();
-      await Promise.all([...workers.map((w) => w.stop()), sender.stop(), purge.stop()]);
+      await Promise.all([...workers.map((w) => w.stop()), sender.stop(), purge.stop(), orphans.stop()]);
       await callbackSender.settled();
       await http.close();
     },
