@@ -57,7 +57,12 @@ export function documentsRoutes(root: FastifyInstance, service: DocumentsService
       },
     },
     async (request, reply) => {
-      const res = await service.recognize(request.apiKeyId, await readUpload(request), request.arrivedAt);
+      // The response closing before it was sent means the client went away (issue 27, defect 5).
+      const gone = new AbortController();
+      reply.raw.once('close', () => {
+        if (!reply.raw.writableEnded) gone.abort();
+      });
+      const res = await service.recognize(request.apiKeyId, await readUpload(request), request.arrivedAt, gone.signal);
       // The body is built by the service as a plain record; its shape is the 200/202/422 schema above, which the
       // serialiser applies and the recognize tests compare field by field.
       return reply.status(res.status).send(res.body as never);

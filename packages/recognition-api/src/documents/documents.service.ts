@@ -70,7 +70,13 @@ export class DocumentsService {
    * the lane's own threads before `arrivedAt + 35 s`: 200 with the result, or 422 RECOGNITION_FAILED /
    * RECOGNITION_TIMEOUT (document `failed`; a deadline that passes during the upload check stores nothing).
    */
-  async recognize(apiKeyId: string, upload: RawUpload, arrivedAt: Date = this.deps.clock.now()): Promise<RecognizeResponse> {
+  async recognize(
+    apiKeyId: string,
+    upload: RawUpload,
+    arrivedAt: Date = this.deps.clock.now(),
+    /** Aborts when the client's connection closes before the answer: a high request stops (issue 27, defect 5). */
+    disconnected?: AbortSignal,
+  ): Promise<RecognizeResponse> {
     const req = parseRecognizeFields(upload.fields);
     if (upload.files.length === 0) throw invalid('images[]', 'at least one image is required (1 to 5)');
     if (req.priority !== 'high') {
@@ -85,14 +91,19 @@ export class DocumentsService {
     try {
       let checked: CheckedImage[];
       try {
-        checked = await checkUploadedImages(upload.files, this.deps.checkImage, 'high', timer.signal);
+        checked = await checkUploadedImages(
+          upload.files,
+          this.deps.checkImage,
+          'high',
+          disconnected ? AbortSignal.any([timer.signal, disconnected]) : timer.signal,
+        );
       } catch (err) {
         if (err instanceof DeadlineBeforeStore)
           return { status: 422, body: timeoutBody('timeout: the deadline passed while the images were checked; nothing was stored') };
         throw err;
       }
       const doc = await this.store(apiKeyId, req, checked);
-      return await recognizeHigh(this.deps.high, doc, timer.signal);
+      return await recognizeHigh({ ...this.deps.high, onQueued: this.deps.onQueued }, doc, timer.signal, disconnected);
     } finally {
       timer.cancel();
       release();
