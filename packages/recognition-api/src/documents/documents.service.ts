@@ -13,7 +13,9 @@ import { documentView } from './document-view.js';
 import { DocumentsRepo, type ListFilter } from './documents.repo.js';
 import type { DocumentListBody, DocumentRecordBody, ExportBody } from './documents.schemas.js';
 import type { DocumentRecord } from './documents.types.js';
-import { recognizeHigh, type HighLaneDeps } from './high-lane.js';
+import { completedBody, recognizeHigh, type HighLaneDeps } from './high-lane.js';
+import { IdempotencyRepo } from './idempotency.repo.js';
+import { IDEMPOTENCY_TTL_MS, keyInUse, keyReused, requestHash } from './idempotency.js';
 import type { CheckedImage } from '../engine/image-check.js';
 import { checkUploadedImages, DeadlineBeforeStore, type ImageChecker } from './intake.js';
 import type { RawUpload } from './multipart-upload.js';
@@ -56,6 +58,9 @@ function checkDocumentId(id: string): void {
   if (!DOCUMENT_ID_RE.test(id)) throw notFound();
 }
 
+/** A concurrent request with the same Idempotency-Key committed first: this one's row is rolled back. */
+class KeyTaken extends Error {}
+
 const timeoutBody = (message: string) => ({ error: { code: 'RECOGNITION_TIMEOUT', message } });
 
 /** The documents feature: upload, synchronous recognition, queries, deletion, export. Never imports Fastify. */
@@ -74,14 +79,24 @@ export class DocumentsService {
     apiKeyId: string,
     upload: RawUpload,
     arrivedAt: Date = this.deps.clock.now(),
-    /** Aborts when the client's connection closes before the answer: a high request stops (issue 27, defect 5). */
-    disconnected?: AbortSignal,
+    opts: {
+      /** Aborts when the client's connection closes before the answer: a high request stops (issue 27, defect 5). */
+      disconnected?: AbortSignal;
+      /** The `Idempotency-Key` header, already checked by {@link parseIdempotencyKey}. */
+      idempotencyKey?: string;
+    } = {},
   ): Promise<RecognizeResponse> {
+    const { disconnected } = opts;
     const req = parseRecognizeFields(upload.fields);
     if (upload.files.length === 0) throw invalid('images[]', 'at least one image is required (1 to 5)');
+    const idem = opts.idempotencyKey ? { key: opts.idempotencyKey, hash: requestHash(upload) } : undefined;
+    // A repeated request is answered from its document before any slot is taken or anything is checked again.
+    const replayed = idem && (await this.replay(apiKeyId, idem));
+    if (replayed) return replayed;
     if (req.priority !== 'high') {
       const checked = await checkUploadedImages(upload.files, this.deps.checkImage, 'background');
-      const doc = await this.store(apiKeyId, req, checked);
+      const doc = await this.store(apiKeyId, req, checked, idem);
+      if (!doc) return (await this.replay(apiKeyId, idem!))!;
       this.deps.onQueued?.();
       return { status: 202, body: { id: doc.id, status: 'queued', poll_url: `/api/v1/documents/${doc.id}` } };
     }
@@ -102,7 +117,8 @@ export class DocumentsService {
           return { status: 422, body: timeoutBody('timeout: the deadline passed while the images were checked; nothing was stored') };
         throw err;
       }
-      const doc = await this.store(apiKeyId, req, checked);
+      const doc = await this.store(apiKeyId, req, checked, idem);
+      if (!doc) return (await this.replay(apiKeyId, idem!))!;
       return await recognizeHigh({ ...this.deps.high, onQueued: this.deps.onQueued }, doc, timer.signal, disconnected);
     } finally {
       timer.cancel();
@@ -110,8 +126,36 @@ export class DocumentsService {
     }
   }
 
-  /** Checks the callback URL, stores the pages and inserts the row; on a storage failure removes what was written. */
-  private async store(apiKeyId: string, req: RecognizeRequest, checked: CheckedImage[]): Promise<DocumentRecord> {
+  /**
+   * The answer to a request whose Idempotency-Key is bound (within 24 h) to a document: the first request's
+   * answer (202 for normal/batch; for high 200 or 422 once finished). Null when the key is not bound.
+   * @throws ApiError IDEMPOTENCY_KEY_REUSED (422: other files or parameters), IDEMPOTENCY_KEY_IN_USE (409: the
+   *   first high request is still running).
+   */
+  private async replay(apiKeyId: string, idem: { key: string; hash: string }): Promise<RecognizeResponse | null> {
+    const since = new Date(this.deps.clock.now().getTime() - IDEMPOTENCY_TTL_MS);
+    const bound = await new IdempotencyRepo(this.deps.db).find(apiKeyId, idem.key, since);
+    if (!bound) return null;
+    if (bound.requestHash !== idem.hash) throw keyReused();
+    const doc = await this.deps.docs.get(bound.documentId, apiKeyId);
+    if (!doc) return null;
+    if (doc.priority !== 'high') return { status: 202, body: { id: doc.id, status: 'queued', poll_url: `/api/v1/documents/${doc.id}` } };
+    if (doc.status === 'completed') return { status: 200, body: completedBody(doc) };
+    if (doc.status === 'failed')
+      return { status: 422, body: { error: { code: doc.errorCode ?? 'RECOGNITION_FAILED', message: doc.errorMessage ?? '' }, id: doc.id } };
+    throw keyInUse(doc.id);
+  }
+
+  /**
+   * Checks the callback URL, stores the pages and inserts the row with its Idempotency-Key binding in one
+   * transaction; on a failure removes what was written. Null when a concurrent request bound the key first.
+   */
+  private async store(
+    apiKeyId: string,
+    req: RecognizeRequest,
+    checked: CheckedImage[],
+    idem?: { key: string; hash: string },
+  ): Promise<DocumentRecord | null> {
     if (req.callbackUrl) await checkCallbackUrl(req.callbackUrl, { allowLoopback: this.deps.allowLoopbackCallbacks, resolve: this.deps.resolve });
     const now = this.deps.clock.now();
     const id = newDocumentId();
@@ -144,11 +188,18 @@ export class DocumentsService {
       errorCode: null,
       errorMessage: null,
     };
+    const since = new Date(now.getTime() - IDEMPOTENCY_TTL_MS);
     try {
       for (const [i, c] of checked.entries()) await this.deps.files.put(keys[i]!, c.bytes);
-      await this.deps.docs.insert(doc);
+      await this.deps.db.tx(async (q) => {
+        await new DocumentsRepo(q).insert(doc);
+        if (idem && !(await new IdempotencyRepo(q).bind(apiKeyId, idem.key, { requestHash: idem.hash, documentId: id }, now, since))) {
+          throw new KeyTaken();
+        }
+      });
     } catch (err) {
       await this.deps.files.removeDocument(id).catch(() => {});
+      if (err instanceof KeyTaken) return null;
       throw err;
     }
     return doc;
@@ -177,7 +228,10 @@ export class DocumentsService {
     checkDocumentId(id);
     const doc = await this.deps.db.tx(async (q) => {
       const deleted = await new DocumentsRepo(q).delete(id, apiKeyId);
-      if (deleted) await new CallbacksRepo(q).deleteForDocument(id);
+      if (deleted) {
+        await new CallbacksRepo(q).deleteForDocument(id);
+        await new IdempotencyRepo(q).deleteForDocument(id);
+      }
       return deleted;
     });
     if (!doc) throw notFound();

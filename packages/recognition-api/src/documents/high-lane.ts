@@ -61,19 +61,21 @@ export async function recognizeHigh(deps: HighLaneDeps, doc: DocumentRecord, sig
     const message = result.ok ? 'document was deleted or taken over during recognition' : result.message;
     return { status: 422, body: { error: { code, message }, id: doc.id } };
   }
+  return { status: 200, body: completedBody(done) };
+}
+
+/** The 200 body of a completed priority=high document (also the replay of its Idempotency-Key). */
+export function completedBody(done: DocumentRecord): Record<string, unknown> {
   return {
-    status: 200,
-    body: {
-      id: done.id,
-      status: 'completed',
-      document_type: done.documentType,
-      processing_time_ms: done.processingTimeMs ?? 0,
-      data: done.data,
-      confidence: done.confidence,
-      warnings: done.warnings ?? [],
-      ...manualCheck(done),
-      ...(done.outputFormat === 'accounting' ? { export: buildAccountingExport(done) } : {}),
-    },
+    id: done.id,
+    status: 'completed',
+    document_type: done.documentType,
+    processing_time_ms: done.processingTimeMs ?? 0,
+    data: done.data,
+    confidence: done.confidence,
+    warnings: done.warnings ?? [],
+    ...manualCheck(done),
+    ...(done.outputFormat === 'accounting' ? { export: buildAccountingExport(done) } : {}),
   };
 }
 
