@@ -7,8 +7,19 @@ export type JobClaim = Pick<DocumentRecord, 'id' | 'leaseToken'>;
 
 /** Documents that may be claimed at `$1`: queued and due (batch rows at their tick), or held under an expired lease. */
 const DUE = `((status = 'queued' AND available_at <= $1) OR (status = 'processing' AND lease_until < $1))`;
-/** Priority class: a high document abandoned by a dead request first, then normal, then batch. */
-const CLASS = `CASE priority WHEN 'high' THEN 0 WHEN 'normal' THEN 1 ELSE 2 END`;
+/**
+ * Priority class: a high document abandoned by a dead request first, then normal, then batch; on a batch turn
+ * (`$3`, every {@link BATCH_SHARE_EVERY}-th claim) batch goes before normal.
+ */
+const CLASS = `CASE priority WHEN 'high' THEN 0 WHEN 'normal' THEN (CASE WHEN $3 THEN 2 ELSE 1 END) ELSE (CASE WHEN $3 THEN 1 ELSE 2 END) END`;
+
+/**
+ * Batch documents' guaranteed share of the workers (issue 27, defect 6; Spec: Limits, "Batch processing: every
+ * 15 minutes"): one claim in 4, counted across all workers and instances by a database sequence, takes due batch
+ * work first. Under a sustained normal load a quarter-hour batch therefore gets about a quarter of the claims
+ * instead of waiting for the normal queue to empty; with no normal work it gets them all.
+ */
+export const BATCH_SHARE_EVERY = 4;
 
 /**
  * The durable job queue: document rows themselves (docs/recognition.md explains why not pg-boss). A worker
@@ -21,25 +32,32 @@ export class QueueRepo {
 
   /**
    * Claims the next document by the fair order (issue 11, item 3): the best priority class that has due work
-   * (normal before batch at every tick), within it the API key whose last turn is oldest (round-robin: one key's
+   * (normal before batch, except on every {@link BATCH_SHARE_EVERY}-th claim, which prefers batch), within it the API key whose last turn is oldest (round-robin: one key's
    * thousand-page batch cannot delay another key's single document), within the key the oldest due row. Sets
    * status `processing`, `lease_until = now + leaseMs`, attempts+1, a new fencing token (`lease_token`+1, the
    * returned record's `leaseToken`), and records the key's turn.
    */
   async claim(now: Date, leaseMs: number): Promise<DocumentRecord | null> {
+    const turn = await this.db.query<{ n: string | number }>(`SELECT nextval('queue_claim_seq') AS n`);
+    const batchTurn = Number(turn[0]!.n) % BATCH_SHARE_EVERY === 0;
+    // The keys in round-robin order, then each key's rows; SKIP LOCKED passes over a row another worker is taking
+    // right now and goes on to the next row or key, so a second worker never comes back empty while due work is
+    // left (issue 27, defect 6: picking one key first left it idle for a poll interval).
     const rows = await this.db.query<Parameters<typeof toRecord>[0]>(
       `WITH due AS (SELECT api_key_id, ${CLASS} AS cls, created_at FROM documents WHERE ${DUE}),
             best AS (SELECT min(cls) AS cls FROM due),
-            next_key AS (
-              SELECT d.api_key_id FROM due d JOIN best b ON d.cls = b.cls LEFT JOIN queue_turns t ON t.api_key_id = d.api_key_id
-              GROUP BY d.api_key_id, t.last_turn ORDER BY t.last_turn NULLS FIRST, min(d.created_at), d.api_key_id LIMIT 1)
+            key_order AS (
+              SELECT d.api_key_id, t.last_turn, min(d.created_at) AS first_at
+              FROM due d JOIN best b ON d.cls = b.cls LEFT JOIN queue_turns t ON t.api_key_id = d.api_key_id
+              GROUP BY d.api_key_id, t.last_turn)
        UPDATE documents SET status = 'processing', lease_until = $2, attempts = attempts + 1, lease_token = lease_token + 1
        WHERE id = (
-         SELECT d.id FROM documents d, next_key k, best b
-         WHERE d.api_key_id = k.api_key_id AND ${DUE.replace(/status|available_at|lease_until/g, 'd.$&')} AND ${CLASS.replace('priority', 'd.priority')} = b.cls
-         ORDER BY d.available_at, d.created_at, d.id LIMIT 1 FOR UPDATE OF d SKIP LOCKED)
+         SELECT d.id FROM documents d JOIN key_order k ON k.api_key_id = d.api_key_id, best b
+         WHERE ${DUE.replace(/status|available_at|lease_until/g, 'd.$&')} AND ${CLASS.replace('priority', 'd.priority')} = b.cls
+         ORDER BY k.last_turn NULLS FIRST, k.first_at, d.api_key_id, d.available_at, d.created_at, d.id
+         LIMIT 1 FOR UPDATE OF d SKIP LOCKED)
        RETURNING *`,
-      [now, new Date(now.getTime() + leaseMs)],
+      [now, new Date(now.getTime() + leaseMs), batchTurn],
     );
     const doc = rows[0] ? toRecord(rows[0]) : null;
     if (doc) {
