@@ -116,6 +116,11 @@ export interface RecognitionConfig {
    * once and exits within this time even if something hangs; keep it below the orchestrator's grace period (issue 27).
    */
   shutdownGraceMs: number;
+  /**
+   * RECOGNITION_TESSERACT_MEMORY_MB, default 1024 (0 = no limit, else 128–16384): address-space limit of each
+   * Tesseract process (`prlimit --as`), so native memory of one page cannot take the worker process down (issue 27).
+   */
+  tesseractMemoryMb: number;
   edo: EdoConfig;
   admin: AdminConfig;
 }
@@ -161,6 +166,11 @@ function envPrice(env: NodeJS.ProcessEnv, name: string): number | undefined {
 const OCR_LANGUAGES = ['rus', 'eng'];
 
 /** RECOGNITION_OCR_LANGUAGES: `rus` by default; each of `rus`/`eng` at most once, joined by `+`. */
+/** RECOGNITION_TESSERACT_MEMORY_MB: 0 turns the limit off; otherwise 128–16384 MB. */
+function tesseractMemory(env: NodeJS.ProcessEnv): number {
+  return env.RECOGNITION_TESSERACT_MEMORY_MB === '0' ? 0 : envInt(env, 'RECOGNITION_TESSERACT_MEMORY_MB', 1024, 128, 16_384);
+}
+
 function ocrLanguages(env: NodeJS.ProcessEnv): string {
   const raw = (env.RECOGNITION_OCR_LANGUAGES ?? '').trim();
   if (raw === '') return 'rus';
@@ -188,6 +198,7 @@ export function loadRecognitionConfig(env: NodeJS.ProcessEnv = process.env): Rec
     port: envInt(env, 'RECOGNITION_PORT', 3100, 0, 65535),
     imageRetentionDays: envInt(env, 'RECOGNITION_IMAGE_RETENTION_DAYS', 30, 1, 3650),
     shutdownGraceMs: envInt(env, 'RECOGNITION_SHUTDOWN_GRACE_MS', 20_000, 1000, 600_000),
+    tesseractMemoryMb: tesseractMemory(env),
     host: env.RECOGNITION_HOST || '127.0.0.1',
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: resolve(env.DATA_DIR || 'data'),

@@ -19,6 +19,7 @@ export function serviceOptionsFromConfig(config: RecognitionConfig, logger: Logg
     workers: config.workers,
     highSlots: config.highSlots,
     taskMemoryMb: config.taskMemoryMb,
+    tesseractMemoryMb: config.tesseractMemoryMb,
     ocrLanguages: config.ocrLanguages,
     allowLoopbackCallbacks: config.allowLoopbackCallbacks,
     logger,

@@ -34,6 +34,8 @@ export interface StartRecognitionOptions {
   ocrLanguages?: string;
   /** V8 heap cap per pool thread, MB (RECOGNITION_TASK_MEMORY_MB, default 768). */
   taskMemoryMb?: number;
+  /** Address-space limit of each Tesseract process, MB (RECOGNITION_TESSERACT_MEMORY_MB; 0 or absent: none). */
+  tesseractMemoryMb?: number;
   /** AI adapter configuration (AI_*); when given, the AI engine does the recognition. */
   ai?: AiConfig;
   /** Background events; default the logger's warn level (http/logger.ts `backgroundLog`), or silent without one. */
@@ -104,6 +106,7 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
       maxHeapMb: opts.taskMemoryMb,
       pagesInParallel: Math.min(4, defaultThreads()),
       languages: opts.ocrLanguages,
+      tesseractMemoryMb: opts.tesseractMemoryMb,
     }),
     background: new RecognitionPool({
       name: 'background',
@@ -111,6 +114,7 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
       niceness: 10,
       maxHeapMb: opts.taskMemoryMb,
       languages: opts.ocrLanguages,
+      tesseractMemoryMb: opts.tesseractMemoryMb,
     }),
   };
   const checkImage: ImageChecker = (bytes, lane, signal) => pools[lane].checkImage(bytes, signal);

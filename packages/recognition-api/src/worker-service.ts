@@ -23,6 +23,8 @@ export interface StartRecognitionWorkersOptions {
   ocrLanguages?: string;
   /** V8 heap cap per pool thread, MB (RECOGNITION_TASK_MEMORY_MB). */
   taskMemoryMb?: number;
+  /** Address-space limit of each Tesseract process, MB (RECOGNITION_TESSERACT_MEMORY_MB; 0 or absent: none). */
+  tesseractMemoryMb?: number;
   /** AI adapter (AI_*); when given, it does the recognition. */
   ai?: AiConfig;
   /** Recognition engine (tests); default the local OCR engine on a worker pool. */
@@ -62,7 +64,14 @@ export async function startRecognitionWorkers(opts: StartRecognitionWorkersOptio
   const db = await openRecognitionDb(opts);
   const pool = opts.engine
     ? null
-    : new RecognitionPool({ name: 'background', threads: workerCount, niceness: 10, maxHeapMb: opts.taskMemoryMb, languages: opts.ocrLanguages });
+    : new RecognitionPool({
+        name: 'background',
+        threads: workerCount,
+        niceness: 10,
+        maxHeapMb: opts.taskMemoryMb,
+        languages: opts.ocrLanguages,
+        tesseractMemoryMb: opts.tesseractMemoryMb,
+      });
   const localEngine = opts.engine ?? pooledOcrEngine(pool!, cachedProbe(tesseractProbe(opts.ocrLanguages), clock));
   const aiEngine =
     opts.ai && pool ? new AiEngine(opts.ai, { shrink: (images, signal) => pool.shrinkForAi(images, signal), log: opts.log }) : undefined;

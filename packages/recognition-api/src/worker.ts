@@ -16,6 +16,7 @@ const workers = await startRecognitionWorkers({
   databaseUrl: config.databaseUrl,
   workers: config.workers,
   taskMemoryMb: config.taskMemoryMb,
+  tesseractMemoryMb: config.tesseractMemoryMb,
   ocrLanguages: config.ocrLanguages,
   ai: config.ai,
   allowLoopbackCallbacks: config.allowLoopbackCallbacks,

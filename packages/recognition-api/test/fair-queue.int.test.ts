@@ -33,8 +33,8 @@ const uploadNow = async (key: string, priority: 'normal' | 'batch') =>
 /** Claims until the queue is empty; returns the claimed ids in order. */
 const drain = async () => {
   const order: string[] = [];
-  for (let doc = await h.services.queue.claim(h.clock.now(), JOB_LEASE_MS); doc; doc = await h.services.queue.claim(h.clock.now(), JOB_LEASE_MS))
-    order.push(doc.id);
+  const claim = () => h.services.queue.claim(h.clock.now(), JOB_LEASE_MS, { alone: true }); // one worker, alone
+  for (let doc = await claim(); doc; doc = await claim()) order.push(doc.id);
   return order;
 };
 

@@ -2,6 +2,7 @@ import { Poller, type Clock } from '@app/shared';
 import type { RecognitionServices } from '../app.js';
 import { CallbackSender } from '../callbacks/callback-sender.js';
 import { UndiciCallbackHttp } from '../callbacks/callback-http.js';
+import { JobGate } from './job-gate.js';
 import { runWorkerStep } from './worker.js';
 
 /** What {@link startBackgroundLoops} needs. */
@@ -43,8 +44,9 @@ export function startBackgroundLoops(o: BackgroundLoopsOptions): BackgroundLoops
   const { services, clock, log, pollMs } = o;
   const onError = (err: unknown) => log?.('background step failed', { err: (err as Error).message });
   const shutdown = new AbortController();
+  const gate = new JobGate();
   const step = () =>
-    runWorkerStep({ queue: services.queue, processor: services.processor, clock, log, leaseMs: o.leaseMs, shutdown: shutdown.signal });
+    runWorkerStep({ queue: services.queue, processor: services.processor, clock, log, leaseMs: o.leaseMs, shutdown: shutdown.signal, gate });
   const workers = Array.from({ length: o.workerCount }, () => new Poller(step, { intervalMs: pollMs, onError }));
   o.workers.push(...workers);
   const http = new UndiciCallbackHttp({ allowLoopback: o.allowLoopbackCallbacks });

@@ -13,6 +13,9 @@ const DUE = `((status = 'queued' AND available_at <= $1) OR (status = 'processin
  */
 const CLASS = `CASE priority WHEN 'high' THEN 0 WHEN 'normal' THEN (CASE WHEN $3 THEN 2 ELSE 1 END) ELSE (CASE WHEN $3 THEN 1 ELSE 2 END) END`;
 
+/** A document that must be re-run alone is claimable only by a claim made alone (`$4`). */
+const CLAIMABLE = `($4 OR NOT (isolate OR (status = 'processing' AND NOT claimed_alone)))`;
+
 /**
  * Batch documents' guaranteed share of the workers (issue 27, defect 6; Spec: Limits, "Batch processing: every
  * 15 minutes"): one claim in 4, counted across all workers and instances by a database sequence, takes due batch
@@ -35,31 +38,39 @@ export class QueueRepo {
    * (normal before batch, except on every {@link BATCH_SHARE_EVERY}-th claim, which prefers batch), within it the API key whose last turn is oldest (round-robin: one key's
    * thousand-page batch cannot delay another key's single document), within the key the oldest due row. Sets
    * status `processing`, `lease_until = now + leaseMs`, attempts+1, a new fencing token (`lease_token`+1, the
-   * returned record's `leaseToken`), and records the key's turn.
+   * returned record's `leaseToken`), and records the key's turn. `alone`: the caller's process runs nothing else
+   * and will run nothing else alongside (see JobGate); only such a claim may take a document that must be re-run
+   * alone (`isolate`), and only a death during such a run is charged to the document (issue 27, defect 3).
    */
-  async claim(now: Date, leaseMs: number): Promise<DocumentRecord | null> {
+  async claim(now: Date, leaseMs: number, opts: { alone?: boolean } = {}): Promise<(DocumentRecord & { isolate: boolean }) | null> {
     const turn = await this.db.query<{ n: string | number }>(`SELECT nextval('queue_claim_seq') AS n`);
     const batchTurn = Number(turn[0]!.n) % BATCH_SHARE_EVERY === 0;
     // The keys in round-robin order, then each key's rows; SKIP LOCKED passes over a row another worker is taking
     // right now and goes on to the next row or key, so a second worker never comes back empty while due work is
     // left (issue 27, defect 6: picking one key first left it idle for a poll interval).
     const rows = await this.db.query<Parameters<typeof toRecord>[0]>(
-      `WITH due AS (SELECT api_key_id, ${CLASS} AS cls, created_at FROM documents WHERE ${DUE}),
+      `WITH due AS (SELECT api_key_id, ${CLASS} AS cls, created_at FROM documents WHERE ${DUE} AND ${CLAIMABLE}),
             best AS (SELECT min(cls) AS cls FROM due),
             key_order AS (
               SELECT d.api_key_id, t.last_turn, min(d.created_at) AS first_at
               FROM due d JOIN best b ON d.cls = b.cls LEFT JOIN queue_turns t ON t.api_key_id = d.api_key_id
               GROUP BY d.api_key_id, t.last_turn)
-       UPDATE documents SET status = 'processing', lease_until = $2, attempts = attempts + 1, lease_token = lease_token + 1
+       UPDATE documents SET status = 'processing', lease_until = $2, lease_token = lease_token + 1,
+         -- A holder that died (lease ran out) while sharing its process with other documents proves nothing about
+         -- this one: the attempt it was charged is given back and the document is re-run alone (issue 27, defect 3).
+         attempts = attempts + 1 - (CASE WHEN status = 'processing' AND NOT claimed_alone THEN 1 ELSE 0 END),
+         isolate = isolate OR (status = 'processing' AND NOT claimed_alone),
+         claimed_alone = (isolate OR (status = 'processing' AND NOT claimed_alone)) AND $4
        WHERE id = (
          SELECT d.id FROM documents d JOIN key_order k ON k.api_key_id = d.api_key_id, best b
          WHERE ${DUE.replace(/status|available_at|lease_until/g, 'd.$&')} AND ${CLASS.replace('priority', 'd.priority')} = b.cls
+           AND ${CLAIMABLE.replace(/isolate|status|claimed_alone/g, 'd.$&')}
          ORDER BY k.last_turn NULLS FIRST, k.first_at, d.api_key_id, d.available_at, d.created_at, d.id
          LIMIT 1 FOR UPDATE OF d SKIP LOCKED)
        RETURNING *`,
-      [now, new Date(now.getTime() + leaseMs), batchTurn],
+      [now, new Date(now.getTime() + leaseMs), batchTurn, opts.alone ?? false],
     );
-    const doc = rows[0] ? toRecord(rows[0]) : null;
+    const doc = rows[0] ? { ...toRecord(rows[0]), isolate: (rows[0] as { isolate?: boolean }).isolate === true } : null;
     if (doc) {
       await this.db.query(
         `INSERT INTO queue_turns (api_key_id, last_turn) VALUES ($1, nextval('queue_turn_seq'))

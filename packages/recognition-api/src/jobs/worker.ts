@@ -1,7 +1,8 @@
 import type { Clock } from '@app/shared';
-import type { ProcessingResult } from '../documents/documents.types.js';
+import type { DocumentRecord, ProcessingResult } from '../documents/documents.types.js';
 import { deadlineSignal, realScheduler, whenAborted, type Scheduler } from '../time/scheduler.js';
 import { timedOrFailed, type DocumentProcessor } from './document-processor.js';
+import { JobGate } from './job-gate.js';
 import { holdLease, JOB_LEASE_MS } from './lease.js';
 import type { QueueRepo } from './queue.repo.js';
 
@@ -30,6 +31,8 @@ export interface WorkerDeps {
   jobTimeoutMs?: number;
   leaseMs?: number;
   shutdown?: AbortSignal;
+  /** The process's jobs, shared by its workers (issue 27, defect 3); without one, every claim is made alone. */
+  gate?: JobGate;
   log?: (msg: string, extra: object) => void;
 }
 
@@ -50,10 +53,23 @@ class JobStopped extends Error {
  */
 export async function runWorkerStep(deps: WorkerDeps): Promise<boolean> {
   if (deps.shutdown?.aborted) return false;
+  const slot = (deps.gate ?? new JobGate()).enter();
+  if (!slot) return false;
+  try {
+    const doc = await deps.queue.claim(deps.clock.now(), deps.leaseMs ?? JOB_LEASE_MS, { alone: slot.alone });
+    if (!doc) return false;
+    slot.isolated(doc.isolate && slot.alone);
+    if (doc.isolate) deps.log?.('document re-run alone after its process died', { documentId: doc.id, attempts: doc.attempts });
+    return await runJob(deps, doc);
+  } finally {
+    slot.leave();
+  }
+}
+
+/** Recognises a claimed document and records the outcome (see {@link runWorkerStep}). */
+async function runJob(deps: WorkerDeps, doc: DocumentRecord): Promise<boolean> {
   const scheduler = deps.scheduler ?? realScheduler;
   const leaseMs = deps.leaseMs ?? JOB_LEASE_MS;
-  const doc = await deps.queue.claim(deps.clock.now(), leaseMs);
-  if (!doc) return false;
   if (doc.attempts > MAX_JOB_ATTEMPTS) {
     await deps.processor.finish(doc, {
       ok: false,

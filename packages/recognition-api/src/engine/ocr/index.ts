@@ -20,6 +20,8 @@ export interface LocalOcrOptions {
   niceness?: number;
   /** Tesseract languages of every page read; default by image quality (page-ocr.ts `OCR_LANGS`). The benchmark's `--langs` sets it. */
   languages?: string;
+  /** Address-space limit of each Tesseract process, MB (tesseract.ts `memoryMb`); absent: none. */
+  tesseractMemoryMb?: number;
 }
 
 /** The local engine with its extra, additive output: per-field confidences from Tesseract's word confidences. */
@@ -38,7 +40,13 @@ export interface LocalOcrEngine extends RecognitionEngine {
  */
 export function createLocalOcrEngine(opts: LocalOcrOptions = {}): LocalOcrEngine {
   const limiter = new Limiter(Math.max(1, opts.concurrency ?? cpus().length));
-  const call = (signal?: AbortSignal) => ({ tesseractPath: opts.tesseractPath, signal, niceness: opts.niceness, languages: opts.languages });
+  const call = (signal?: AbortSignal) => ({
+    tesseractPath: opts.tesseractPath,
+    signal,
+    niceness: opts.niceness,
+    languages: opts.languages,
+    memoryMb: opts.tesseractMemoryMb,
+  });
 
   /**
    * Every upload as pages: an image is one page, a multi-page TIFF one page per directory; a PDF is read page by

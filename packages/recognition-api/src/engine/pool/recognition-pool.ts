@@ -21,6 +21,8 @@ export interface RecognitionPoolOptions {
   tesseractPath?: string;
   /** Tesseract languages of the local engine in this pool's threads (RECOGNITION_OCR_LANGUAGES, e.g. `rus+eng`); default the engine's (`rus`). */
   languages?: string;
+  /** Address-space limit of each Tesseract process, MB (RECOGNITION_TESSERACT_MEMORY_MB); absent or 0: none. */
+  tesseractMemoryMb?: number;
   /** After an abort, how long a task may take to stop by itself before its thread is terminated (ms, default 2000). */
   abortGraceMs?: number;
   /** Worker module (tests give their own); default `pool-worker.mjs` beside this file. */
@@ -124,6 +126,7 @@ export class RecognitionPool {
       ...rest,
       tesseractPath: this.opts.tesseractPath,
       niceness: this.opts.niceness,
+      tesseractMemoryMb: this.opts.tesseractMemoryMb || undefined,
       pagesInParallel: this.opts.pagesInParallel,
       languages: this.languages,
     };
