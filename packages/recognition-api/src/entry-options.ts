@@ -20,6 +20,7 @@ export function serviceOptionsFromConfig(config: RecognitionConfig, logger: Logg
     highSlots: config.highSlots,
     taskMemoryMb: config.taskMemoryMb,
     tesseractMemoryMb: config.tesseractMemoryMb,
+    s3: config.s3,
     ocrLanguages: config.ocrLanguages,
     allowLoopbackCallbacks: config.allowLoopbackCallbacks,
     logger,

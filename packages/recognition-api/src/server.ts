@@ -16,7 +16,8 @@ import { defaultThreads, RecognitionPool } from './engine/pool/recognition-pool.
 import type { ImageChecker } from './documents/intake.js';
 import { backgroundLog } from './http/logger.js';
 import { startBackgroundLoops } from './jobs/background-loops.js';
-import { LocalFileStore } from './storage/file-store.js';
+import { createFileStore } from './storage/file-store-factory.js';
+import type { S3Config } from './storage/s3-file-store.js';
 
 /** Options of {@link startRecognitionService}; everything but `dataDir`/`port`/`host` is optional. */
 export interface StartRecognitionOptions {
@@ -36,6 +37,8 @@ export interface StartRecognitionOptions {
   taskMemoryMb?: number;
   /** Address-space limit of each Tesseract process, MB (RECOGNITION_TESSERACT_MEMORY_MB; 0 or absent: none). */
   tesseractMemoryMb?: number;
+  /** Uploads in an S3-compatible object store (RECOGNITION_S3_*); absent: `<dataDir>/recognition/files`. */
+  s3?: S3Config;
   /** AI adapter configuration (AI_*); when given, the AI engine does the recognition. */
   ai?: AiConfig;
   /** Background events; default the logger's warn level (http/logger.ts `backgroundLog`), or silent without one. */
@@ -130,7 +133,7 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
   };
   const deps: RecognitionAppDeps = {
     db,
-    files: new LocalFileStore(join(opts.dataDir, 'recognition', 'files')),
+    files: createFileStore(opts.dataDir, opts.s3),
     localEngine,
     aiEngine,
     clock,

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { randomIds, systemClock, type Clock } from '@app/shared';
 import { createRecognitionServices, type RecognitionAppDeps } from './app.js';
 import type { AiConfig, EdoConfig } from './config.js';
@@ -9,7 +8,8 @@ import { cachedProbe, pooledOcrEngine, tesseractProbe } from './engine/pool/pool
 import { RecognitionPool } from './engine/pool/recognition-pool.js';
 import { loadMasterKey } from './edo/master-key.js';
 import { startBackgroundLoops } from './jobs/background-loops.js';
-import { LocalFileStore } from './storage/file-store.js';
+import { createFileStore } from './storage/file-store-factory.js';
+import type { S3Config } from './storage/s3-file-store.js';
 
 /** Options of a worker-only process (the recognition-worker entry, `worker.ts`). */
 export interface StartRecognitionWorkersOptions {
@@ -25,6 +25,8 @@ export interface StartRecognitionWorkersOptions {
   taskMemoryMb?: number;
   /** Address-space limit of each Tesseract process, MB (RECOGNITION_TESSERACT_MEMORY_MB; 0 or absent: none). */
   tesseractMemoryMb?: number;
+  /** Uploads in an S3-compatible object store (RECOGNITION_S3_*); absent: `<dataDir>/recognition/files`. */
+  s3?: S3Config;
   /** AI adapter (AI_*); when given, it does the recognition. */
   ai?: AiConfig;
   /** Recognition engine (tests); default the local OCR engine on a worker pool. */
@@ -78,7 +80,7 @@ export async function startRecognitionWorkers(opts: StartRecognitionWorkersOptio
   const allowLoopback = opts.allowLoopbackCallbacks ?? false;
   const deps: RecognitionAppDeps = {
     db,
-    files: new LocalFileStore(join(opts.dataDir, 'recognition', 'files')),
+    files: createFileStore(opts.dataDir, opts.s3),
     localEngine,
     aiEngine,
     clock,

@@ -17,6 +17,7 @@ const workers = await startRecognitionWorkers({
   workers: config.workers,
   taskMemoryMb: config.taskMemoryMb,
   tesseractMemoryMb: config.tesseractMemoryMb,
+  s3: config.s3,
   ocrLanguages: config.ocrLanguages,
   ai: config.ai,
   allowLoopbackCallbacks: config.allowLoopbackCallbacks,
