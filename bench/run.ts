@@ -13,6 +13,7 @@ const BENCHES: Record<string, string> = {
   zones: 'zones.ts',
   recognition: 'recognition/run.ts',
   'recognition-load': 'recognition-load.ts',
+  'recognition-soak': 'recognition-soak.ts',
 };
 
 const name = process.argv[2];
