@@ -44,7 +44,10 @@ export function startBackgroundLoops(o: BackgroundLoopsOptions): BackgroundLoops
   const { services, clock, log, pollMs } = o;
   const onError = (err: unknown) => log?.('background step failed', { err: (err as Error).message });
   const shutdown = new AbortController();
-  const gate = new JobGate();
+  // Workers turned away while the process ran one document alone look again as soon as it may share.
+  const gate = new JobGate(() => {
+    for (const w of workers) w.poke();
+  });
   const step = () =>
     runWorkerStep({ queue: services.queue, processor: services.processor, clock, log, leaseMs: o.leaseMs, shutdown: shutdown.signal, gate });
   const workers = Array.from({ length: o.workerCount }, () => new Poller(step, { intervalMs: pollMs, onError }));

@@ -8,6 +8,15 @@ export class JobGate {
   private running = 0;
   private exclusive = false;
 
+  /** `onOpen` is called when the process stops running alone, so workers that were turned away look again at once. */
+  constructor(private readonly onOpen: () => void = () => {}) {}
+
+  private open(): void {
+    if (!this.exclusive) return;
+    this.exclusive = false;
+    this.onOpen();
+  }
+
   /**
    * Reserves a slot for a claim; null when the process is running a document alone (wait for the next poll).
    * `alone` is true when nothing else runs: the claim may then take a document that must run alone.
@@ -22,13 +31,13 @@ export class JobGate {
     return {
       alone,
       isolated: (yes) => {
-        if (alone && !yes) this.exclusive = false;
+        if (alone && !yes) this.open();
       },
       leave: () => {
         if (left) return;
         left = true;
         this.running--;
-        if (alone) this.exclusive = false;
+        if (alone) this.open();
       },
     };
   }
