@@ -14,6 +14,7 @@ const BENCHES: Record<string, string> = {
   recognition: 'recognition/run.ts',
   'recognition-load': 'recognition-load.ts',
   'recognition-dev': 'recognition/dev-set.ts',
+  'recognition-soak': 'recognition-soak.ts',
 };
 
 const name = process.argv[2];

@@ -6,6 +6,9 @@ import type { Clock, Db, IdSource } from '@app/shared';
 import { adminSettings, createAdminServices, type AdminPanelOptions } from './admin-web/admin.module.js';
 import { adminPanel } from './admin-web/admin.plugin.js';
 import { CallbacksRepo } from './callbacks/callbacks.repo.js';
+import { callbacksRoutes } from './callbacks/callbacks.routes.js';
+import { CallbacksService } from './callbacks/callbacks.service.js';
+import { OrphanFileSweep } from './documents/orphan-files.js';
 import { systemResolver, type Resolver } from './callbacks/callback-url.js';
 import { DocumentsRepo } from './documents/documents.repo.js';
 import { documentsRoutes } from './documents/documents.routes.js';
@@ -92,8 +95,8 @@ export function createRecognitionServices(deps: RecognitionAppDeps) {
   const scheduler = deps.scheduler ?? realScheduler;
   const highLane = new Lane('priority=high', deps.highSlots ?? 2, deps.clock);
   const documents = new DocumentsService({
+    db: deps.db,
     docs,
-    callbacks,
     files: deps.files,
     clock: deps.clock,
     scheduler,
@@ -117,7 +120,26 @@ export function createRecognitionServices(deps: RecognitionAppDeps) {
     days: deps.imageRetentionDays ?? DEFAULT_IMAGE_RETENTION_DAYS,
     log: deps.log,
   });
-  return { keys, docs, callbacks, queue, processor, documents, health, edo, highLane, scheduler, admin, adminConfig, metrics, imageRetention };
+  const orphanFiles = new OrphanFileSweep({ files: deps.files, docs, clock: deps.clock, log: deps.log });
+  const callbackService = new CallbacksService({ docs, callbacks, clock: deps.clock, ids: deps.ids });
+  return {
+    keys,
+    docs,
+    callbacks,
+    callbackService,
+    queue,
+    processor,
+    documents,
+    health,
+    edo,
+    highLane,
+    scheduler,
+    admin,
+    adminConfig,
+    metrics,
+    imageRetention,
+    orphanFiles,
+  };
 }
 
 /** The services of one app instance (keys, documents, queue, callbacks, health). */
@@ -182,6 +204,7 @@ export async function buildRecognitionApp(
   installAuth(app, services.keys);
   healthRoutes(app, services.health);
   documentsRoutes(app, services.documents);
+  callbacksRoutes(app, services.callbackService);
   await edoRoutes(app, services.edo.gateway);
   await app.register(adminPanel, { prefix: '/admin', services: services.admin, settings: services.adminConfig, clock: deps.clock });
   app.addHook('onClose', async () => services.edo.session.reset());

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { ConfigError, envFlag, envInt } from '@app/shared';
 import type { EdoConnectionInput } from './edo/edo-connection.service.js';
+import type { S3Config } from './storage/s3-file-store.js';
 
 export { ConfigError };
 
@@ -89,6 +90,8 @@ export interface RecognitionConfig {
   dataDir: string;
   /** Set when AI_BASE_URL is; the AI adapter then replaces the local OCR engine. */
   ai?: AiConfig;
+  /** RECOGNITION_S3_* (issue 27): uploads in an S3-compatible object store instead of `DATA_DIR` (storage/s3-file-store.ts). */
+  s3?: S3Config;
   /**
    * RECOGNITION_ALLOW_LOOPBACK_CALLBACKS=1 (old name RECOGNITION_ALLOW_PRIVATE_CALLBACKS, same meaning now):
    * callback URLs may point at loopback (127.0.0.0/8, ::1), for a receiver on the same machine. Private ranges,
@@ -111,6 +114,16 @@ export interface RecognitionConfig {
   logLevel: string;
   /** RECOGNITION_IMAGE_RETENTION_DAYS, default 30: page images of finished documents are deleted after this age. */
   imageRetentionDays: number;
+  /**
+   * RECOGNITION_SHUTDOWN_GRACE_MS, default 20000 (1000–600000): on SIGTERM/SIGINT the process releases its jobs at
+   * once and exits within this time even if something hangs; keep it below the orchestrator's grace period (issue 27).
+   */
+  shutdownGraceMs: number;
+  /**
+   * RECOGNITION_TESSERACT_MEMORY_MB, default 1024 (0 = no limit, else 128–16384): address-space limit of each
+   * Tesseract process (`prlimit --as`), so native memory of one page cannot take the worker process down (issue 27).
+   */
+  tesseractMemoryMb: number;
   edo: EdoConfig;
   admin: AdminConfig;
 }
@@ -156,6 +169,39 @@ function envPrice(env: NodeJS.ProcessEnv, name: string): number | undefined {
 const OCR_LANGUAGES = ['rus', 'eng'];
 
 /** RECOGNITION_OCR_LANGUAGES: `rus` by default; each of `rus`/`eng` at most once, joined by `+`. */
+/**
+ * RECOGNITION_S3_BUCKET (turns the object store on), RECOGNITION_S3_ENDPOINT (http(s) URL; absent: AWS),
+ * RECOGNITION_S3_REGION (default us-east-1), RECOGNITION_S3_ACCESS_KEY_ID / RECOGNITION_S3_SECRET_ACCESS_KEY (both or
+ * neither: the SDK's default chain), RECOGNITION_S3_FORCE_PATH_STYLE (1/0; default 1 with an endpoint).
+ */
+function s3Config(env: NodeJS.ProcessEnv): S3Config | undefined {
+  const bucket = env.RECOGNITION_S3_BUCKET;
+  const others = ['RECOGNITION_S3_ENDPOINT', 'RECOGNITION_S3_ACCESS_KEY_ID', 'RECOGNITION_S3_SECRET_ACCESS_KEY'].filter((k) => env[k]);
+  if (!bucket) {
+    if (others.length) throw new ConfigError(`${others[0]} is set but RECOGNITION_S3_BUCKET is not`);
+    return undefined;
+  }
+  const endpoint = env.RECOGNITION_S3_ENDPOINT || undefined;
+  if (endpoint && !/^https?:\/\//.test(endpoint)) throw new ConfigError(`RECOGNITION_S3_ENDPOINT must be an http(s) URL, got "${endpoint}"`);
+  const accessKeyId = env.RECOGNITION_S3_ACCESS_KEY_ID || undefined;
+  const secretAccessKey = env.RECOGNITION_S3_SECRET_ACCESS_KEY || undefined;
+  if (!accessKeyId !== !secretAccessKey) throw new ConfigError('RECOGNITION_S3_ACCESS_KEY_ID and RECOGNITION_S3_SECRET_ACCESS_KEY go together');
+  const pathStyle = env.RECOGNITION_S3_FORCE_PATH_STYLE;
+  return {
+    bucket,
+    endpoint,
+    region: env.RECOGNITION_S3_REGION || 'us-east-1',
+    accessKeyId,
+    secretAccessKey,
+    forcePathStyle: pathStyle === undefined || pathStyle === '' ? undefined : pathStyle === '1',
+  };
+}
+
+/** RECOGNITION_TESSERACT_MEMORY_MB: 0 turns the limit off; otherwise 128–16384 MB. */
+function tesseractMemory(env: NodeJS.ProcessEnv): number {
+  return env.RECOGNITION_TESSERACT_MEMORY_MB === '0' ? 0 : envInt(env, 'RECOGNITION_TESSERACT_MEMORY_MB', 1024, 128, 16_384);
+}
+
 function ocrLanguages(env: NodeJS.ProcessEnv): string {
   const raw = (env.RECOGNITION_OCR_LANGUAGES ?? '').trim();
   if (raw === '') return 'rus';
@@ -182,6 +228,9 @@ export function loadRecognitionConfig(env: NodeJS.ProcessEnv = process.env): Rec
   return {
     port: envInt(env, 'RECOGNITION_PORT', 3100, 0, 65535),
     imageRetentionDays: envInt(env, 'RECOGNITION_IMAGE_RETENTION_DAYS', 30, 1, 3650),
+    shutdownGraceMs: envInt(env, 'RECOGNITION_SHUTDOWN_GRACE_MS', 20_000, 1000, 600_000),
+    tesseractMemoryMb: tesseractMemory(env),
+    s3: s3Config(env),
     host: env.RECOGNITION_HOST || '127.0.0.1',
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: resolve(env.DATA_DIR || 'data'),

@@ -19,6 +19,8 @@ export function serviceOptionsFromConfig(config: RecognitionConfig, logger: Logg
     workers: config.workers,
     highSlots: config.highSlots,
     taskMemoryMb: config.taskMemoryMb,
+    tesseractMemoryMb: config.tesseractMemoryMb,
+    s3: config.s3,
     ocrLanguages: config.ocrLanguages,
     allowLoopbackCallbacks: config.allowLoopbackCallbacks,
     logger,

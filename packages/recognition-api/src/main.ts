@@ -6,6 +6,7 @@
 import { ConfigError, loadRecognitionConfig } from './config.js';
 import { serviceOptionsFromConfig } from './entry-options.js';
 import { startRecognitionService } from './server.js';
+import { exitOnStopSignals } from './shutdown.js';
 
 try {
   const config = loadRecognitionConfig();
@@ -15,12 +16,10 @@ try {
   console.log(
     `admin panel ${service.admin.url} (user ${service.admin.username}; ${service.admin.password ? 'first password generated into the data folder: set your own with admin-cli set-password or ADMIN_PASSWORD_HASH' : 'password from ADMIN_PASSWORD_HASH'})`,
   );
-  const stop = async () => {
-    await service.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  exitOnStopSignals(() => service.close(), {
+    graceMs: config.shutdownGraceMs,
+    log: (msg, extra) => console.log(`recognition-api ${msg}${extra ? ` ${JSON.stringify(extra)}` : ''}`),
+  });
 } catch (err) {
   if (err instanceof ConfigError) {
     console.error(`configuration error: ${err.message}`);

@@ -16,7 +16,8 @@ import { defaultThreads, RecognitionPool } from './engine/pool/recognition-pool.
 import type { ImageChecker } from './documents/intake.js';
 import { backgroundLog } from './http/logger.js';
 import { startBackgroundLoops } from './jobs/background-loops.js';
-import { LocalFileStore } from './storage/file-store.js';
+import { createFileStore } from './storage/file-store-factory.js';
+import type { S3Config } from './storage/s3-file-store.js';
 
 /** Options of {@link startRecognitionService}; everything but `dataDir`/`port`/`host` is optional. */
 export interface StartRecognitionOptions {
@@ -34,6 +35,10 @@ export interface StartRecognitionOptions {
   ocrLanguages?: string;
   /** V8 heap cap per pool thread, MB (RECOGNITION_TASK_MEMORY_MB, default 768). */
   taskMemoryMb?: number;
+  /** Address-space limit of each Tesseract process, MB (RECOGNITION_TESSERACT_MEMORY_MB; 0 or absent: none). */
+  tesseractMemoryMb?: number;
+  /** Uploads in an S3-compatible object store (RECOGNITION_S3_*); absent: `<dataDir>/recognition/files`. */
+  s3?: S3Config;
   /** AI adapter configuration (AI_*); when given, the AI engine does the recognition. */
   ai?: AiConfig;
   /** Background events; default the logger's warn level (http/logger.ts `backgroundLog`), or silent without one. */
@@ -104,6 +109,7 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
       maxHeapMb: opts.taskMemoryMb,
       pagesInParallel: Math.min(4, defaultThreads()),
       languages: opts.ocrLanguages,
+      tesseractMemoryMb: opts.tesseractMemoryMb,
     }),
     background: new RecognitionPool({
       name: 'background',
@@ -111,6 +117,7 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
       niceness: 10,
       maxHeapMb: opts.taskMemoryMb,
       languages: opts.ocrLanguages,
+      tesseractMemoryMb: opts.tesseractMemoryMb,
     }),
   };
   const checkImage: ImageChecker = (bytes, lane, signal) => pools[lane].checkImage(bytes, signal);
@@ -126,7 +133,7 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
   };
   const deps: RecognitionAppDeps = {
     db,
-    files: new LocalFileStore(join(opts.dataDir, 'recognition', 'files')),
+    files: createFileStore(opts.dataDir, opts.s3),
     localEngine,
     aiEngine,
     clock,
@@ -193,8 +200,8 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
     edo: services.edo.connection,
     admin: { url: `${url}/admin`, ...admin },
     async close() {
-      await app.close();
-      await loops.stop();
+      // Jobs are released at once while HTTP drains (a high request in flight still finishes or times out).
+      await Promise.all([app.close(), loops.stop()]);
       await Promise.all([pools.high.close(), pools.background.close()]);
       await db.close();
     },

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { randomIds, systemClock, type Clock } from '@app/shared';
 import { createRecognitionServices, type RecognitionAppDeps } from './app.js';
 import type { AiConfig, EdoConfig } from './config.js';
@@ -9,7 +8,8 @@ import { cachedProbe, pooledOcrEngine, tesseractProbe } from './engine/pool/pool
 import { RecognitionPool } from './engine/pool/recognition-pool.js';
 import { loadMasterKey } from './edo/master-key.js';
 import { startBackgroundLoops } from './jobs/background-loops.js';
-import { LocalFileStore } from './storage/file-store.js';
+import { createFileStore } from './storage/file-store-factory.js';
+import type { S3Config } from './storage/s3-file-store.js';
 
 /** Options of a worker-only process (the recognition-worker entry, `worker.ts`). */
 export interface StartRecognitionWorkersOptions {
@@ -23,6 +23,10 @@ export interface StartRecognitionWorkersOptions {
   ocrLanguages?: string;
   /** V8 heap cap per pool thread, MB (RECOGNITION_TASK_MEMORY_MB). */
   taskMemoryMb?: number;
+  /** Address-space limit of each Tesseract process, MB (RECOGNITION_TESSERACT_MEMORY_MB; 0 or absent: none). */
+  tesseractMemoryMb?: number;
+  /** Uploads in an S3-compatible object store (RECOGNITION_S3_*); absent: `<dataDir>/recognition/files`. */
+  s3?: S3Config;
   /** AI adapter (AI_*); when given, it does the recognition. */
   ai?: AiConfig;
   /** Recognition engine (tests); default the local OCR engine on a worker pool. */
@@ -36,11 +40,16 @@ export interface StartRecognitionWorkersOptions {
   clock?: Clock;
   /** Real-time pause of an idle worker or callback poller, ms (default 1000). */
   pollMs?: number;
+  /** Job lease, ms (default 2 min); multi-process tests shorten it to stall a worker past it quickly. */
+  leaseMs?: number;
 }
 
 /** A running worker-only process. */
 export interface RunningRecognitionWorkers {
-  /** Stops polling, waits for the documents and callbacks in progress, closes the pool and the database. */
+  /**
+   * Stops polling, releases the documents in progress at once (uncharged, their pool tasks and Tesseract
+   * processes killed), waits for the callbacks in flight, closes the pool and the database.
+   */
   close(): Promise<void>;
 }
 
@@ -57,14 +66,21 @@ export async function startRecognitionWorkers(opts: StartRecognitionWorkersOptio
   const db = await openRecognitionDb(opts);
   const pool = opts.engine
     ? null
-    : new RecognitionPool({ name: 'background', threads: workerCount, niceness: 10, maxHeapMb: opts.taskMemoryMb, languages: opts.ocrLanguages });
+    : new RecognitionPool({
+        name: 'background',
+        threads: workerCount,
+        niceness: 10,
+        maxHeapMb: opts.taskMemoryMb,
+        languages: opts.ocrLanguages,
+        tesseractMemoryMb: opts.tesseractMemoryMb,
+      });
   const localEngine = opts.engine ?? pooledOcrEngine(pool!, cachedProbe(tesseractProbe(opts.ocrLanguages), clock));
   const aiEngine =
     opts.ai && pool ? new AiEngine(opts.ai, { shrink: (images, signal) => pool.shrinkForAi(images, signal), log: opts.log }) : undefined;
   const allowLoopback = opts.allowLoopbackCallbacks ?? false;
   const deps: RecognitionAppDeps = {
     db,
-    files: new LocalFileStore(join(opts.dataDir, 'recognition', 'files')),
+    files: createFileStore(opts.dataDir, opts.s3),
     localEngine,
     aiEngine,
     clock,
@@ -82,6 +98,7 @@ export async function startRecognitionWorkers(opts: StartRecognitionWorkersOptio
     clock,
     log: opts.log,
     pollMs: opts.pollMs ?? 1000,
+    leaseMs: opts.leaseMs,
     allowLoopbackCallbacks: allowLoopback,
   });
   return {

@@ -1,5 +1,6 @@
 import { loadRecognitionConfig } from './config.js';
 import { backgroundLog, createServiceLogger } from './http/logger.js';
+import { exitOnStopSignals } from './shutdown.js';
 import { startRecognitionWorkers } from './worker-service.js';
 
 /**
@@ -15,6 +16,8 @@ const workers = await startRecognitionWorkers({
   databaseUrl: config.databaseUrl,
   workers: config.workers,
   taskMemoryMb: config.taskMemoryMb,
+  tesseractMemoryMb: config.tesseractMemoryMb,
+  s3: config.s3,
   ocrLanguages: config.ocrLanguages,
   ai: config.ai,
   allowLoopbackCallbacks: config.allowLoopbackCallbacks,
@@ -22,10 +25,6 @@ const workers = await startRecognitionWorkers({
   edo: config.edo,
   log,
 });
+// Printed once the workers poll: supervisors and the multi-process tests wait for it.
 console.log(`recognition-worker running ${Math.max(1, config.workers)} workers`);
-const stop = async () => {
-  await workers.close();
-  process.exit(0);
-};
-process.once('SIGINT', stop);
-process.once('SIGTERM', stop);
+exitOnStopSignals(() => workers.close(), { graceMs: config.shutdownGraceMs, log: (msg, extra) => log(`recognition-worker ${msg}`, extra ?? {}) });

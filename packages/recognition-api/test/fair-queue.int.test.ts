@@ -12,6 +12,8 @@ afterAll(async () => h.close());
 beforeEach(async () => {
   await h.db.query('DELETE FROM documents');
   await h.db.query('DELETE FROM queue_turns');
+  // Claim numbers decide the batch turns (every 4th claim): each test starts at claim 1.
+  await h.db.query('ALTER SEQUENCE queue_claim_seq RESTART');
 });
 
 /** Uploads one page; the clock moves 1 ms so creation order is unambiguous. */
@@ -31,8 +33,8 @@ const uploadNow = async (key: string, priority: 'normal' | 'batch') =>
 /** Claims until the queue is empty; returns the claimed ids in order. */
 const drain = async () => {
   const order: string[] = [];
-  for (let doc = await h.services.queue.claim(h.clock.now(), JOB_LEASE_MS); doc; doc = await h.services.queue.claim(h.clock.now(), JOB_LEASE_MS))
-    order.push(doc.id);
+  const claim = () => h.services.queue.claim(h.clock.now(), JOB_LEASE_MS, { alone: true }); // one worker, alone
+  for (let doc = await claim(); doc; doc = await claim()) order.push(doc.id);
   return order;
 };
 
@@ -75,5 +77,29 @@ describe('fair queue', () => {
     const other = await upload(h.keyB);
     h.clock.advance(JOB_LEASE_MS + 1);
     expect(await drain()).toEqual([normal, other]);
+  });
+});
+
+describe('batch share (issue 27, defect 6)', () => {
+  it('under a sustained normal load every 4th claim takes due batch work, so a quarter-hour batch is not starved', async () => {
+    const batch = [await upload(h.keyB, 'batch'), await upload(h.keyB, 'batch')];
+    h.clock.advance(15 * 60_000); // the tick: both batch documents are due
+    const normal: string[] = [];
+    for (let i = 0; i < 10; i++) normal.push(await upload(h.keyA));
+    const order: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      order.push((await h.services.queue.claim(h.clock.now(), JOB_LEASE_MS))!.id);
+      normal.push(await upload(h.keyA)); // normal work keeps arriving faster than it is taken
+    }
+    expect(order.map((id) => (batch.includes(id) ? 'batch' : 'normal'))).toEqual([
+      'normal',
+      'normal',
+      'normal',
+      'batch',
+      'normal',
+      'normal',
+      'normal',
+      'batch',
+    ]);
   });
 });

@@ -156,10 +156,10 @@ describe('priority=normal and batch go through the durable queue', () => {
 
   it('a renewed lease keeps other workers away', async () => {
     h.clock.set('2026-11-23T13:00:00Z');
-    const { id } = (await post({})).json();
-    await h.services.queue.claim(h.clock.now(), 60_000);
+    await post({});
+    const claim = (await h.services.queue.claim(h.clock.now(), 60_000))!;
     h.clock.advance(50_000);
-    expect(await h.services.queue.renew(id, new Date(h.clock.now().getTime() + 60_000))).toBe(true);
+    expect(await h.services.queue.renew(claim, new Date(h.clock.now().getTime() + 60_000))).toBe(true);
     h.clock.advance(50_000);
     expect(await work()).toBe(false);
     h.clock.advance(10_001);

@@ -96,7 +96,7 @@ describe('POST /api/v1/recognize with PDF files', () => {
     [
       'a 3-page PDF plus 3 images (6 pages in all)',
       async () => [await imagesToPdf(await Promise.all([pngPage(), pngPage(), pngPage()])), await pngPage(), await pngPage(), await pngPage()],
-      /^images\[\]: at most 5 pages per request \(a PDF counts each page\); "f3.pdf" brings the total to 6/,
+      /^images\[\]: at most 5 pages per request \(a PDF or a multi-page TIFF counts each page\); "f3.pdf" brings the total to 6/,
     ],
   ];
   for (const [name, files, message] of refusals) {

@@ -13,7 +13,8 @@ export function documentsRoutes(app: FastifyInstance, s: AdminServices): void {
 
   app.get('/documents/:id', async (req, reply) => {
     const doc = await s.documents.get((req.params as { id: string }).id);
-    return render(reply, 'document', { section: 'documents', doc, warn: warningsByField(doc.warnings) });
+    const callback = await s.callbacks.history(doc.id);
+    return render(reply, 'document', { section: 'documents', doc, warn: warningsByField(doc.warnings), callback });
   });
 
   app.get('/documents/:id/pages/:n', async (req, reply) => {

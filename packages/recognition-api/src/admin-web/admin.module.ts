@@ -10,6 +10,7 @@ import { AdminEdoService } from './admin-edo.service.js';
 import { AdminKeysRepo } from './admin-keys.repo.js';
 import { AdminKeysService } from './admin-keys.service.js';
 import { AdminRepo } from './admin.repo.js';
+import { CallbacksRepo } from '../callbacks/callbacks.repo.js';
 
 /** Options of the panel (config.ts `admin`, in milliseconds); every one has a default for tests. */
 export interface AdminPanelOptions {
@@ -54,6 +55,8 @@ export function createAdminServices(d: {
     keyNames: new AdminKeysRepo(d.db),
     edo: new AdminEdoService({ connection: d.edo.connection, gateway: d.edo.gateway }),
     documents: new AdminDocumentsService({ docs: new AdminDocumentsRepo(d.db), files: d.files }),
+    /** A document's completion callback and its attempts, shown on the document page (issue 27). */
+    callbacks: new CallbacksRepo(d.db),
   };
 }
 

@@ -5,8 +5,11 @@ import { callbackHost, isForbiddenAddress, METADATA_HOSTS } from './callback-url
 
 /** Outgoing HTTP for callbacks (port): POSTs a JSON body, resolves with the status or rejects on network errors. */
 export interface CallbackHttp {
-  /** `headers` are added to `content-type: application/json` (the signature headers). */
-  postJson(url: string, body: string, headers?: Record<string, string>): Promise<{ status: number }>;
+  /**
+   * `headers` are added to `content-type: application/json` (the signature headers); `signal` aborts the request
+   * (the sender's whole-attempt deadline).
+   */
+  postJson(url: string, body: string, headers?: Record<string, string>, signal?: AbortSignal): Promise<{ status: number }>;
 }
 
 /** Connection timeout of a callback (Spec: Events, "connection timeout 10 seconds"); also used for headers/body. */
@@ -43,7 +46,7 @@ export class UndiciCallbackHttp implements CallbackHttp {
     });
   }
 
-  async postJson(url: string, body: string, extra: Record<string, string> = {}): Promise<{ status: number }> {
+  async postJson(url: string, body: string, extra: Record<string, string> = {}, signal?: AbortSignal): Promise<{ status: number }> {
     const host = callbackHost(new URL(url));
     if (METADATA_HOSTS.has(host) || (ipaddr.isValid(host) && isForbiddenAddress(host, this.opts))) {
       throw new Error('callback URL points at a non-public address');
@@ -53,6 +56,7 @@ export class UndiciCallbackHttp implements CallbackHttp {
       dispatcher: this.agent,
       headers: { ...extra, 'content-type': 'application/json', 'user-agent': this.opts.userAgent ?? 'recognition-api-callbacks/1' },
       body,
+      signal,
     });
     await res.body.dump();
     return { status: res.statusCode };

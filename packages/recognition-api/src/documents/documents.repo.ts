@@ -16,6 +16,7 @@ interface Row {
   created_at: Date;
   available_at: Date;
   lease_until: Date | null;
+  lease_token: number;
   attempts: number;
   completed_at: Date | null;
   data: unknown;
@@ -45,6 +46,7 @@ export function toRecord(r: Row): DocumentRecord {
     createdAt: d(r.created_at)!,
     availableAt: d(r.available_at)!,
     leaseUntil: d(r.lease_until),
+    leaseToken: r.lease_token,
     attempts: r.attempts,
     completedAt: d(r.completed_at),
     data: (r.data ?? null) as DocumentRecord['data'],
@@ -75,8 +77,8 @@ export class DocumentsRepo {
   async insert(doc: DocumentRecord): Promise<void> {
     await this.db.query(
       `INSERT INTO documents (id, api_key_id, status, requested_type, document_type, image_quality, output_format, priority,
-         callback_url, client_ref, files, created_at, available_at, lease_until, attempts)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11::jsonb,$12,$13,$14,$15)`,
+         callback_url, client_ref, files, created_at, available_at, lease_until, attempts, lease_token)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11::jsonb,$12,$13,$14,$15,$16)`,
       [
         doc.id,
         doc.apiKeyId,
@@ -93,6 +95,7 @@ export class DocumentsRepo {
         doc.availableAt,
         doc.leaseUntil,
         doc.attempts,
+        doc.leaseToken,
       ],
     );
   }
@@ -127,20 +130,28 @@ export class DocumentsRepo {
     return { rows: rows.map(toRecord), total: total[0]!.n };
   }
 
+  /** Which of `ids` have a document row (the orphan file sweep). */
+  async existing(ids: string[]): Promise<Set<string>> {
+    const rows = await this.db.query<{ id: string }>('SELECT id FROM documents WHERE id = ANY($1::text[])', [ids]);
+    return new Set(rows.map((r) => r.id));
+  }
+
   async delete(id: string, apiKeyId: string): Promise<DocumentRecord | null> {
     const rows = await this.db.query<Row>('DELETE FROM documents WHERE id = $1 AND api_key_id = $2 RETURNING *', [id, apiKeyId]);
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
   /**
-   * Records the outcome if this holder still owns the document (status `processing`); false when it was deleted
-   * or already finished by another worker after a lease expiry, so the caller must not send a callback.
+   * Records the outcome if this holder still owns the document (status `processing` under the holder's
+   * `leaseToken`); false when it was deleted, finished, released or claimed by another worker after a lease
+   * expiry, so the caller must not send a callback (issue 27, defect 1).
    */
-  async finish(id: string, result: ProcessingResult, completedAt: Date): Promise<boolean> {
+  async finish(id: string, leaseToken: number, result: ProcessingResult, completedAt: Date): Promise<boolean> {
     const rows = result.ok
       ? await this.db.query(
           `UPDATE documents SET status = 'completed', document_type = $2, data = $3::json, confidence = $4, warnings = $5::json,
-             processing_time_ms = $6, completed_at = $7, lease_until = NULL WHERE id = $1 AND status = 'processing' RETURNING id`,
+             processing_time_ms = $6, completed_at = $7, lease_until = NULL
+             WHERE id = $1 AND status = 'processing' AND lease_token = $8 RETURNING id`,
           [
             id,
             result.documentType,
@@ -149,12 +160,13 @@ export class DocumentsRepo {
             JSON.stringify(result.warnings),
             result.processingTimeMs,
             completedAt,
+            leaseToken,
           ],
         )
       : await this.db.query(
           `UPDATE documents SET status = 'failed', error_code = $2, error_message = $3, processing_time_ms = $4, completed_at = $5,
-             lease_until = NULL WHERE id = $1 AND status = 'processing' RETURNING id`,
-          [id, result.code, result.message, result.processingTimeMs, completedAt],
+             lease_until = NULL WHERE id = $1 AND status = 'processing' AND lease_token = $6 RETURNING id`,
+          [id, result.code, result.message, result.processingTimeMs, completedAt, leaseToken],
         );
     return rows.length > 0;
   }

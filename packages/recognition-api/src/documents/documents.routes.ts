@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import {
   DeletedSchema,
   DocumentIdParams,
@@ -15,10 +16,20 @@ import {
   RecognizeQueuedSchema,
 } from './documents.schemas.js';
 import type { DocumentsService } from './documents.service.js';
+import { parseIdempotencyKey } from './idempotency.js';
 import { parseListBound } from './list-dates.js';
 import { readUpload } from './multipart-upload.js';
 
 const tags = ['documents'];
+/** Documented here, checked by parseIdempotencyKey (a clear 422 naming the header rather than a schema error). */
+const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      description:
+        "ours (issue 27): 1–255 visible ASCII characters, e.g. a UUID. The same key with the same files and parameters within 24 h returns the first request's document and answer instead of creating another",
+    }),
+  ),
+});
 /** Failures every documents route can answer (Spec: Errors; 403 FORBIDDEN for a key without the `recognition` scope, 500 ours). */
 const common = {
   401: { ...ErrorBody, description: 'MISSING_API_KEY or INVALID_API_KEY' },
@@ -44,20 +55,32 @@ export function documentsRoutes(root: FastifyInstance, service: DocumentsService
         description:
           'multipart/form-data: images[], document_type, image_quality, output_format, priority, callback_url, client_ref (Spec: POST /api/v1/recognize).',
         consumes: ['multipart/form-data'],
+        headers: IdempotencyHeaders,
         response: {
           200: { ...RecognizeCompletedSchema, description: 'priority=high: recognised in the same response' },
           202: { ...RecognizeQueuedSchema, description: 'priority normal or batch: queued; poll poll_url or wait for the callback' },
           ...common,
           422: {
             ...RecognizeFailedSchema,
-            description: 'VALIDATION_ERROR, or a failed (RECOGNITION_FAILED) or timed-out (RECOGNITION_TIMEOUT) priority=high recognition',
+            description:
+              'VALIDATION_ERROR, IDEMPOTENCY_KEY_REUSED (the key came with other files or parameters within 24 h), or a failed (RECOGNITION_FAILED) or timed-out (RECOGNITION_TIMEOUT) priority=high recognition',
           },
+          409: { ...ErrorBody, description: 'IDEMPOTENCY_KEY_IN_USE: the first priority=high request with this Idempotency-Key is still running' },
           503: { ...ErrorBody, description: 'HIGH_PRIORITY_BUSY (with Retry-After): every priority=high slot is taken, nothing stored' },
         },
       },
     },
     async (request, reply) => {
-      const res = await service.recognize(request.apiKeyId, await readUpload(request), request.arrivedAt);
+      // The response closing before it was sent means the client went away (issue 27, defect 5).
+      const gone = new AbortController();
+      reply.raw.once('close', () => {
+        if (!reply.raw.writableEnded) gone.abort();
+      });
+      const idempotencyKey = parseIdempotencyKey(request.headers['idempotency-key']);
+      const res = await service.recognize(request.apiKeyId, await readUpload(request), request.arrivedAt, {
+        disconnected: gone.signal,
+        idempotencyKey,
+      });
       // The body is built by the service as a plain record; its shape is the 200/202/422 schema above, which the
       // serialiser applies and the recognize tests compare field by field.
       return reply.status(res.status).send(res.body as never);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Clock } from '@app/shared';
+import type { Clock, Db } from '@app/shared';
+import { CallbacksRepo } from '../callbacks/callbacks.repo.js';
 import { checkCallbackUrl, type Resolver } from '../callbacks/callback-url.js';
-import type { CallbacksRepo } from '../callbacks/callbacks.repo.js';
 import { ApiError, invalid, notFound } from '../errors.js';
 import { buildAccountingExport } from '../export/accounting-export.js';
 import { nextBatchTick } from '../jobs/batch-schedule.js';
@@ -10,10 +10,12 @@ import { JOB_LEASE_MS } from '../jobs/lease.js';
 import { deadlineSignal, type Scheduler } from '../time/scheduler.js';
 import type { FileStore } from '../storage/file-store.js';
 import { documentView } from './document-view.js';
-import type { DocumentsRepo, ListFilter } from './documents.repo.js';
+import { DocumentsRepo, type ListFilter } from './documents.repo.js';
 import type { DocumentListBody, DocumentRecordBody, ExportBody } from './documents.schemas.js';
 import type { DocumentRecord } from './documents.types.js';
-import { recognizeHigh, type HighLaneDeps } from './high-lane.js';
+import { completedBody, recognizeHigh, type HighLaneDeps } from './high-lane.js';
+import { IdempotencyRepo } from './idempotency.repo.js';
+import { IDEMPOTENCY_TTL_MS, keyInUse, keyReused, requestHash } from './idempotency.js';
 import type { CheckedImage } from '../engine/image-check.js';
 import { checkUploadedImages, DeadlineBeforeStore, type ImageChecker } from './intake.js';
 import type { RawUpload } from './multipart-upload.js';
@@ -24,8 +26,9 @@ export const SYNC_BUDGET_MS = 35_000;
 
 /** Dependencies of {@link DocumentsService}; `resolve` is DNS for callback URL checks. */
 export interface DocumentsDeps {
+  /** For DELETE's transaction (row, callback and its attempts together). */
+  db: Db;
   docs: DocumentsRepo;
-  callbacks: CallbacksRepo;
   files: FileStore;
   clock: Clock;
   scheduler: Scheduler;
@@ -55,6 +58,9 @@ function checkDocumentId(id: string): void {
   if (!DOCUMENT_ID_RE.test(id)) throw notFound();
 }
 
+/** A concurrent request with the same Idempotency-Key committed first: this one's row is rolled back. */
+class KeyTaken extends Error {}
+
 const timeoutBody = (message: string) => ({ error: { code: 'RECOGNITION_TIMEOUT', message } });
 
 /** The documents feature: upload, synchronous recognition, queries, deletion, export. Never imports Fastify. */
@@ -69,12 +75,28 @@ export class DocumentsService {
    * the lane's own threads before `arrivedAt + 35 s`: 200 with the result, or 422 RECOGNITION_FAILED /
    * RECOGNITION_TIMEOUT (document `failed`; a deadline that passes during the upload check stores nothing).
    */
-  async recognize(apiKeyId: string, upload: RawUpload, arrivedAt: Date = this.deps.clock.now()): Promise<RecognizeResponse> {
+  async recognize(
+    apiKeyId: string,
+    upload: RawUpload,
+    arrivedAt: Date = this.deps.clock.now(),
+    opts: {
+      /** Aborts when the client's connection closes before the answer: a high request stops (issue 27, defect 5). */
+      disconnected?: AbortSignal;
+      /** The `Idempotency-Key` header, already checked by {@link parseIdempotencyKey}. */
+      idempotencyKey?: string;
+    } = {},
+  ): Promise<RecognizeResponse> {
+    const { disconnected } = opts;
     const req = parseRecognizeFields(upload.fields);
     if (upload.files.length === 0) throw invalid('images[]', 'at least one image is required (1 to 5)');
+    const idem = opts.idempotencyKey ? { key: opts.idempotencyKey, hash: requestHash(upload) } : undefined;
+    // A repeated request is answered from its document before any slot is taken or anything is checked again.
+    const replayed = idem && (await this.replay(apiKeyId, idem));
+    if (replayed) return replayed;
     if (req.priority !== 'high') {
       const checked = await checkUploadedImages(upload.files, this.deps.checkImage, 'background');
-      const doc = await this.store(apiKeyId, req, checked);
+      const doc = await this.store(apiKeyId, req, checked, idem);
+      if (!doc) return (await this.replay(apiKeyId, idem!))!;
       this.deps.onQueued?.();
       return { status: 202, body: { id: doc.id, status: 'queued', poll_url: `/api/v1/documents/${doc.id}` } };
     }
@@ -84,22 +106,56 @@ export class DocumentsService {
     try {
       let checked: CheckedImage[];
       try {
-        checked = await checkUploadedImages(upload.files, this.deps.checkImage, 'high', timer.signal);
+        checked = await checkUploadedImages(
+          upload.files,
+          this.deps.checkImage,
+          'high',
+          disconnected ? AbortSignal.any([timer.signal, disconnected]) : timer.signal,
+        );
       } catch (err) {
         if (err instanceof DeadlineBeforeStore)
           return { status: 422, body: timeoutBody('timeout: the deadline passed while the images were checked; nothing was stored') };
         throw err;
       }
-      const doc = await this.store(apiKeyId, req, checked);
-      return await recognizeHigh(this.deps.high, doc, timer.signal);
+      const doc = await this.store(apiKeyId, req, checked, idem);
+      if (!doc) return (await this.replay(apiKeyId, idem!))!;
+      return await recognizeHigh({ ...this.deps.high, onQueued: this.deps.onQueued }, doc, timer.signal, disconnected);
     } finally {
       timer.cancel();
       release();
     }
   }
 
-  /** Checks the callback URL, stores the pages and inserts the row; on a storage failure removes what was written. */
-  private async store(apiKeyId: string, req: RecognizeRequest, checked: CheckedImage[]): Promise<DocumentRecord> {
+  /**
+   * The answer to a request whose Idempotency-Key is bound (within 24 h) to a document: the first request's
+   * answer (202 for normal/batch; for high 200 or 422 once finished). Null when the key is not bound.
+   * @throws ApiError IDEMPOTENCY_KEY_REUSED (422: other files or parameters), IDEMPOTENCY_KEY_IN_USE (409: the
+   *   first high request is still running).
+   */
+  private async replay(apiKeyId: string, idem: { key: string; hash: string }): Promise<RecognizeResponse | null> {
+    const since = new Date(this.deps.clock.now().getTime() - IDEMPOTENCY_TTL_MS);
+    const bound = await new IdempotencyRepo(this.deps.db).find(apiKeyId, idem.key, since);
+    if (!bound) return null;
+    if (bound.requestHash !== idem.hash) throw keyReused();
+    const doc = await this.deps.docs.get(bound.documentId, apiKeyId);
+    if (!doc) return null;
+    if (doc.priority !== 'high') return { status: 202, body: { id: doc.id, status: 'queued', poll_url: `/api/v1/documents/${doc.id}` } };
+    if (doc.status === 'completed') return { status: 200, body: completedBody(doc) };
+    if (doc.status === 'failed')
+      return { status: 422, body: { error: { code: doc.errorCode ?? 'RECOGNITION_FAILED', message: doc.errorMessage ?? '' }, id: doc.id } };
+    throw keyInUse(doc.id);
+  }
+
+  /**
+   * Checks the callback URL, stores the pages and inserts the row with its Idempotency-Key binding in one
+   * transaction; on a failure removes what was written. Null when a concurrent request bound the key first.
+   */
+  private async store(
+    apiKeyId: string,
+    req: RecognizeRequest,
+    checked: CheckedImage[],
+    idem?: { key: string; hash: string },
+  ): Promise<DocumentRecord | null> {
     if (req.callbackUrl) await checkCallbackUrl(req.callbackUrl, { allowLoopback: this.deps.allowLoopbackCallbacks, resolve: this.deps.resolve });
     const now = this.deps.clock.now();
     const id = newDocumentId();
@@ -122,6 +178,8 @@ export class DocumentsService {
       status: high ? 'processing' : 'queued',
       leaseUntil: high ? new Date(now.getTime() + JOB_LEASE_MS) : null,
       attempts: high ? 1 : 0,
+      // The request holds the row as claim 1; a worker that takes it over after the lease gets token 2.
+      leaseToken: high ? 1 : 0,
       completedAt: null,
       data: null,
       confidence: null,
@@ -130,11 +188,18 @@ export class DocumentsService {
       errorCode: null,
       errorMessage: null,
     };
+    const since = new Date(now.getTime() - IDEMPOTENCY_TTL_MS);
     try {
       for (const [i, c] of checked.entries()) await this.deps.files.put(keys[i]!, c.bytes);
-      await this.deps.docs.insert(doc);
+      await this.deps.db.tx(async (q) => {
+        await new DocumentsRepo(q).insert(doc);
+        if (idem && !(await new IdempotencyRepo(q).bind(apiKeyId, idem.key, { requestHash: idem.hash, documentId: id }, now, since))) {
+          throw new KeyTaken();
+        }
+      });
     } catch (err) {
       await this.deps.files.removeDocument(id).catch(() => {});
+      if (err instanceof KeyTaken) return null;
       throw err;
     }
     return doc;
@@ -154,12 +219,22 @@ export class DocumentsService {
     return { data: rows.map(documentView), total, limit: f.limit, offset: f.offset };
   }
 
-  /** Spec: DELETE /api/v1/documents/{id} — the row, its pending callback and its files. */
+  /**
+   * Spec: DELETE /api/v1/documents/{id} — the row, its callback and the callback's attempts in one transaction,
+   * then its files. A crash after the commit leaves only files without a row, which the orphan sweep removes
+   * (documents/orphan-files.ts); a failure before it changes nothing.
+   */
   async delete(apiKeyId: string, id: string): Promise<{ deleted: true }> {
     checkDocumentId(id);
-    const doc = await this.deps.docs.delete(id, apiKeyId);
+    const doc = await this.deps.db.tx(async (q) => {
+      const deleted = await new DocumentsRepo(q).delete(id, apiKeyId);
+      if (deleted) {
+        await new CallbacksRepo(q).deleteForDocument(id);
+        await new IdempotencyRepo(q).deleteForDocument(id);
+      }
+      return deleted;
+    });
     if (!doc) throw notFound();
-    await this.deps.callbacks.deleteForDocument(id);
     await this.deps.files.removeDocument(id);
     return { deleted: true };
   }

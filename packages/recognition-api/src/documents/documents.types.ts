@@ -25,6 +25,12 @@ export interface DocumentRecord {
   createdAt: Date;
   availableAt: Date;
   leaseUntil: Date | null;
+  /**
+   * Fencing token of the current holder: incremented by every claim (migration 006). Writes of a holder name it,
+   * so a holder whose lease was taken over changes nothing (issue 27, defect 1).
+   */
+  leaseToken: number;
+  /** Charged processing attempts (a release on shutdown gives its attempt back). */
   attempts: number;
   completedAt: Date | null;
   data: RecognizedData | null;

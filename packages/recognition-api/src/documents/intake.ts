@@ -32,7 +32,10 @@ export async function checkUploadedImages(
       const c = await check(f.bytes, lane, signal);
       pages += c.pages ?? 1;
       if (pages > MAX_IMAGES)
-        throw invalid('images[]', `at most ${MAX_IMAGES} pages per request (a PDF counts each page); "${f.name}" brings the total to ${pages}`);
+        throw invalid(
+          'images[]',
+          `at most ${MAX_IMAGES} pages per request (a PDF or a multi-page TIFF counts each page); "${f.name}" brings the total to ${pages}`,
+        );
       checked.push(c);
     } catch (err) {
       if (err instanceof ImageRejected) throw invalid(`images[${i}]`, `"${f.name}": ${err.message}`);

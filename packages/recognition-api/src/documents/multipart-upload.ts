@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import { invalid } from '../errors.js';
-import { MAX_IMAGE_BYTES } from '../engine/image-check.js';
+import { MAX_IMAGE_BYTES, MAX_PAGES } from '../engine/image-check.js';
 
-/** At most 5 images per recognition (Spec: Limits). */
-export const MAX_IMAGES = 5;
+/** At most 5 images per recognition (Spec: Limits); a PDF or multi-page TIFF counts each page. */
+export const MAX_IMAGES = MAX_PAGES;
 
 /** Options for `@fastify/multipart`: the spec's limits enforced while streaming, before anything is stored. */
 export const MULTIPART_LIMITS = {

@@ -30,9 +30,16 @@ export interface CheckedImage {
   bytes: Buffer;
   /** File extension of `bytes` for storage. */
   ext: 'jpg' | 'png' | 'webp' | 'tiff' | 'pdf';
-  /** Pages of a PDF (each counts as one image against the limit of 5); absent for an image (one page). */
+  /** Pages of a PDF or a multi-page TIFF (each counts as one image against the limit of 5); absent for one page. */
   pages?: number;
 }
+
+/**
+ * Pages per recognition request (Spec: Limits, "1 to 5 files"; a PDF or a multi-page TIFF counts each page).
+ * Defined here, beside the other image limits, because the pool threads that run the upload check load this
+ * module without the HTTP layer (documents/multipart-upload.ts re-exports it as MAX_IMAGES).
+ */
+export const MAX_PAGES = 5;
 
 /** Why an image was refused; the caller turns it into 422 VALIDATION_ERROR naming the file. */
 export class ImageRejected extends Error {}
@@ -100,7 +107,6 @@ function isSingleColour(data: Buffer, channels: number): boolean {
 export async function checkImage(buf: Buffer): Promise<CheckedImage> {
   if (buf.length === 0) throw new ImageRejected('file is empty');
   if (isBmp(buf)) return checkBmp(buf);
-  const opts = { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'truncated' as const };
   let meta: sharp.Metadata;
   try {
     // Header only, so no pixel limit here: the declared size is checked below with a clear message.
@@ -110,9 +116,33 @@ export async function checkImage(buf: Buffer): Promise<CheckedImage> {
   }
   const format = meta.format as keyof typeof SHARP_FORMATS;
   if (!(format in SHARP_FORMATS)) throw new ImageRejected(`image format "${meta.format}" is not accepted (JPEG, PNG, WebP, TIFF, BMP, PDF)`);
+  // A multi-page TIFF (fax, scanner feeder) is a whole document: every page is checked here and read by the
+  // engine (engine/tiff-pages.ts), and counts against the 5 pages of a request (issue 27, defect 7).
+  const pages = format === 'tiff' ? Math.max(1, meta.pages ?? 1) : 1;
+  if (pages > MAX_PAGES) throw new ImageRejected(`TIFF has ${pages} pages; at most ${MAX_PAGES} pages per request (each page counts as one image)`);
+  const first = await checkPage(buf, format, meta, pages > 1 ? 0 : undefined);
+  for (let page = 1; page < pages; page++) {
+    let pageMeta: sharp.Metadata;
+    try {
+      pageMeta = await sharp(buf, { limitInputPixels: false, page }).metadata();
+    } catch {
+      throw new ImageRejected(`TIFF page ${page + 1} is corrupt`);
+    }
+    await checkPage(buf, format, pageMeta, page);
+  }
+  return { format, width: first.width, height: first.height, bytes: buf, ext: SHARP_FORMATS[format], ...(pages > 1 ? { pages } : {}) };
+}
+
+/**
+ * One page (`page` of a multi-page TIFF, else the image): declared size, full reduced decode (truncation) and the
+ * single-colour bomb check. @throws ImageRejected.
+ */
+async function checkPage(buf: Buffer, format: string, meta: sharp.Metadata, page?: number): Promise<{ width: number; height: number }> {
+  const where = page === undefined ? '' : ` (page ${page + 1})`;
+  const opts = { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'truncated' as const, ...(page === undefined ? {} : { page }) };
   const width = meta.width ?? 0;
   const height = meta.height ?? 0;
-  if (width === 0 || height === 0) throw new ImageRejected('image declares an empty size');
+  if (width === 0 || height === 0) throw new ImageRejected(`image declares an empty size${where}`);
   checkDimensions(width, height);
   let reduced: { data: Buffer; info: sharp.OutputInfo };
   try {
@@ -121,11 +151,11 @@ export async function checkImage(buf: Buffer): Promise<CheckedImage> {
       .raw()
       .toBuffer({ resolveWithObject: true });
   } catch {
-    throw new ImageRejected(`${format.toUpperCase()} image is corrupt or truncated`);
+    throw new ImageRejected(`${format.toUpperCase()} image is corrupt or truncated${where}`);
   }
   if (width * height >= BOMB_MIN_PIXELS && isSingleColour(reduced.data, reduced.info.channels)) {
     const kb = Math.max(1, Math.round(buf.length / 1024));
     throw new ImageRejected(`decompression bomb: ${width}×${height} pixels of a single colour packed into ${kb} KB, nothing to recognise`);
   }
-  return { format, width, height, bytes: buf, ext: SHARP_FORMATS[format] };
+  return { width, height };
 }

@@ -2,6 +2,7 @@ import { Poller, type Clock } from '@app/shared';
 import type { RecognitionServices } from '../app.js';
 import { CallbackSender } from '../callbacks/callback-sender.js';
 import { UndiciCallbackHttp } from '../callbacks/callback-http.js';
+import { JobGate } from './job-gate.js';
 import { runWorkerStep } from './worker.js';
 
 /** What {@link startBackgroundLoops} needs. */
@@ -20,27 +21,36 @@ export interface BackgroundLoopsOptions {
   pollMs: number;
   /** Callbacks to loopback addresses allowed (tests and the demo). */
   allowLoopbackCallbacks: boolean;
+  /** Job lease, ms (default JOB_LEASE_MS, 2 min); multi-process tests shorten it. */
+  leaseMs?: number;
 }
 
 /** The running loops of {@link startBackgroundLoops}. */
 export interface BackgroundLoops {
-  /** Stops polling, waits for the documents and callbacks in progress, and closes the callback HTTP client. */
+  /**
+   * Stops polling; the jobs in progress stop at once (engine aborted, documents back to `queued` uncharged: issue
+   * 27, defect 2); waits for them and for the callback deliveries in flight, then closes the callback HTTP client.
+   */
   stop(): Promise<void>;
 }
 
 /**
  * Starts the background loops every recognition process runs (the API entry and the worker-only entry): the
  * recognition workers (each claims queued documents under a lease, so several processes may run them), the
- * callback sender with its poller, and the image retention every minute (first run one minute after start,
- * unref'd). Step errors are logged as `background step failed` and the loop goes on.
+ * callback sender with its poller, the image retention every minute and the orphan file sweep every 10 minutes
+ * (first runs one interval after start, unref'd). Step errors are logged as `background step failed` and the loop goes on.
  */
 export function startBackgroundLoops(o: BackgroundLoopsOptions): BackgroundLoops {
   const { services, clock, log, pollMs } = o;
   const onError = (err: unknown) => log?.('background step failed', { err: (err as Error).message });
-  const workers = Array.from(
-    { length: o.workerCount },
-    () => new Poller(() => runWorkerStep({ queue: services.queue, processor: services.processor, clock, log }), { intervalMs: pollMs, onError }),
-  );
+  const shutdown = new AbortController();
+  // Workers turned away while the process ran one document alone look again as soon as it may share.
+  const gate = new JobGate(() => {
+    for (const w of workers) w.poke();
+  });
+  const step = () =>
+    runWorkerStep({ queue: services.queue, processor: services.processor, clock, log, leaseMs: o.leaseMs, shutdown: shutdown.signal, gate });
+  const workers = Array.from({ length: o.workerCount }, () => new Poller(step, { intervalMs: pollMs, onError }));
   o.workers.push(...workers);
   const http = new UndiciCallbackHttp({ allowLoopback: o.allowLoopbackCallbacks });
   // Deliveries run in parallel; when one ends, the poller looks for more at once instead of after its idle pause.
@@ -60,12 +70,21 @@ export function startBackgroundLoops(o: BackgroundLoopsOptions): BackgroundLoops
     unref: true,
     onError,
   });
+  // Files without a row (issue 27, defect 7) every 10 minutes; the sweep spares files younger than an hour.
+  const orphans = new Poller(() => services.orphanFiles.runOnce().then(() => false), {
+    intervalMs: 10 * 60_000,
+    runAtStart: false,
+    unref: true,
+    onError,
+  });
   for (const w of workers) w.start();
   sender.start();
   purge.start();
+  orphans.start();
   return {
     async stop() {
-      await Promise.all([...workers.map((w) => w.stop()), sender.stop(), purge.stop()]);
+      shutdown.abort();
+      await Promise.all([...workers.map((w) => w.stop()), sender.stop(), purge.stop(), orphans.stop()]);
       await callbackSender.settled();
       await http.close();
     },

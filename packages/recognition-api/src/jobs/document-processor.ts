@@ -66,12 +66,15 @@ export class DocumentProcessor {
     }
   }
 
-  /** Records the outcome and the callback row; returns the updated record, or null when the document is gone. */
+  /**
+   * Records the outcome and the callback row, fenced by `doc.leaseToken`; returns the updated record, or null when
+   * the document is gone or no longer held under that token (nothing is written then).
+   */
   async finish(doc: DocumentRecord, result: ProcessingResult): Promise<DocumentRecord | null> {
     const now = this.deps.clock.now();
     return this.deps.db.tx(async (q) => {
       const docs = new DocumentsRepo(q);
-      if (!(await docs.finish(doc.id, result, now))) return null;
+      if (!(await docs.finish(doc.id, doc.leaseToken, result, now))) return null;
       const done = (await docs.getById(doc.id))!;
       if (done.callbackUrl) {
         await new CallbacksRepo(q).schedule(`cb_${this.deps.ids.uuid()}`, done.id, done.apiKeyId, done.callbackUrl, buildCallbackPayload(done), now);

@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 
 /**
@@ -10,6 +10,11 @@ export interface FileStore {
   get(key: string): Promise<Buffer>;
   /** Removes every file of a document; no error when there is none. */
   removeDocument(documentId: string): Promise<void>;
+  /**
+   * Every document that has files, with the time its files were last written (the orphan sweep, issue 27 defect
+   * 7: files whose row was never committed or was deleted by a DELETE that crashed before removing them).
+   */
+  listDocuments(): AsyncIterable<{ documentId: string; modifiedAt: Date }>;
 }
 
 /** Files on local disk under `root` (default `<dataDir>/recognition/files`). */
@@ -38,6 +43,20 @@ export class LocalFileStore implements FileStore {
 
   async removeDocument(documentId: string): Promise<void> {
     await rm(this.pathOf(documentId), { recursive: true, force: true });
+  }
+
+  async *listDocuments(): AsyncIterable<{ documentId: string; modifiedAt: Date }> {
+    let names: string[];
+    try {
+      names = await readdir(this.root);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw err;
+    }
+    for (const name of names) {
+      const st = await stat(join(this.root, name)).catch(() => null);
+      if (st?.isDirectory()) yield { documentId: name, modifiedAt: st.mtime };
+    }
   }
 
   /** The folder of one document (tests check it is gone after DELETE). */

@@ -2,6 +2,7 @@ import { cpus } from 'node:os';
 import { RecognitionFailedError, type EngineHealth, type RecognitionEngine, type RecognitionInput, type RecognitionOutput } from '../engine.port.js';
 import { extractDocument, type Extraction } from '../extract/extract.js';
 import { isPdf, readPdfPages, type PdfPage } from '../pdf/pdf-pages.js';
+import { tiffPages } from '../tiff-pages.js';
 import { Limiter } from './limiter.js';
 import { OCR_LANGS, ocrPage, type PageOcr } from './page-ocr.js';
 import { listLanguages } from './tesseract.js';
@@ -19,6 +20,8 @@ export interface LocalOcrOptions {
   niceness?: number;
   /** Tesseract languages of every page read; default by image quality (page-ocr.ts `OCR_LANGS`). The benchmark's `--langs` sets it. */
   languages?: string;
+  /** Address-space limit of each Tesseract process, MB (tesseract.ts `memoryMb`); absent: none. */
+  tesseractMemoryMb?: number;
 }
 
 /** The local engine with its extra, additive output: per-field confidences from Tesseract's word confidences. */
@@ -37,13 +40,22 @@ export interface LocalOcrEngine extends RecognitionEngine {
  */
 export function createLocalOcrEngine(opts: LocalOcrOptions = {}): LocalOcrEngine {
   const limiter = new Limiter(Math.max(1, opts.concurrency ?? cpus().length));
-  const call = (signal?: AbortSignal) => ({ tesseractPath: opts.tesseractPath, signal, niceness: opts.niceness, languages: opts.languages });
+  const call = (signal?: AbortSignal) => ({
+    tesseractPath: opts.tesseractPath,
+    signal,
+    niceness: opts.niceness,
+    languages: opts.languages,
+    memoryMb: opts.tesseractMemoryMb,
+  });
 
-  /** Every upload as pages: an image is one page; a PDF is read page by page (text layer, else rendered). */
+  /**
+   * Every upload as pages: an image is one page, a multi-page TIFF one page per directory; a PDF is read page by
+   * page (text layer, else rendered).
+   */
   async function pagesOf(input: RecognitionInput): Promise<PdfPage[]> {
     const out: PdfPage[] = [];
     for (const img of input.images) {
-      if (!isPdf(img)) out.push({ kind: 'image', png: img });
+      if (!isPdf(img)) out.push(...(await tiffPages(img)).map((png): PdfPage => ({ kind: 'image', png })));
       else out.push(...(await limiter.run(() => readPdfPages(img, { signal: input.signal }))));
     }
     return out;

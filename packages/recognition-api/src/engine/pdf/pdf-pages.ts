@@ -8,6 +8,7 @@ import { removeRules } from '../ocr/rules.js';
 import { readPdfInfo } from './pdf-info.js';
 import { hasTextLayer, parsePdfTextTsv, PDF_DPI } from './pdf-text.js';
 import { PopplerError, runPoppler, type PopplerCall } from './poppler.js';
+import { tiffPages } from '../tiff-pages.js';
 
 /** One page of an uploaded PDF as the engine reads it: the words of its text layer, or a 300 DPI rendering for OCR. */
 export type PdfPage = { kind: 'text'; words: Word[]; rules: VerticalRule[] } | { kind: 'image'; png: Buffer };
@@ -98,11 +99,14 @@ export async function readPdfPages(pdf: Buffer, call: PopplerCall = {}, textLaye
   }
 }
 
-/** Page images of a list of uploads with every PDF rendered page by page (for engines that need pixels). */
+/**
+ * Page images of a list of uploads with every PDF rendered page by page and every multi-page TIFF split into its
+ * pages (for engines that need pixels: the AI adapter).
+ */
 export async function expandPdfImages(images: Buffer[], call: PopplerCall = {}): Promise<Buffer[]> {
   const out: Buffer[] = [];
   for (const img of images) {
-    if (!isPdf(img)) out.push(img);
+    if (!isPdf(img)) out.push(...(await tiffPages(img)));
     else for (const p of await readPdfPages(img, call, false)) if (p.kind === 'image') out.push(p.png);
   }
   return out;

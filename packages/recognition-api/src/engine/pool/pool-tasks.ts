@@ -23,11 +23,23 @@ sharp.cache(false);
 export type TaskResult<T> = ({ ok: true; value: T } | { ok: false; reason: string; message: string }) & { threadId: number };
 
 const engines = new Map<string, LocalOcrEngine>();
-function engineFor(o: { tesseractPath?: string; niceness?: number; pagesInParallel?: number; languages?: string }): LocalOcrEngine {
-  const key = `${o.tesseractPath ?? ''}|${o.niceness ?? 0}|${o.pagesInParallel ?? 1}|${o.languages ?? ''}`;
+function engineFor(o: {
+  tesseractPath?: string;
+  niceness?: number;
+  pagesInParallel?: number;
+  languages?: string;
+  tesseractMemoryMb?: number;
+}): LocalOcrEngine {
+  const key = `${o.tesseractPath ?? ''}|${o.niceness ?? 0}|${o.pagesInParallel ?? 1}|${o.languages ?? ''}|${o.tesseractMemoryMb ?? 0}`;
   let e = engines.get(key);
   if (!e) {
-    e = createLocalOcrEngine({ concurrency: o.pagesInParallel ?? 1, tesseractPath: o.tesseractPath, niceness: o.niceness, languages: o.languages });
+    e = createLocalOcrEngine({
+      concurrency: o.pagesInParallel ?? 1,
+      tesseractPath: o.tesseractPath,
+      niceness: o.niceness,
+      languages: o.languages,
+      tesseractMemoryMb: o.tesseractMemoryMb,
+    });
     engines.set(key, e);
   }
   return e;
@@ -60,6 +72,8 @@ export async function recognizeTask(
     pagesInParallel?: number;
     /** Tesseract languages (RECOGNITION_OCR_LANGUAGES through the pool); default the engine's. */
     languages?: string;
+    /** Address-space limit of each Tesseract process, MB (RECOGNITION_TESSERACT_MEMORY_MB through the pool). */
+    tesseractMemoryMb?: number;
   },
 ): Promise<TaskResult<RecognitionOutput>> {
   const ac = new AbortController();

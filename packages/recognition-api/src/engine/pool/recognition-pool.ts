@@ -21,6 +21,8 @@ export interface RecognitionPoolOptions {
   tesseractPath?: string;
   /** Tesseract languages of the local engine in this pool's threads (RECOGNITION_OCR_LANGUAGES, e.g. `rus+eng`); default the engine's (`rus`). */
   languages?: string;
+  /** Address-space limit of each Tesseract process, MB (RECOGNITION_TESSERACT_MEMORY_MB); absent or 0: none. */
+  tesseractMemoryMb?: number;
   /** After an abort, how long a task may take to stop by itself before its thread is terminated (ms, default 2000). */
   abortGraceMs?: number;
   /** Worker module (tests give their own); default `pool-worker.mjs` beside this file. */
@@ -46,6 +48,8 @@ export class RecognitionPool {
   readonly threadIds = new Set<number>();
 
   private readonly languages: string | undefined;
+  /** Tasks not yet settled (including aborted ones still stopping): close() waits for them. */
+  private readonly tasks = new Set<Promise<unknown>>();
 
   constructor(private readonly opts: RecognitionPoolOptions) {
     this.languages = opts.languages;
@@ -85,6 +89,12 @@ export class RecognitionPool {
       signal?.removeEventListener('abort', onAbort);
     });
     settled.catch(() => {}); // a terminated task rejects after the race below was already decided
+    const tracked = settled.then(
+      () => {},
+      () => {},
+    );
+    this.tasks.add(tracked);
+    void tracked.then(() => this.tasks.delete(tracked));
     const aborted = new Promise<never>((_r, reject) => {
       signal?.addEventListener('abort', () => reject(new RecognitionFailedError('timeout', 'recognition aborted at the deadline')), { once: true });
     });
@@ -116,6 +126,7 @@ export class RecognitionPool {
       ...rest,
       tesseractPath: this.opts.tesseractPath,
       niceness: this.opts.niceness,
+      tesseractMemoryMb: this.opts.tesseractMemoryMb || undefined,
       pagesInParallel: this.opts.pagesInParallel,
       languages: this.languages,
     };
@@ -131,7 +142,20 @@ export class RecognitionPool {
     throw new RecognitionFailedError('undecodable_image', res.message);
   }
 
+  /**
+   * Waits (at most `abortGraceMs` after the last abort, 2 s by default) for the tasks still running, then
+   * terminates the threads. An aborted task kills its Tesseract processes before it settles; terminating its
+   * thread first would orphan them (issue 27, defect 2: a SIGTERM must not leave Tesseract running).
+   */
   async close(): Promise<void> {
+    if (this.tasks.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((r) => {
+        timer = setTimeout(r, (this.opts.abortGraceMs ?? 2000) + 500);
+      });
+      await Promise.race([Promise.all(this.tasks), grace]);
+      clearTimeout(timer);
+    }
     await this.piscina.destroy();
   }
 }

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { JobGate } from './job-gate.js';
+
+describe('JobGate (issue 27, defect 3)', () => {
+  it('a claim made alone holds the others off until it says its document may share, then wakes them', () => {
+    let opened = 0;
+    const gate = new JobGate(() => opened++);
+    const first = gate.enter()!;
+    expect(first.alone).toBe(true);
+    expect(gate.enter()).toBeNull(); // the first claim may take a document that must run alone
+    first.isolated(false);
+    expect(opened).toBe(1);
+    const second = gate.enter()!;
+    expect(second.alone).toBe(false);
+    second.leave();
+    first.leave();
+    expect(gate.enter()!.alone).toBe(true);
+  });
+
+  it('while a document runs alone nobody else claims; leaving opens the gate', () => {
+    let opened = 0;
+    const gate = new JobGate(() => opened++);
+    const solo = gate.enter()!;
+    solo.isolated(true);
+    expect(gate.enter()).toBeNull();
+    expect(opened).toBe(0);
+    solo.leave();
+    solo.leave(); // idempotent
+    expect(opened).toBe(1);
+    expect(gate.enter()!.alone).toBe(true);
+  });
+});
