@@ -34,6 +34,12 @@ describe('Russian number parsing', () => {
     expect(parseRate('без НДС')).toBe('exempt');
     expect(parseRate('без')).toBe('exempt');
     expect(parseRate('33%')).toBeNull();
+    // A cell border read into the word on a grey scan.
+    expect(parseRate('_22%')).toBe(22);
+    expect(parseRate('|10%')).toBe(10);
+    expect(parseRuNumber('_1 250,00')).toBe(1250);
+    expect(parseMoney('203 801,44_')).toBe(203801.44);
+    expect(parseMoney('5,125_')).toBeNull();
     expect(parseRate('')).toBeNull();
   });
 

@@ -82,6 +82,51 @@ describe('item table reading on TSV word boxes', () => {
     expect(items[1]).toMatchObject({ number: 2, name: 'Сахар песок', unit: { code: '166', name: 'кг' }, quantity: 23.2, nds_rate: 10 });
   });
 
+  it('keeps an amount in its column when "без акциза" follows it at a word space (200 DPI scan)', () => {
+    // Invoice columns: the amount (5) ends one word space before the excise text (6) that starts at its border.
+    const inv = row(
+      800,
+      ['1', '1а', '1б', '2', '2а', '3', '4', '5', '6', '7', '8', '9'].map((l, i) => [300 + i * 200, l] as [number, string]),
+    );
+    const line = [
+      ...row(860, [
+        [300, '1'],
+        [500, 'Гвозди'],
+        [1300, '12,000'],
+        [1500, '58,40'],
+        [1652, '700,80'],
+      ]),
+      ...row(860, [[1774, 'без акциза']]),
+      ...row(860, [
+        [1900, '22%'],
+        [2100, '154,18'],
+        [2300, '854,98'],
+      ]),
+    ];
+    const ls = groupLines(parseTsv(toTsv([...inv, ...line])));
+    const cols = findColumnRow(ls, FORMS.invoice)!;
+    const [cells] = readTable(ls, cols, '1').rows;
+    expect(cells.get('5')?.text).toBe('700,80');
+    expect(cells.get('6')?.text).toBe('без акциза');
+    // A name with a decimal in it stays one phrase: it is not digits only.
+    const name = readTable(
+      groupLines(
+        parseTsv(
+          toTsv([
+            ...inv,
+            ...row(860, [
+              [300, '1'],
+              [500, 'Вода 0,50 л'],
+            ]),
+          ]),
+        ),
+      ),
+      cols,
+      '1',
+    ).rows[0];
+    expect(name.get('1а')?.text).toBe('Вода 0,50 л');
+  });
+
   it('uses vertical rules as column borders: a short name far from its column centre stays in the name column', () => {
     const cols = findColumnRow(lines, FORMS.torg12)!;
     const ruled = withRuleSpans(cols, RULES);

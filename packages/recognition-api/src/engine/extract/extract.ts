@@ -19,16 +19,40 @@ export interface Extraction {
   fieldConfidence: FieldConfidence;
 }
 
-function totalsOf(table: { totals: PageTable['totals'] }, type: DocumentType, form: FormColumns, conf: FieldConfidence): RecognizedData['totals'] {
-  const wanted = type === 'torg12' ? ['всего по накладной', 'итого'] : ['всего к оплате'];
-  const pick = wanted.map((c) => table.totals.filter((t) => t.caption === c).pop()).find(Boolean);
-  const cells: RawRow = pick?.cells ?? new Map();
-  const cell = (field: string) => [...cells].find(([label]) => form.fields[label] === field)?.[1];
+/**
+ * The printed totals (roubles) from the totals lines: a UPD/invoice's "Всего к оплате"; a TORG-12's "Всего по
+ * накладной", or its "Итого" when the sheet has exactly one (one page: both lines print the same sums). Per amount,
+ * a candidate equal to the sum of the lines read wins; else the first readable one whose confidence is not near 0
+ * (a grey scan may garble one of the two lines, "[13465112" for "134 651,12"); else the first. Never the sum
+ * itself: a total is reported as printed (Spec: Validation).
+ */
+function totalsOf(
+  table: { totals: PageTable['totals'] },
+  type: DocumentType,
+  form: FormColumns,
+  items: RecognizedData['items'],
+  conf: FieldConfidence,
+): RecognizedData['totals'] {
+  const last = (c: string) => table.totals.filter((t) => t.caption === c).pop();
+  const sheets = table.totals.filter((t) => t.caption === 'итого').length;
+  const picks = (type === 'torg12' ? [last('всего по накладной'), sheets === 1 ? last('итого') : undefined] : [last('всего к оплате')]).filter(
+    (t) => t != null,
+  );
   const out: RecognizedData['totals'] = { amount_without_nds: null, nds_amount: null, amount_with_nds: null };
   for (const key of ['amount_without_nds', 'nds_amount', 'amount_with_nds'] as const) {
-    const c = cell(key);
-    out[key] = c && !isExemptText(c.text) ? parseMoney(c.text) : null;
-    conf[`totals.${key}`] = cellConfidence(c);
+    const cands = picks.map((p) => {
+      const c = [...p.cells].find(([label]) => form.fields[label] === key)?.[1];
+      return { value: c && !isExemptText(c.text) ? parseMoney(c.text) : null, conf: cellConfidence(c) };
+    });
+    const values = items.map((it) => (key === 'nds_amount' && it.nds_exempt ? 0 : it[key]));
+    const sum = values.length > 0 && values.every((v) => v != null) ? Math.round(values.reduce<number>((a, v) => a + v! * 100, 0)) : null;
+    const best =
+      cands.find((c) => c.value != null && sum != null && Math.round(c.value * 100) === sum) ??
+      cands.find((c) => c.value != null && c.conf >= 0.3) ??
+      cands.find((c) => c.value != null) ??
+      cands[0];
+    out[key] = best?.value ?? null;
+    conf[`totals.${key}`] = best?.conf ?? 0;
   }
   return out;
 }
@@ -106,7 +130,7 @@ export function extractDocument(pages: PageWords[], requested: DocumentType | 'a
     seller: header.seller,
     buyer: header.buyer,
     items,
-    totals: totalsOf(joined, documentType, form, conf),
+    totals: totalsOf(joined, documentType, form, items, conf),
   };
   repairTotals(data, warnings, conf);
   repairUnitCodes(data, warnings, conf);

@@ -33,7 +33,12 @@ function fixLookalikes(token: string): string {
  */
 export function parseRuNumber(text: string): number | null {
   let t = text.replace(/[\u00a0\u202f\u2009]/g, ' ').trim();
-  t = t.replace(/^[—–-]\s*(?=\d)/, '').replace(/[.,]$/, '');
+  // A leading dash or a rule remnant glued to the value ("_1 250,00", "801,44_") is not part of the number.
+  t = t
+    .replace(/^[|│¦_]+(?=\d)/, '')
+    .replace(/(?<=\d)[|│¦_]+$/, '')
+    .replace(/^[—–-]\s*(?=\d)/, '')
+    .replace(/[.,]$/, '');
   t = t.split(' ').map(fixLookalikes).join(' ');
   const m = /^(\d+(?: \d{3})*)(?:[,.](\d+))?$/.exec(t);
   if (!m) return null;
@@ -45,7 +50,7 @@ export function parseRuNumber(text: string): number | null {
 export function parseMoney(text: string): number | null {
   const n = parseRuNumber(text);
   if (n == null) return null;
-  const dec = /[,.](\d+)$/.exec(text.trim());
+  const dec = /[,.](\d+)[|│¦_]*$/.exec(text.trim());
   return dec && dec[1].length > 2 ? null : n;
 }
 
@@ -53,7 +58,8 @@ export function parseMoney(text: string): number | null {
 export function parseRate(text: string): number | 'exempt' | null {
   const t = text.replace(/\s+/g, ' ').trim().toLowerCase();
   if (/без\s*ндс|^без/.test(t)) return 'exempt';
-  const m = /^(\d{1,2})\s*(?:%|\/\s*1\d{2})?/.exec(fixLookalikes(t).replace(/^[—–-]/, ''));
+  // A rule remnant glued to the value ("_22%", "|10%") is the cell's border, not part of the rate.
+  const m = /^(\d{1,2})\s*(?:%|\/\s*1\d{2})?/.exec(fixLookalikes(t.replace(/^[|│¦_!]+/, '')).replace(/^[—–-]/, ''));
   if (!m) return null;
   const r = Number(m[1]);
   return [0, 5, 7, 10, 18, 20, 22].includes(r) ? r : null;
