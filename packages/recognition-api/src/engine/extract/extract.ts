@@ -6,8 +6,8 @@ import { extractUpdHeader } from './header-upd.js';
 import { crossCheckConfidence, repairUnitCodes } from './cross-check.js';
 import { cellConfidence, rowToItem, type FieldConfidence } from './items.js';
 import { isExemptText, parseMoney } from './numbers.js';
-import { repairLine, repairTotals } from './repair.js';
-import { joinPages, readTable, type PageTable, type RawRow } from './table.js';
+import { flagTotalsOneDigitOff, repairLine } from './repair.js';
+import { joinPages, readTable, type PageTable } from './table.js';
 import { groupLines, type PageWords, type TextLine } from './words.js';
 
 /** What the layout extraction produces from the word boxes of all pages. */
@@ -132,7 +132,7 @@ export function extractDocument(pages: PageWords[], requested: DocumentType | 'a
     items,
     totals: totalsOf(joined, documentType, form, items, conf),
   };
-  repairTotals(data, warnings, conf);
+  flagTotalsOneDigitOff(data, warnings);
   repairUnitCodes(data, warnings, conf);
   crossCheckConfidence(data, conf);
   return { documentType, data, warnings, fieldConfidence: conf };

@@ -1,4 +1,5 @@
 import type { EngineWarning, LineItem, RecognizedData } from '../engine.port.js';
+import { priceTimesQuantityHolds } from '../validate/line-checks.js';
 import type { FieldConfidence } from './items.js';
 
 type Key = 'quantity' | 'price' | 'amount_without_nds' | 'nds_amount' | 'amount_with_nds';
@@ -18,11 +19,14 @@ export function singleDigitDiff(a: string, b: string): boolean {
 
 const k = (x: number): number => Math.round(x * 100);
 
-/** Rule 1 of the spec plus VAT = amount × rate, in kopecks with one kopeck tolerance; nulls skip a check. */
+/**
+ * Rule 1 of the spec plus VAT = amount × rate, in kopecks with one kopeck tolerance (quantity × price also as a
+ * rounded price, {@link priceTimesQuantityHolds}); nulls skip a check.
+ */
 export function lineHolds(it: LineItem): boolean {
   const { quantity: q, price: p, amount_without_nds: s, nds_amount: t, amount_with_nds: w } = it;
   const vat = it.nds_exempt ? 0 : t;
-  if (q != null && p != null && s != null && Math.abs(Math.round(q * p * 100) - k(s)) > 1) return false;
+  if (q != null && p != null && s != null && !priceTimesQuantityHolds(q, p, s)) return false;
   if (s != null && vat != null && w != null && Math.abs(k(s) + k(vat) - k(w)) > 1) return false;
   if (!it.nds_exempt && it.nds_rate != null && s != null && t != null && Math.abs(Math.round(s * it.nds_rate) - k(t)) > 1) return false;
   return true;
@@ -62,18 +66,24 @@ export function repairLine(it: LineItem, i: number, warnings: EngineWarning[], c
   conf[`items[${i}].${key}`] = REPAIRED_CONFIDENCE;
 }
 
-/** Repairs a total that differs from the sum of its (already consistent) lines in exactly one digit. */
-export function repairTotals(data: RecognizedData, warnings: EngineWarning[], conf: FieldConfidence): void {
+/**
+ * Flags a printed total that is one digit away from the sum of its (consistent) lines, keeping the total as printed
+ * (Spec: Validation, rule on totals; issue 20). One digit apart is either a misread digit of the total or a lost
+ * line whose amount is a round number (12 345,00 read as the sum 11 345,00 of the lines found): the data cannot tell
+ * them apart, so neither is "corrected"; the warning says which sum the lines give. Validation adds its own
+ * "total ≠ sum of lines" remark and cross-check.ts caps the total's confidence.
+ */
+export function flagTotalsOneDigitOff(data: RecognizedData, warnings: EngineWarning[]): void {
   if (data.items.length === 0 || !data.items.every(lineHolds)) return;
   for (const key of ['amount_without_nds', 'nds_amount', 'amount_with_nds'] as const) {
     const total = data.totals[key];
     const values = data.items.map((it) => (key === 'nds_amount' && it.nds_exempt ? 0 : it[key]));
     if (total == null || values.some((v) => v == null)) continue;
     const sum = values.reduce<number>((a, v) => a + k(v!), 0) / 100;
-    if (singleDigitDiff(fmt(key, total), fmt(key, sum))) {
-      warnings.push({ field: `totals.${key}`, message: `read ${total}, the sum of the lines gives ${sum} (one misread digit); corrected` });
-      data.totals[key] = sum;
-      conf[`totals.${key}`] = REPAIRED_CONFIDENCE;
-    }
+    if (singleDigitDiff(fmt(key, total), fmt(key, sum)))
+      warnings.push({
+        field: `totals.${key}`,
+        message: `printed ${total}, the lines read sum to ${sum} (one digit apart: a misread digit or a line not read); kept as printed`,
+      });
   }
 }

@@ -30,6 +30,18 @@ describe('validateRecognizedData', () => {
     expect(fields(data)).toEqual(['items[0].amount_without_nds']);
   });
 
+  it('rule 1: a price printed rounded from a VAT-inclusive price is no error; a wrong amount still is (issue 20)', () => {
+    // 1C, prices incl. 20 % VAT: 150 × 1 250,00 = 187 500,00 gross; VAT 31 250,00; net 156 250,00 → price without
+    // VAT 1 041,67 (rounded), and 150 × 1 041,67 = 156 250,50: 50 kopecks off, within 150 × 0,005.
+    const item = makeItem({ quantity: 150, price: 1041.67, amount_without_nds: 156250, nds_amount: 31250, amount_with_nds: 187500 });
+    const totals = { amount_without_nds: 156250, nds_amount: 31250, amount_with_nds: 187500 };
+    expect(fields(makeData({ items: [item], totals }))).toEqual([]);
+    // Ten roubles off is more than rounding explains: 156 260,00 / 150 = 1 041,73, not the printed price.
+    const wrong = makeItem({ quantity: 150, price: 1041.67, amount_without_nds: 156260, nds_amount: 31252, amount_with_nds: 187512 });
+    const wrongTotals = { amount_without_nds: 156260, nds_amount: 31252, amount_with_nds: 187512 };
+    expect(fields(makeData({ items: [wrong], totals: wrongTotals }))).toEqual(['items[0].amount_without_nds']);
+  });
+
   it('rule 2: totals must equal the sum of lines, and a mismatch is flagged', () => {
     const r = validateRecognizedData(makeData({ totals: { amount_without_nds: 299.99, nds_amount: 60, amount_with_nds: 400 } }));
     expect(r.warnings.map((w) => w.field)).toEqual(['totals.amount_with_nds']);
@@ -106,6 +118,8 @@ describe('validateRecognizedData', () => {
     expect(checkUnit('055', 'м²')).toBe('ok');
     expect(checkUnit('999', 'шт')).toBe('unknown_code');
     expect(checkUnit('166', 'шт')).toBe('name_mismatch');
+    expect(checkUnit('796', 'штука')).toBe('ok');
+    expect(checkUnit('778', 'Упаковка')).toBe('ok');
     const items = [makeItem({ unit: { code: '166', name: 'шт' } })];
     expect(fields(makeData({ items, totals: { amount_without_nds: 200, nds_amount: 40, amount_with_nds: 240 } }))).toEqual(['items[0].unit.name']);
   });
