@@ -66,6 +66,27 @@ describe('classification by the column-number row (word fixtures)', () => {
     expect(detectDocumentType(page('Статус: 1 Счёт-фактура № 5 от 01.02.2025', FORMS.upd.labels))).toBe('upd');
   });
 
+  it('a счёт-фактура whose line (5а) cites a UPD as the shipping document stays an invoice (issue 20)', () => {
+    const lines = groupLines([
+      ...row(100, [[1500, 'Приложение № 1 к постановлению Правительства Российской Федерации от 26 декабря 2011 г. № 1137']]),
+      ...row(160, [[600, 'Счет-фактура № 318 от 14 июля 2025 г.'], [3000, '(1)']]),
+      ...row(220, [[600, 'Исправление № -- от --'], [3000, '(1а)']]),
+      ...row(280, [[600, 'Продавец:'], [1500, 'ООО «Кедр»'], [3000, '(2)']]),
+      ...row(340, [[600, 'Документ об отгрузке'], [1500, '№ п/п 1-4 Универсальный передаточный документ № 318 от 14.07.2025'], [3000, '(5а)']]),
+      ...row(400, [[600, 'Документ об отгрузке'], [1500, '№ п/п 5 УПД № 319 от 14.07.2025'], [3000, '(5а)']]),
+      ...row(
+        800,
+        FORMS.invoice.labels.map((l, i) => [300 + 150 * i, l] as [number, string]),
+      ),
+    ]);
+    expect(detectDocumentType(lines)).toBe('invoice');
+  });
+
+  it('the transfer part ("Основание передачи", "Товар (груз) передал") makes a UPD when title and status are unread', () => {
+    expect(classifyDocument('Счёт-фактура № 5 от 01.02.2025\nОснование передачи (сдачи) / получения (приемки) Договор № 4 [8]')).toBe('upd');
+    expect(classifyDocument('Счёт-фактура № 5 от 01.02.2025\nТовар (груз) передал / услуги, результаты работ, права сдал [10]')).toBe('upd');
+  });
+
   it('a UPD row whose "А" is misread still has 16 cells and stays a UPD', () => {
     expect(classifyByColumns(page('Документ № 5', ['Д', ...FORMS.upd.labels.slice(1)]))).toBe('upd');
   });
