@@ -37,7 +37,30 @@ const RULES: [RegExp, (...m: string[]) => string][] = [
     (a, b) => `Прочитано ${a}, сумма строк даёт ${b} (ошибка в одной цифре); исправлено`,
   ],
   [/^page was turned (\S+)° to read it$/, (a) => `Страница повёрнута на ${a}° для чтения`],
+  [
+    /^printed (\S+), the lines read sum to (\S+) \(one digit apart: a misread digit or a line not read\); kept as printed$/,
+    (a, b) => `Напечатано ${a}, сумма прочитанных строк ${b} (разница в одной цифре: ошибка чтения или пропущенная строка); оставлено как напечатано`,
+  ],
+  [/^(quantity|price|amount without VAT|amount with VAT|VAT amount) is empty$/, (a) => `${EMPTY_FIELD[a]} не заполнено`],
+  [
+    /^(document number|seller name|buyer name|item name) read with low confidence \((\S+)\); check it against the page$/,
+    (a, b) => `${DOUBTFUL_FIELD[a]} прочитано неуверенно (${b}); сверьте с документом`,
+  ],
 ];
+
+const EMPTY_FIELD: Record<string, string> = {
+  quantity: 'Количество',
+  price: 'Цена',
+  'amount without VAT': 'Сумма без НДС',
+  'amount with VAT': 'Сумма с НДС',
+  'VAT amount': 'Сумма НДС',
+};
+const DOUBTFUL_FIELD: Record<string, string> = {
+  'document number': 'Номер документа',
+  'seller name': 'Наименование продавца',
+  'buyer name': 'Наименование покупателя',
+  'item name': 'Наименование товара',
+};
 
 /** The Russian sentence for one warning message, or the message itself. */
 export function warningText(message: string): string {

@@ -1,4 +1,5 @@
 import type { DocumentType, EngineWarning, RecognizedData } from '../engine.port.js';
+import { doubtfulFieldWarnings } from '../confidence/doubtful-fields.js';
 import { detectDocumentType } from './classify.js';
 import { FORMS, findColumnRow, withRuleSpans, type ColumnRow, type FormColumns } from './columns.js';
 import { extractTorg12Header } from './header-torg12.js';
@@ -80,7 +81,9 @@ function rowsAboveHeader(lines: TextLine[], found: ColumnRow, numberLabel: strin
  * item table on page 1, finds each page's table by its column-number row (a continuation page without one reuses
  * the previous page's columns; vertical rules, when given, bound the columns), joins rows over pages, maps columns per form, repairs single misread digits
  * the arithmetic proves, and reads the totals line; unit codes misread in one digit are repaired from the unit name,
- * and field confidences are capped where the document contradicts them (cross-check.ts). Pure: word boxes in, data out.
+ * and field confidences are capped where the document contradicts them (cross-check.ts); values no check can prove
+ * and read with low confidence (names, the number) become warnings (confidence/doubtful-fields.ts). Pure: word
+ * boxes in, data out.
  */
 export function extractDocument(pages: PageWords[], requested: DocumentType | 'auto'): Extraction {
   const warnings: EngineWarning[] = [];
@@ -135,5 +138,6 @@ export function extractDocument(pages: PageWords[], requested: DocumentType | 'a
   flagTotalsOneDigitOff(data, warnings);
   repairUnitCodes(data, warnings, conf);
   crossCheckConfidence(data, conf);
+  warnings.push(...doubtfulFieldWarnings(data, conf));
   return { documentType, data, warnings, fieldConfidence: conf };
 }

@@ -25,11 +25,22 @@ export function priceTimesQuantityHolds(q: number, p: number, net: number): bool
  * Checks one item line: rule 1 line math (`amount_without_nds + nds_amount = amount_with_nds`,
  * `quantity * price = amount_without_nds`, each within 0.01 RUB, the price also as amount / quantity rounded:
  * {@link priceTimesQuantityHolds}), rule 5 VAT rate in force on the document date,
- * and beyond the spec: VAT amount = amount × rate, OKEI unit code/name. Pushes `{field, message}` warnings.
+ * and beyond the spec: VAT amount = amount × rate, OKEI unit code/name, and an empty quantity, price or amount.
+ * Pushes `{field, message}` warnings.
  */
 export function checkLine(item: LineItem, i: number, date: CalendarDate | null, out: Warning[]): void {
   const f = (name: string) => `items[${i}].${name}`;
   const { quantity: q, price: p, amount_without_nds: net, nds_amount: vat, amount_with_nds: gross } = item;
+  // An empty value skips the checks below, so it is a finding of its own: a cell the reader lost must not pass as
+  // a line that holds (issue 20: the scan tier lost amounts without any warning).
+  for (const [name, what, v] of [
+    ['quantity', 'quantity', q],
+    ['price', 'price', p],
+    ['amount_without_nds', 'amount without VAT', net],
+    ['amount_with_nds', 'amount with VAT', gross],
+  ] as const)
+    if (v == null) out.push({ field: f(name), message: `${what} is empty` });
+  if (!item.nds_exempt && vat == null) out.push({ field: f('nds_amount'), message: 'VAT amount is empty' });
   if (net != null && vat != null && gross != null && Math.abs(kopecks(net) + kopecks(vat) - kopecks(gross)) > LINE_TOLERANCE_KOPECKS) {
     out.push({ field: f('amount_with_nds'), message: `amount without VAT ${net} + VAT ${vat} ≠ amount with VAT ${gross}` });
   }

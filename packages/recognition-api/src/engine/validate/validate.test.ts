@@ -42,6 +42,17 @@ describe('validateRecognizedData', () => {
     expect(fields(makeData({ items: [wrong], totals: wrongTotals }))).toEqual(['items[0].amount_without_nds']);
   });
 
+  it('an amount the reader lost is a warning, not a line that silently holds (issue 20)', () => {
+    const data = makeData({
+      items: [makeItem({ amount_without_nds: null })],
+      totals: { amount_without_nds: 200, nds_amount: 40, amount_with_nds: 240 },
+    });
+    expect(fields(data)).toEqual(['items[0].amount_without_nds']);
+    // "без НДС": no VAT amount is expected.
+    const exempt = makeItem({ nds_rate: null, nds_exempt: true, nds_amount: null, amount_with_nds: 200 });
+    expect(fields(makeData({ items: [exempt], totals: { amount_without_nds: 200, nds_amount: null, amount_with_nds: 200 } }))).toEqual([]);
+  });
+
   it('rule 2: totals must equal the sum of lines, and a mismatch is flagged', () => {
     const r = validateRecognizedData(makeData({ totals: { amount_without_nds: 299.99, nds_amount: 60, amount_with_nds: 400 } }));
     expect(r.warnings.map((w) => w.field)).toEqual(['totals.amount_with_nds']);
