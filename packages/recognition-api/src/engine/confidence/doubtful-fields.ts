@@ -28,6 +28,6 @@ export function doubtfulFieldWarnings(data: RecognizedData, conf: Record<string,
   check('document.number', data.document.number, 'document number');
   check('seller.name', data.seller.name, 'seller name');
   check('buyer.name', data.buyer.name, 'buyer name');
-  data.items.forEach((it, i) => check(`items[${i}].name`, it.name, 'item name'));
+  for (const [i, it] of data.items.entries()) check(`items[${i}].name`, it.name, 'item name');
   return out;
 }
