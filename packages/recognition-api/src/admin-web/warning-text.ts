@@ -46,6 +46,14 @@ const RULES: [RegExp, (...m: string[]) => string][] = [
     /^(document number|seller name|buyer name|item name) read with low confidence \((\S+)\); check it against the page$/,
     (a, b) => `${DOUBTFUL_FIELD[a]} прочитано неуверенно (${b}); сверьте с документом`,
   ],
+  [
+    /^corrective document \(УКД \/ корректировочный счёт-фактура\): not supported; its lines and totals were not read$/,
+    () => 'Корректировочный документ (УКД / корректировочный счёт-фактура) не поддерживается; строки и итоги не прочитаны',
+  ],
+  [
+    /^revision № (\S+) \(line 1а\): this document replaces an earlier one$/,
+    (a) => `Исправление № ${a} (строка 1а): документ заменяет ранее выставленный`,
+  ],
 ];
 
 const EMPTY_FIELD: Record<string, string> = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyByColumns, classifyDocument, detectDocumentType } from '../../src/engine/extract/classify.js';
+import { classifyByColumns, classifyDocument, detectCorrection, detectDocumentType } from '../../src/engine/extract/classify.js';
 import { FORMS } from '../../src/engine/extract/columns.js';
 import { groupLines } from '../../src/engine/extract/words.js';
 import { row } from './fixtures.js';
@@ -111,5 +111,24 @@ describe('classification by the column-number row (word fixtures)', () => {
 
   it('a TORG-12 row (1 … 15) is a TORG-12', () => {
     expect(classifyByColumns(page('Накладная', FORMS.torg12.labels))).toBe('torg12');
+  });
+});
+
+describe('corrected documents (issue 20)', () => {
+  const lines = (...texts: string[]) => groupLines(texts.flatMap((t, i) => row(100 + 60 * i, [[200, t]])));
+
+  it('a corrective document (УКД, корректировочный счёт-фактура) is recognised as such', () => {
+    expect(detectCorrection(lines('Универсальный корректировочный документ', 'Корректировочный счет-фактура № 14 от 20.03.2026'))).toEqual({
+      kind: 'corrective',
+    });
+  });
+
+  it('a revision has line 1а filled; line 1а printed empty is a plain document', () => {
+    expect(detectCorrection(lines('Счет-фактура № 512 от 02.03.2026 (1)', 'Исправление № 2 от 17.03.2026 (1а)'))).toEqual({
+      kind: 'revision',
+      number: '2',
+    });
+    expect(detectCorrection(lines('Счет-фактура № 512 от 02.03.2026 (1)', 'Исправление № -- от -- (1а)'))).toBeNull();
+    expect(detectCorrection(lines('Счет-фактура № 512 от 02.03.2026 (1)', 'Исправление № — от — (1а)'))).toBeNull();
   });
 });

@@ -73,3 +73,28 @@ export function detectDocumentType(lines: TextLine[]): DocumentType | null {
 function ownText(text: string): string {
   return text.replace(/(документ\S*\s+об\s+отгрузке|платежно\S*\s+документ\S*).*$/i, '$1');
 }
+
+/** What the first page says about correction: a corrective document, a revision (line 1а filled), or neither. */
+export interface CorrectionNotice {
+  kind: 'corrective' | 'revision';
+  /** The revision number as printed (line 1а), for `revision`. */
+  number?: string;
+}
+
+/**
+ * Detects a corrected document on the first page (issue 20). A corrective document ("Универсальный
+ * корректировочный документ", "Корректировочный счёт-фактура", form of ПП 1137 appendix 2) prints amounts before and
+ * after the change and their difference: read as a plain UPD it would give wrong positive amounts, so the caller
+ * must not return its table as items. A revision ("Исправление № 2 от …", line 1а filled) is a full document that
+ * replaces an earlier one: its amounts are whole, and the caller reports the revision. Line 1а printed empty
+ * ("Исправление № -- от --") is neither.
+ */
+export function detectCorrection(lines: TextLine[]): CorrectionNotice | null {
+  const text = lines.map((l) => l.text).join('\n');
+  if (/корректировочн/i.test(text)) return { kind: 'corrective' };
+  for (const line of lines) {
+    const m = /исправлени\S*\s*(?:№|N[oо°]?)\s*(.*?)\s+от(?:\s|$)/i.exec(line.text);
+    if (m && /\d/.test(m[1])) return { kind: 'revision', number: m[1].replace(/[^\dА-Яа-яA-Za-z/-]/g, '') };
+  }
+  return null;
+}

@@ -1,6 +1,6 @@
 import type { DocumentType, EngineWarning, RecognizedData } from '../engine.port.js';
 import { doubtfulFieldWarnings } from '../confidence/doubtful-fields.js';
-import { detectDocumentType } from './classify.js';
+import { detectCorrection, detectDocumentType } from './classify.js';
 import { FORMS, findColumnRow, withRuleSpans, type ColumnRow, type FormColumns } from './columns.js';
 import { extractTorg12Header } from './header-torg12.js';
 import { extractUpdHeader } from './header-upd.js';
@@ -123,6 +123,19 @@ export function extractDocument(pages: PageWords[], requested: DocumentType | 'a
   const header = documentType === 'torg12' ? extractTorg12Header(headerLines, conf) : extractUpdHeader(headerLines, conf);
   const joined = joinPages(tables);
   const items = joined.rows.map((row, i) => rowToItem(row, form, i, conf));
+  const correction = detectCorrection(first);
+  if (correction?.kind === 'corrective') {
+    // Amounts before/after the change and their difference are not a plain document's lines: none are returned,
+    // so the empty table and totals make the document a manual check instead of a plausible wrong UPD.
+    items.length = 0;
+    joined.totals.length = 0;
+    for (const path of Object.keys(conf)) if (path.startsWith('items[')) delete conf[path];
+    warnings.push({
+      field: 'document_type',
+      message: 'corrective document (УКД / корректировочный счёт-фактура): not supported; its lines and totals were not read',
+    });
+  } else if (correction?.kind === 'revision')
+    warnings.push({ field: 'document.number', message: `revision № ${correction.number} (line 1а): this document replaces an earlier one` });
   for (const [i, it] of items.entries()) repairLine(it, i, warnings, conf);
   items.forEach((it, i) => {
     if (it.number !== i + 1)
