@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DATE_STYLES, generateTruth, LATIN_PRODUCTS, printDate } from './index.js';
+import { DATE_STYLES, generateTruth, LATIN_PRODUCTS, partyLine, printDate } from './index.js';
 
 describe('docgen options of issue 12', () => {
   it('prints dates in every style; the truth stays DD.MM.YYYY', () => {
@@ -13,6 +13,19 @@ describe('docgen options of issue 12', () => {
     const { truth, html } = generateTruth({ seed: 7, type: 'invoice', tier: 'scan', dateStyle: 'guillemets' });
     expect(truth.document.date).toMatch(/^\d{2}\.\d{2}\.\d{4}$/);
     expect(html).toContain(`от ${printDate(truth.document.date!, 'guillemets')}`);
+  });
+
+  it('partyStyle prints TORG-12 parties as 1C does, with phone and bank details; the truth is unchanged (issue 20)', () => {
+    const short = generateTruth({ seed: 21, type: 'torg12', tier: 'scan' });
+    const bank = generateTruth({ seed: 21, type: 'torg12', tier: 'scan', partyStyle: '1c-bank' });
+    expect(bank.truth).toEqual(short.truth);
+    const line = partyLine(bank.truth.seller, '1c-bank');
+    expect(line.startsWith(`${bank.truth.seller.name}, ИНН ${bank.truth.seller.inn}`)).toBe(true);
+    expect(line).toMatch(/, р\/с \d{20}, в банке .+, БИК 04\d{7}, к\/с 30101810\d{12}$/);
+    expect(bank.html).toContain('БИК 04');
+    expect(short.html).not.toContain('БИК');
+    const pair = partyLine({ name: 'ООО «Ока»', inn: '6229000012', kpp: '622901001', address: '390000, г. Рязань' }, 'inn-kpp-pair');
+    expect(pair).toContain('ИНН/КПП 6229000012/622901001, 390000, г. Рязань, тел.:');
   });
 
   it('latinNames draws item names from the Latin catalogue; the default catalogue is unchanged', () => {

@@ -1,7 +1,8 @@
 import { esc, longDate, money, paginate, quantity } from '../format.js';
 import type { HtmlOptions } from './common.js';
-import type { TruthData, TruthItem, TruthParty } from '../truth.types.js';
+import type { TruthData, TruthItem } from '../truth.types.js';
 import { htmlDocument, kvRow } from './common.js';
+import { partyLine } from './party-1c.js';
 
 /** Rows on the first sheet (under the header blocks) and on each continuation sheet. */
 export const TORG12_ROWS = { first: 10, rest: 22 };
@@ -36,13 +37,12 @@ function sumRow(label: string, items: TruthItem[]): string {
   );
 }
 
-const party = (p: TruthParty) => esc(`${p.name}, ИНН ${p.inn}${p.kpp ? `, КПП ${p.kpp}` : ''}, ${p.address}`);
-
 function headerBlock(t: TruthData, o: HtmlOptions): string {
   const codes =
     `<table class="grid" style="width:170px;float:right"><tr><td></td><td class="c">Коды</td></tr>` +
     `<tr><td class="small">Форма по ОКУД</td><td class="c">0330212</td></tr><tr><td class="small">по ОКПО</td><td></td></tr>` +
     `<tr><td class="small">Вид деятельности по ОКДП</td><td></td></tr></table>`;
+  const party = (p: TruthData['seller']) => esc(partyLine(p, o.partyStyle ?? 'short'));
   const kv =
     `<table class="kv" style="width:840px">${kvRow('Грузоотправитель', party(t.seller))}${kvRow('Грузополучатель', party(t.buyer))}` +
     `${kvRow('Поставщик', party(t.seller))}${kvRow('Плательщик', party(t.buyer))}${kvRow('Основание', 'Основной договор')}</table>`;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { extractTorg12Header, parsePartyWords, partyLine } from '../../src/engine/extract/header-torg12.js';
 import { extractUpdHeader, splitInnKpp } from '../../src/engine/extract/header-upd.js';
 import { groupLines } from '../../src/engine/extract/words.js';
+import { generateTruth, partyLine as printedParty, type PartyStyle } from '@app/docgen';
 import { row } from './fixtures.js';
 
 describe('TORG-12 party lines', () => {
@@ -90,6 +91,28 @@ describe('TORG-12 party lines as 1C prints them with bank details (issue 20)', (
       kpp: '360401001',
       address: '397160, Воронежская обл, г. Борисоглебск, пос. в Лесу',
     });
+  });
+});
+
+describe('TORG-12 party lines of the docgen generator in 1C style (tuning seeds 20000+)', () => {
+  it.each<PartyStyle>(['1c-bank', 'inn-kpp-pair'])('%s: every party parses into name, INN, KPP and address', (style) => {
+    for (let seed = 20000; seed < 20040; seed++) {
+      const { truth } = generateTruth({ seed, type: 'torg12', tier: 'scan', lines: 1 });
+      for (const p of [truth.seller, truth.buyer]) {
+        const lines = groupLines(
+          row(300, [
+            [100, 'Поставщик'],
+            [400, printedParty(p, style)],
+          ]),
+        );
+        expect(parsePartyWords(partyLine(lines, [/^Поставщик:?$/i]), 'seller', {}), `seed ${seed}`).toEqual({
+          name: p.name,
+          inn: p.inn,
+          kpp: p.kpp,
+          address: p.address,
+        });
+      }
+    }
   });
 });
 
