@@ -2,7 +2,7 @@
 /**
  * Writes a generated set to a folder: `npx tsx packages/docgen/src/cli.ts --out DIR [--count 10] [--seed 1]
  * [--type upd|torg12|invoice|mixed] [--tier scan|photo|photo-table|screenshot] [--lines N] [--date-style numeric|words|guillemets|quotes|nominative]
- * [--latin] [--continuation repeat-header|no-header] [--output images|pdf-text|pdf-scan]`. Each document becomes
+ * [--latin] [--real-names] [--prices-incl-vat] [--party-style short|1c-bank|inn-kpp-pair] [--continuation repeat-header|no-header] [--output images|pdf-text|pdf-scan]`. Each document becomes
  * `<name>-p<page>.(png|jpg)` (or `<name>.pdf`) plus `<name>.json` with `{documentType, tier, seed, truth}`.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -20,6 +20,9 @@ const { values } = parseArgs({
     lines: { type: 'string' },
     'date-style': { type: 'string' },
     latin: { type: 'boolean', default: false },
+    'real-names': { type: 'boolean', default: false },
+    'prices-incl-vat': { type: 'boolean', default: false },
+    'party-style': { type: 'string' },
     continuation: { type: 'string' },
     output: { type: 'string' },
   },
@@ -45,6 +48,9 @@ try {
       lines: values.lines ? Number(values.lines) : undefined,
       dateStyle: values['date-style'] as DateStyle | undefined,
       latinNames: values.latin,
+      realNames: values['real-names'],
+      pricesIncludeVat: values['prices-incl-vat'],
+      partyStyle: values['party-style'] as GenerateOptions['partyStyle'],
       continuation: values.continuation as GenerateOptions['continuation'],
       output,
     });

@@ -12,7 +12,7 @@ import type { DocType, Tier, TruthData } from './truth.types.js';
 export type { DocType, Tier, TruthData, TruthItem, TruthParty } from './truth.types.js';
 export { closeRenderer } from './render.js';
 export { DATE_STYLES, printDate, type DateStyle } from './format.js';
-export { LATIN_PRODUCTS } from './items.js';
+export { LATIN_PRODUCTS, REAL_PRODUCTS } from './items.js';
 export { imagesToPdf } from './pdf.js';
 export { legalInn, personInn } from './companies.js';
 export { UPD_ROWS } from './html/upd.js';
@@ -42,6 +42,10 @@ export interface GenerateOptions {
   output?: 'images' | 'pdf-text' | 'pdf-scan';
   /** TORG-12 party lines: `short` (default), `1c-bank` (1C with phone and bank details), `inn-kpp-pair` ("ИНН/КПП x/y"). */
   partyStyle?: PartyStyle;
+  /** Item names from the real-catalogue list (Latin codes, `х` sizes, °C, м², Ø; {@link REAL_PRODUCTS}). */
+  realNames?: boolean;
+  /** Prices include VAT, as many 1C databases keep them: the printed price without VAT is rounded (issue 20). */
+  pricesIncludeVat?: boolean;
 }
 
 /** A generated document: page images in order, the exact data printed on them, and its type. */
@@ -59,7 +63,7 @@ export interface GeneratedDocument {
 /** Just the ground truth and HTML, without rendering (fast; no browser). */
 export function generateTruth(opts: GenerateOptions): { truth: TruthData; html: string } {
   const rng = new Rng(opts.seed);
-  const truth = makeTruth(rng, opts.type, opts.lines, opts.latinNames);
+  const truth = makeTruth(rng, opts.type, opts.lines, opts.latinNames, { realNames: opts.realNames, pricesIncludeVat: opts.pricesIncludeVat });
   // Invoices have no product-code column (А exists only on the UPD).
   if (opts.type === 'invoice') for (const it of truth.items) it.product_code = null;
   const o = {

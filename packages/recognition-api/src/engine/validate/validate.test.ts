@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { generateTruth } from '@app/docgen';
 import { makeData, makeItem } from '../../../test/fixtures.js';
 import { validateRecognizedData } from './validate.js';
 import { innChecksumOk, kppFormatOk } from './tax-ids.js';
@@ -51,6 +52,14 @@ describe('validateRecognizedData', () => {
     // "без НДС": no VAT amount is expected.
     const exempt = makeItem({ nds_rate: null, nds_exempt: true, nds_amount: null, amount_with_nds: 200 });
     expect(fields(makeData({ items: [exempt], totals: { amount_without_nds: 200, nds_amount: null, amount_with_nds: 200 } }))).toEqual([]);
+  });
+
+  it('docgen documents with VAT-inclusive prices (tuning seeds 20100–20129) validate without a warning', () => {
+    for (let seed = 20100; seed < 20130; seed++) {
+      const { truth } = generateTruth({ seed, type: 'upd', tier: 'scan', lines: 12, pricesIncludeVat: true });
+      const data = { ...truth, items: truth.items.map((it) => ({ ...it, product_code: it.product_code ?? undefined })) };
+      expect(validateRecognizedData(data as Parameters<typeof validateRecognizedData>[0]).warnings, `seed ${seed}`).toEqual([]);
+    }
   });
 
   it('rule 2: totals must equal the sum of lines, and a mismatch is flagged', () => {
