@@ -8,7 +8,9 @@
  * field confidences stay inside the engine). So this is the document-level table a client can act on: per tier,
  * document confidence bucket → share of that bucket's compared fields that were right, the wrong-field rate at
  * confidence ≥ 0.9 (the scorer's figure), and how many documents with any wrong field had
- * `manual_check_recommended` (confidence < 0.80). Fields: header key fields and line cells as the scorer compares
+ * confidence < 0.80. That is a lower bound of the service's `manual_check_recommended`, which is also set by a
+ * warning asking to check a value against the page (engine/confidence/confidence.ts): the scorer keeps only the
+ * warning count, not the texts. Fields: header key fields and line cells as the scorer compares
  * them; `--no-names` leaves item names out (their own confidence is a separate piece of work).
  */
 import { readFileSync } from 'node:fs';
@@ -64,7 +66,7 @@ for (const tier of [...new Set(results.map((r) => r.tier))]) {
   const flagged = rs.filter((r) => (r.confidence ?? 0) < MANUAL_CHECK_BELOW);
   console.log(`wrong among fields of documents at confidence ≥ 0.9: ${pct(hi.filter((f) => !f.ok).length, hi.length)} of ${hi.length}`);
   console.log(
-    `manual_check_recommended on documents with any wrong field: ${caught.length}/${bad.length} (${pct(caught.length, bad.length)}); ` +
+    `confidence < 0.80 on documents with any wrong field: ${caught.length}/${bad.length} (${pct(caught.length, bad.length)}); ` +
       `flagged documents that were fully right: ${flagged.length - flagged.filter((r) => bad.includes(r)).length}/${flagged.length}`,
   );
 }

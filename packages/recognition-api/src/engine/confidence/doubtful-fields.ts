@@ -7,6 +7,11 @@ import type { EngineWarning, RecognizedData } from '../engine.port.js';
  */
 export const SURE_FIELD_CONFIDENCE = 0.9;
 
+const CHECK_IT = 'check it against the page';
+
+/** True for a warning of {@link doubtfulFieldWarnings}: a value a person has to compare with the page. */
+export const isDoubtfulValueWarning = (w: { message: string }): boolean => w.message.endsWith(CHECK_IT);
+
 /**
  * Warnings for values that nothing in the document checks and whose reading is doubtful: item names and party
  * names below {@link SURE_FIELD_CONFIDENCE}, and the document number. Amounts, INNs and units are not listed here:
