@@ -40,6 +40,11 @@ describe('Russian number parsing', () => {
     expect(parseRuNumber('_1 250,00')).toBe(1250);
     expect(parseMoney('203 801,44_')).toBe(203801.44);
     expect(parseMoney('5,125_')).toBeNull();
+    // A lone digit the rus model read as its letter twin.
+    expect(parseRuNumber('З')).toBe(3);
+    expect(parseRuNumber('б')).toBe(6);
+    expect(parseRuNumber('О')).toBeNull();
+    expect(parseRuNumber('Зб')).toBeNull();
     expect(parseRate('')).toBeNull();
   });
 

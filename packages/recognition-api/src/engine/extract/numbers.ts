@@ -39,6 +39,9 @@ export function parseRuNumber(text: string): number | null {
     .replace(/(?<=\d)[|│¦_]+$/, '')
     .replace(/^[—–-]\s*(?=\d)/, '')
     .replace(/[.,]$/, '');
+  // A lone "З" or "б" in a numeric cell is a 3 or a 6 whose glyph the rus model took for the letter (a quantity
+  // "3" read "З" at 20 %); the line arithmetic then checks it. "О" alone stays unread: rings and bullets look like it.
+  if (/^[Ззб]$/.test(t)) t = LOOKALIKE[t];
   t = t.split(' ').map(fixLookalikes).join(' ');
   const m = /^(\d+(?: \d{3})*)(?:[,.](\d+))?$/.exec(t);
   if (!m) return null;
