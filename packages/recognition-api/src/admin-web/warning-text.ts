@@ -33,6 +33,10 @@ const RULES: [RegExp, (...m: string[]) => string][] = [
     (a, b) => `Прочитано ${a}, по арифметике строки ${b} (ошибка в одной цифре); исправлено`,
   ],
   [
+    /^read (\S+), the line arithmetic gives (\S+) \(decimal separator lost\); corrected$/,
+    (a, b) => `Прочитано ${a}, по арифметике строки ${b} (потерян десятичный разделитель); исправлено`,
+  ],
+  [
     /^read (\S+), the sum of the lines gives (\S+) \(one misread digit\); corrected$/,
     (a, b) => `Прочитано ${a}, сумма строк даёт ${b} (ошибка в одной цифре); исправлено`,
   ],

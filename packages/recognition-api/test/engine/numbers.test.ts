@@ -45,6 +45,11 @@ describe('Russian number parsing', () => {
     expect(parseRuNumber('б')).toBe(6);
     expect(parseRuNumber('О')).toBeNull();
     expect(parseRuNumber('Зб')).toBeNull();
+    // A photo that lost the decimal comma of an amount: the two-digit last group is the kopecks.
+    expect(parseMoney('7 733 90')).toBe(7733.9);
+    expect(parseMoney('140 550 00')).toBe(140550);
+    expect(parseMoney('25 800')).toBe(25800);
+    expect(parseMoney('28 38')).toBeNull();
     expect(parseRate('')).toBeNull();
   });
 

@@ -48,6 +48,19 @@ describe('digit repair from line arithmetic', () => {
     expect(warnings).toEqual([]);
   });
 
+  it('repairs a value whose decimal comma a photo lost, when the arithmetic proves it', () => {
+    // 25,800 kg × 53,35 = 1 376,43; the photo read "25 800".
+    const it1 = line({ quantity: 25800, price: 53.35, amount_without_nds: 1376.43, nds_rate: 10, nds_amount: 137.64, amount_with_nds: 1514.07 });
+    const warnings: EngineWarning[] = [];
+    repairLine(it1, 0, warnings, {});
+    expect(it1.quantity).toBe(25.8);
+    expect(warnings[0].message).toContain('decimal separator lost');
+    // An integer quantity ×1000 is not a lost separator: 15 000 may be printed as such.
+    const it2 = line({ quantity: 5000, price: 55.55, amount_without_nds: 277.75 });
+    repairLine(it2, 0, [], {});
+    expect(it2.quantity).toBe(5000);
+  });
+
   it('leaves a consistent line alone', () => {
     const it1 = line();
     const warnings: EngineWarning[] = [];

@@ -130,7 +130,10 @@ describe('item table reading on TSV word boxes', () => {
   it('reads the 2025 UPD row (ПП 1096) with the traceability columns 12, 12а, 13 after 11', () => {
     const labels = [...FORMS.upd.labels, '12', '12а', '13'];
     const x = (l: string) => 300 + labels.indexOf(l) * 230;
-    const head = row(800, labels.map((l) => [x(l), l] as [number, string]));
+    const head = row(
+      800,
+      labels.map((l) => [x(l), l] as [number, string]),
+    );
     const item = row(860, [
       [x('А'), 'ЦБ-417'],
       [x('1'), '1'],
@@ -151,7 +154,15 @@ describe('item table reading on TSV word boxes', () => {
     const ls = groupLines(parseTsv(toTsv([...head, ...item])));
     const cols = findColumnRow(ls, FORMS.upd)!;
     const [r] = readTable(ls, cols, '1').rows;
-    expect(rowToItem(r, FORMS.upd, 0, {})).toMatchObject({ number: 1, quantity: 2, price: 150, amount_without_nds: 300, nds_amount: 66, amount_with_nds: 366, unit: { code: '796' } });
+    expect(rowToItem(r, FORMS.upd, 0, {})).toMatchObject({
+      number: 1,
+      quantity: 2,
+      price: 150,
+      amount_without_nds: 300,
+      nds_amount: 66,
+      amount_with_nds: 366,
+      unit: { code: '796' },
+    });
   });
 
   it('uses vertical rules as column borders: a short name far from its column centre stays in the name column', () => {

@@ -51,6 +51,11 @@ export function parseRuNumber(text: string): number | null {
 
 /** A money amount: a number with at most two decimals (kopecks); "без НДС" and dashes give null. */
 export function parseMoney(text: string): number | null {
+  // "7 733 90": groups of three and a last group of two are roubles and kopecks whose comma a photo lost; no
+  // Russian amount prints a two-digit group otherwise. At least one full thousands group is required: "28 38" is as
+  // likely "828,38" with a digit lost as "28,38".
+  const lost = /^(\d{1,3}(?: \d{3})+) (\d{2})$/.exec(text.replace(/[\u00a0\u202f\u2009]/g, ' ').trim());
+  if (lost) return Number(`${lost[1].replace(/ /g, '')}.${lost[2]}`);
   const n = parseRuNumber(text);
   if (n == null) return null;
   const dec = /[,.](\d+)[|│¦_]*$/.exec(text.trim());

@@ -47,8 +47,19 @@ function candidates(it: LineItem): [Key, number][] {
 }
 
 /**
+ * True when `read` is `value` with its decimal separator lost: the same digits, 10–1000 times larger (a photo's
+ * "25 800" for the quantity 25,800, "14128" for the price 141,28). Only a value with a fraction qualifies.
+ */
+function lostSeparator(key: Key, read: number, value: number): boolean {
+  if (Number.isInteger(value)) return false;
+  const milli = (x: number) => Math.round(x * 1000);
+  return [10, 100, 1000].some((f) => (key === 'quantity' || f <= 100) && milli(read) === milli(value * f));
+}
+
+/**
  * Repairs a line whose arithmetic fails when exactly one value, changed in exactly one digit, makes every check
- * hold (e.g. 277,15 read for 277,75 while 5 × 55,55 = 277,75). Ambiguous or multi-digit differences stay as read:
+ * hold (e.g. 277,15 read for 277,75 while 5 × 55,55 = 277,75), or one value whose decimal separator was lost
+ * ({@link lostSeparator}: 25800 read for 25,8 while 1 376,43 ÷ 53,35 = 25,8). Ambiguous or multi-digit differences stay as read:
  * validation reports them. Each repair is an EngineWarning and lowers that field's confidence.
  */
 export function repairLine(it: LineItem, i: number, warnings: EngineWarning[], conf: FieldConfidence): void {
@@ -56,12 +67,13 @@ export function repairLine(it: LineItem, i: number, warnings: EngineWarning[], c
   const fixes = new Map<string, [Key, number]>();
   for (const [key, value] of candidates(it)) {
     const read = it[key];
-    if (read == null || !singleDigitDiff(fmt(key, read), fmt(key, value))) continue;
+    if (read == null || !(singleDigitDiff(fmt(key, read), fmt(key, value)) || lostSeparator(key, read, value))) continue;
     if (lineHolds({ ...it, [key]: value })) fixes.set(`${key}=${value}`, [key, value]);
   }
   if (fixes.size !== 1) return;
   const [key, value] = [...fixes.values()][0];
-  warnings.push({ field: `items[${i}].${key}`, message: `read ${it[key]}, the line arithmetic gives ${value} (one misread digit); corrected` });
+  const why = lostSeparator(key, it[key]!, value) ? 'decimal separator lost' : 'one misread digit';
+  warnings.push({ field: `items[${i}].${key}`, message: `read ${it[key]}, the line arithmetic gives ${value} (${why}); corrected` });
   it[key] = value;
   conf[`items[${i}].${key}`] = REPAIRED_CONFIDENCE;
 }
