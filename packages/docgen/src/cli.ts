@@ -1,7 +1,7 @@
 #!/usr/bin/env -S npx tsx
 /**
  * Writes a generated set to a folder: `npx tsx packages/docgen/src/cli.ts --out DIR [--count 10] [--seed 1]
- * [--type upd|torg12|invoice|mixed] [--tier scan|photo|photo-table|screenshot] [--lines N] [--date-style numeric|words|guillemets|quotes|nominative]
+ * [--type upd|torg12|invoice|mixed] [--tier scan|photo|photo-table|photo-phone|screenshot] [--lines N] [--date-style numeric|words|guillemets|quotes|nominative]
  * [--latin] [--real-names] [--prices-incl-vat] [--party-style short|1c-bank|inn-kpp-pair] [--continuation repeat-header|no-header] [--output images|pdf-text|pdf-scan]`. Each document becomes
  * `<name>-p<page>.(png|jpg)` (or `<name>.pdf`) plus `<name>.json` with `{documentType, tier, seed, truth}`.
  */
@@ -29,7 +29,7 @@ const { values } = parseArgs({
 });
 if (!values.out) {
   console.error(
-    'usage: docgen --out DIR [--count N] [--seed S] [--type upd|torg12|invoice|mixed] [--tier scan|photo|photo-table|screenshot] [--lines N]',
+    'usage: docgen --out DIR [--count N] [--seed S] [--type upd|torg12|invoice|mixed] [--tier scan|photo|photo-table|photo-phone|screenshot] [--lines N]',
   );
   process.exit(2);
 }
