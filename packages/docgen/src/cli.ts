@@ -2,7 +2,7 @@
 /**
  * Writes a generated set to a folder: `npx tsx packages/docgen/src/cli.ts --out DIR [--count 10] [--seed 1]
  * [--type upd|torg12|invoice|mixed] [--tier scan|photo|photo-table|photo-phone|screenshot] [--lines N] [--date-style numeric|words|guillemets|quotes|nominative]
- * [--latin] [--real-names] [--prices-incl-vat] [--party-style short|1c-bank|inn-kpp-pair] [--continuation repeat-header|no-header] [--output images|pdf-text|pdf-scan]`. Each document becomes
+ * [--latin] [--real-names] [--prices-incl-vat] [--party-style short|1c-bank|inn-kpp-pair] [--stamps] [--continuation repeat-header|no-header] [--output images|pdf-text|pdf-scan]`. Each document becomes
  * `<name>-p<page>.(png|jpg)` (or `<name>.pdf`) plus `<name>.json` with `{documentType, tier, seed, truth}`.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -23,6 +23,7 @@ const { values } = parseArgs({
     'real-names': { type: 'boolean', default: false },
     'prices-incl-vat': { type: 'boolean', default: false },
     'party-style': { type: 'string' },
+    stamps: { type: 'boolean', default: false },
     continuation: { type: 'string' },
     output: { type: 'string' },
   },
@@ -51,6 +52,7 @@ try {
       realNames: values['real-names'],
       pricesIncludeVat: values['prices-incl-vat'],
       partyStyle: values['party-style'] as GenerateOptions['partyStyle'],
+      stamps: values.stamps,
       continuation: values.continuation as GenerateOptions['continuation'],
       output,
     });

@@ -48,6 +48,17 @@ describe('docgen options of issue 12', () => {
     expect(off).toBeGreaterThan(0);
   });
 
+  it("stamps put the seller's seal (with its INN) on the last sheet only; the truth is unchanged (issue 20)", () => {
+    const plain = generateTruth({ seed: 33, type: 'upd', tier: 'scan', lines: 30 });
+    const stamped = generateTruth({ seed: 33, type: 'upd', tier: 'scan', lines: 30, stamps: true });
+    expect(stamped.truth).toEqual(plain.truth);
+    const pages = stamped.html.split('<section class="page">').slice(1);
+    expect(pages.length).toBeGreaterThan(1);
+    expect(pages.at(-1)).toContain(`ИНН ${stamped.truth.seller.inn}`);
+    expect(pages.slice(0, -1).join('')).not.toContain('<svg');
+    expect(plain.html).not.toContain('<svg');
+  });
+
   it('latinNames draws item names from the Latin catalogue; the default catalogue is unchanged', () => {
     const latin = generateTruth({ seed: 9, type: 'upd', tier: 'scan', lines: 20, latinNames: true }).truth.items.map((i) => i.name);
     expect(latin.some((n) => LATIN_PRODUCTS.some((p) => p.name === n))).toBe(true);

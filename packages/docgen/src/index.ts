@@ -46,6 +46,8 @@ export interface GenerateOptions {
   realNames?: boolean;
   /** Prices include VAT, as many 1C databases keep them: the printed price without VAT is rounded (issue 20). */
   pricesIncludeVat?: boolean;
+  /** A blue seller's seal over the totals and signatures (issue 20: stamps over numbers); truth unchanged. */
+  stamps?: boolean;
 }
 
 /** A generated document: page images in order, the exact data printed on them, and its type. */
@@ -70,6 +72,7 @@ export function generateTruth(opts: GenerateOptions): { truth: TruthData; html: 
     date: printDate(truth.document.date!, opts.dateStyle ?? 'numeric'),
     continuation: opts.continuation ?? 'repeat-header',
     partyStyle: opts.partyStyle ?? 'short',
+    stamps: opts.stamps ?? false,
   } as const;
   const html = opts.type === 'torg12' ? torg12Html(truth, o) : updHtml(truth, opts.type, o);
   return { truth, html };

@@ -34,6 +34,8 @@ export interface HtmlOptions {
   continuation: 'repeat-header' | 'no-header';
   /** TORG-12 party lines: `short` (default) or as 1C prints them with bank details (party-1c.ts). */
   partyStyle?: PartyStyle;
+  /** A blue seller's seal over the totals and signatures of the last sheet (stamp.ts). */
+  stamps?: boolean;
 }
 
 /** Wraps page bodies into one HTML document; each `<section class="page">` becomes one image. */

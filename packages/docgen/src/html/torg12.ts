@@ -1,6 +1,7 @@
 import { esc, longDate, money, paginate, quantity } from '../format.js';
 import type { HtmlOptions } from './common.js';
 import type { TruthData, TruthItem } from '../truth.types.js';
+import { stampHtml } from './stamp.js';
 import { htmlDocument, kvRow } from './common.js';
 import { partyLine } from './party-1c.js';
 
@@ -80,7 +81,7 @@ export function torg12Html(t: TruthData, o: HtmlOptions = { date: t.document.dat
         : bare
           ? ''
           : `<div class="small">Товарная накладная № ${esc(t.document.number!)} от ${esc(o.date)}, страница ${i + 1}</div>`;
-    return `${head}${table}${last ? footer(t) : ''}<div class="pageno">Страница ${i + 1}</div>`;
+    return `${head}${table}${last && o.stamps ? stampHtml(t.seller) : ''}${last ? footer(t) : ''}<div class="pageno">Страница ${i + 1}</div>`;
   });
   return htmlDocument(pages);
 }
