@@ -12,6 +12,8 @@ const RULES: [RegExp, (...m: string[]) => string][] = [
   [/^date "(.*)" is not a valid DD\.MM\.YYYY date$/, (v) => `Дата «${v}» не является датой в формате ДД.ММ.ГГГГ`],
   [/^document number is empty$/, () => 'Номер документа не заполнен'],
   [/^total with VAT is empty$/, () => 'Итог с НДС не заполнен'],
+  [/^total without VAT is empty$/, () => 'Итог без НДС не заполнен'],
+  [/^VAT total is empty$/, () => 'Итог НДС не заполнен'],
   [/^total (\S+) ≠ sum of lines (\S+)$/, (a, b) => `Итог ${a} не равен сумме строк ${b}`],
   [/^amount without VAT (\S+) \+ VAT (\S+) ≠ amount with VAT (\S+)$/, (a, b, c) => `Сумма без НДС ${a} + НДС ${b} ≠ сумме с НДС ${c}`],
   [/^quantity (\S+) × price (\S+) ≠ amount without VAT (\S+)$/, (a, b, c) => `Количество ${a} × цена ${b} ≠ сумме без НДС ${c}`],

@@ -62,6 +62,15 @@ describe('validateRecognizedData', () => {
     }
   });
 
+  it('a total the reader lost (a stamp over it) is reported; no VAT total is expected on a "без НДС" document', () => {
+    expect(fields(makeData({ totals: { amount_without_nds: null, nds_amount: null, amount_with_nds: 359.99 } }))).toEqual([
+      'totals.amount_without_nds',
+      'totals.nds_amount',
+    ]);
+    const exempt = makeItem({ nds_rate: null, nds_exempt: true, nds_amount: null, amount_with_nds: 200 });
+    expect(fields(makeData({ items: [exempt], totals: { amount_without_nds: 200, nds_amount: null, amount_with_nds: 200 } }))).toEqual([]);
+  });
+
   it('rule 2: totals must equal the sum of lines, and a mismatch is flagged', () => {
     const r = validateRecognizedData(makeData({ totals: { amount_without_nds: 299.99, nds_amount: 60, amount_with_nds: 400 } }));
     expect(r.warnings.map((w) => w.field)).toEqual(['totals.amount_with_nds']);
