@@ -121,7 +121,7 @@ try {
 
   if (!values['skip-speed']) {
     // B. 5 clients, mixed priorities, tiers in turn.
-    const perPage: Record<Tier, number[]> = { scan: [], photo: [], 'photo-table': [], screenshot: [] };
+    const perPage: Record<Tier, number[]> = { scan: [], photo: [], 'photo-table': [], 'photo-phone': [], screenshot: [] };
     const high: { ms: number; status: number }[] = [];
     const t1 = performance.now();
     await Promise.all(

@@ -33,9 +33,15 @@ const perTier = Number(values['per-tier']);
 /** `--from N` starts at the N-th document of each set (a further sample without repeating the first). */
 const from = Number(values.from);
 /** Fixed seed base per tier (10000 + 1000 × index), so a tier's documents do not depend on which other tiers run. */
-const ALL_TIERS: Tier[] = ['scan', 'photo', 'screenshot', 'photo-table'];
+const ALL_TIERS: Tier[] = ['scan', 'photo', 'screenshot', 'photo-table', 'photo-phone'];
 /** The API's image_quality for each tier: a sheet photographed on a table is sent as `photo`. */
-const QUALITY: Record<Tier, ImageQuality> = { scan: 'scan', photo: 'photo', screenshot: 'screenshot', 'photo-table': 'photo' };
+const QUALITY: Record<Tier, ImageQuality> = {
+  scan: 'scan',
+  photo: 'photo',
+  screenshot: 'screenshot',
+  'photo-table': 'photo',
+  'photo-phone': 'photo',
+};
 const tiers = values.tiers === 'none' ? [] : (values.tiers!.split(',') as Tier[]);
 const sets: BenchSet[] = [
   ...tiers.map((t) => tierSet(t, ALL_TIERS.indexOf(t))),

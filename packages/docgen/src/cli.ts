@@ -1,8 +1,8 @@
 #!/usr/bin/env -S npx tsx
 /**
  * Writes a generated set to a folder: `npx tsx packages/docgen/src/cli.ts --out DIR [--count 10] [--seed 1]
- * [--type upd|torg12|invoice|mixed] [--tier scan|photo|photo-table|screenshot] [--lines N] [--date-style numeric|words|guillemets|quotes|nominative]
- * [--latin] [--continuation repeat-header|no-header] [--output images|pdf-text|pdf-scan]`. Each document becomes
+ * [--type upd|torg12|invoice|mixed] [--tier scan|photo|photo-table|photo-phone|screenshot] [--lines N] [--date-style numeric|words|guillemets|quotes|nominative]
+ * [--latin] [--real-names] [--prices-incl-vat] [--party-style short|1c-bank|inn-kpp-pair] [--stamps] [--continuation repeat-header|no-header] [--output images|pdf-text|pdf-scan]`. Each document becomes
  * `<name>-p<page>.(png|jpg)` (or `<name>.pdf`) plus `<name>.json` with `{documentType, tier, seed, truth}`.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -20,13 +20,17 @@ const { values } = parseArgs({
     lines: { type: 'string' },
     'date-style': { type: 'string' },
     latin: { type: 'boolean', default: false },
+    'real-names': { type: 'boolean', default: false },
+    'prices-incl-vat': { type: 'boolean', default: false },
+    'party-style': { type: 'string' },
+    stamps: { type: 'boolean', default: false },
     continuation: { type: 'string' },
     output: { type: 'string' },
   },
 });
 if (!values.out) {
   console.error(
-    'usage: docgen --out DIR [--count N] [--seed S] [--type upd|torg12|invoice|mixed] [--tier scan|photo|photo-table|screenshot] [--lines N]',
+    'usage: docgen --out DIR [--count N] [--seed S] [--type upd|torg12|invoice|mixed] [--tier scan|photo|photo-table|photo-phone|screenshot] [--lines N]',
   );
   process.exit(2);
 }
@@ -45,6 +49,10 @@ try {
       lines: values.lines ? Number(values.lines) : undefined,
       dateStyle: values['date-style'] as DateStyle | undefined,
       latinNames: values.latin,
+      realNames: values['real-names'],
+      pricesIncludeVat: values['prices-incl-vat'],
+      partyStyle: values['party-style'] as GenerateOptions['partyStyle'],
+      stamps: values.stamps,
       continuation: values.continuation as GenerateOptions['continuation'],
       output,
     });

@@ -1,5 +1,5 @@
 import { makeParty } from './companies.js';
-import { makeItem, rub } from './items.js';
+import { type ItemStyle, makeItem, rub } from './items.js';
 import type { Rng } from './random.js';
 import type { DocType, TruthData } from './truth.types.js';
 
@@ -16,12 +16,12 @@ function docNumber(rng: Rng): string {
  * `lines` items (default 1–25) and totals that are exact sums of the lines. About 6 % of documents are entirely
  * "без НДС" (a seller on the simplified tax system), then the VAT total is null.
  */
-export function makeTruth(rng: Rng, _type: DocType, lines?: number, latinNames = false): TruthData {
+export function makeTruth(rng: Rng, _type: DocType, lines?: number, latinNames = false, extra: ItemStyle = {}): TruthData {
   const year = rng.chance(0.5) ? 2025 : 2026;
   const date = `${pad(rng.int(1, 28))}.${pad(rng.int(1, 12))}.${year}`;
   const exempt = rng.chance(0.06);
   const count = lines ?? (rng.chance(0.2) ? rng.int(12, 25) : rng.int(1, 11));
-  const items = Array.from({ length: count }, (_, i) => makeItem(rng, i + 1, { standard: year === 2025 ? 20 : 22 }, exempt, latinNames));
+  const items = Array.from({ length: count }, (_, i) => makeItem(rng, i + 1, { standard: year === 2025 ? 20 : 22 }, exempt, latinNames, extra));
   const sum = (f: (it: (typeof items)[number]) => number | null) => rub(items.reduce((acc, it) => acc + (f(it) ?? 0), 0));
   return {
     document: { number: docNumber(rng), date },

@@ -1,5 +1,6 @@
 import { makeTruth } from './document-data.js';
 import { torg12Html } from './html/torg12.js';
+import type { PartyStyle } from './html/party-1c.js';
 import { updHtml } from './html/upd.js';
 import { Rng } from './random.js';
 import { printDate, type DateStyle } from './format.js';
@@ -11,11 +12,12 @@ import type { DocType, Tier, TruthData } from './truth.types.js';
 export type { DocType, Tier, TruthData, TruthItem, TruthParty } from './truth.types.js';
 export { closeRenderer } from './render.js';
 export { DATE_STYLES, printDate, type DateStyle } from './format.js';
-export { LATIN_PRODUCTS } from './items.js';
+export { LATIN_PRODUCTS, REAL_PRODUCTS } from './items.js';
 export { imagesToPdf } from './pdf.js';
 export { legalInn, personInn } from './companies.js';
 export { UPD_ROWS } from './html/upd.js';
 export { TORG12_ROWS } from './html/torg12.js';
+export { bankDetails, partyLine, type PartyStyle } from './html/party-1c.js';
 export { photoOnTable, type PhotoGeometry, type Quad } from './photo-table.js';
 export { Rng } from './random.js';
 
@@ -38,6 +40,14 @@ export interface GenerateOptions {
    * tier is ignored). `pdf-scan`: the tier's page images placed in a PDF without text (a scanner's PDF).
    */
   output?: 'images' | 'pdf-text' | 'pdf-scan';
+  /** TORG-12 party lines: `short` (default), `1c-bank` (1C with phone and bank details), `inn-kpp-pair` ("ИНН/КПП x/y"). */
+  partyStyle?: PartyStyle;
+  /** Item names from the real-catalogue list (Latin codes, `х` sizes, °C, м², Ø; {@link REAL_PRODUCTS}). */
+  realNames?: boolean;
+  /** Prices include VAT, as many 1C databases keep them: the printed price without VAT is rounded (issue 20). */
+  pricesIncludeVat?: boolean;
+  /** A blue seller's seal over the totals and signatures (issue 20: stamps over numbers); truth unchanged. */
+  stamps?: boolean;
 }
 
 /** A generated document: page images in order, the exact data printed on them, and its type. */
@@ -55,10 +65,15 @@ export interface GeneratedDocument {
 /** Just the ground truth and HTML, without rendering (fast; no browser). */
 export function generateTruth(opts: GenerateOptions): { truth: TruthData; html: string } {
   const rng = new Rng(opts.seed);
-  const truth = makeTruth(rng, opts.type, opts.lines, opts.latinNames);
+  const truth = makeTruth(rng, opts.type, opts.lines, opts.latinNames, { realNames: opts.realNames, pricesIncludeVat: opts.pricesIncludeVat });
   // Invoices have no product-code column (А exists only on the UPD).
   if (opts.type === 'invoice') for (const it of truth.items) it.product_code = null;
-  const o = { date: printDate(truth.document.date!, opts.dateStyle ?? 'numeric'), continuation: opts.continuation ?? 'repeat-header' } as const;
+  const o = {
+    date: printDate(truth.document.date!, opts.dateStyle ?? 'numeric'),
+    continuation: opts.continuation ?? 'repeat-header',
+    partyStyle: opts.partyStyle ?? 'short',
+    stamps: opts.stamps ?? false,
+  } as const;
   const html = opts.type === 'torg12' ? torg12Html(truth, o) : updHtml(truth, opts.type, o);
   return { truth, html };
 }

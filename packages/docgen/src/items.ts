@@ -12,7 +12,17 @@ interface Product {
 }
 
 /** OKEI code → short name as printed (the units goods documents use most). */
-export const UNITS: Record<string, string> = { '796': 'шт', '166': 'кг', '112': 'л', '006': 'м', '778': 'упак', '839': 'компл' };
+export const UNITS: Record<string, string> = {
+  '796': 'шт',
+  '166': 'кг',
+  '112': 'л',
+  '006': 'м',
+  '778': 'упак',
+  '839': 'компл',
+  '055': 'м2',
+  '113': 'м3',
+  '736': 'рул',
+};
 
 const PRODUCTS: Product[] = [
   { name: 'Бумага офисная А4 500 листов', code: '796', unit: 'шт', min: 250, max: 480 },
@@ -61,25 +71,65 @@ export const LATIN_PRODUCTS: Product[] = [
   { name: 'Фильтр масляный MANN W 712/75', code: '796', unit: 'шт', min: 400, max: 1100 },
 ];
 
+/**
+ * Goods named the way real 1C catalogues print them (issue 20): Latin model codes and standards beside Cyrillic
+ * words, the Cyrillic "х" as a multiplication sign with and without spaces, `°C`, `м²`, `м³`, `Ø`, `№`, slashes,
+ * «» and "" quotes, long names that wrap. Invented for the generator; used by `generateDocument({realNames: true})`.
+ */
+export const REAL_PRODUCTS: Product[] = [
+  { name: 'Саморез по дереву 4,2х75 мм, оцинкованный (уп. 200 шт.)', code: '778', unit: 'упак', min: 180, max: 420 },
+  { name: 'Труба ПНД Ø32 мм SDR 11 PN16, бухта 100 м', code: '006', unit: 'м', min: 38, max: 95 },
+  { name: 'Керамогранит «Гранит Серый» 600 х 600 х 9 мм, матовый', code: '055', unit: 'м2', min: 690, max: 1450 },
+  { name: 'Шкаф холодильный Polair CM107-S, +1…+10 °C', code: '796', unit: 'шт', min: 48000, max: 96000 },
+  { name: 'Светильник LED-ДПО 36 Вт 4000 K IP65, 1200 мм', code: '796', unit: 'шт', min: 780, max: 2100 },
+  { name: 'Кран шаровой DN25 PN40 ВР/ВР, латунь', code: '796', unit: 'шт', min: 390, max: 980 },
+  { name: 'Утеплитель минвата 1200х600х50 мм (0,288 м³), 8 плит', code: '778', unit: 'упак', min: 640, max: 1300 },
+  { name: 'Эмаль ПФ-115 "Радуга" белая глянцевая, 2,7 кг', code: '796', unit: 'шт', min: 420, max: 890 },
+  { name: 'Кабель КГ-ХЛ 3х2,5 ГОСТ 24334-2020', code: '006', unit: 'м', min: 95, max: 210 },
+  { name: 'Сверло по металлу Ø 8,0 мм HSS-G DIN 338', code: '796', unit: 'шт', min: 85, max: 260 },
+  { name: 'Пленка стрейч 500 мм х 20 мкм, 1,8 кг, прозрачная', code: '736', unit: 'рул', min: 310, max: 640 },
+  { name: 'Йогурт питьевой 2,5% 270 г, хранение при +2…+6 °C', code: '796', unit: 'шт', food: true, min: 45, max: 95 },
+  { name: 'Перчатки нитриловые неопудренные, р-р L, № 50 пар', code: '778', unit: 'упак', min: 390, max: 820 },
+  { name: 'Газобетон D500 625х250х300 мм', code: '113', unit: 'м3', min: 5200, max: 7900 },
+  { name: 'Лампа GU10 7W 3000K 230V', code: '796', unit: 'шт', min: 95, max: 240 },
+  { name: 'Сетка фасадная 5х5 мм, 160 г/м², 1х50 м', code: '736', unit: 'рул', min: 1200, max: 2600 },
+];
+
 /** Roubles rounded to kopecks without binary drift. */
 export const rub = (x: number): number => Math.round(x * 100) / 100;
 
 export type RateRule = { standard: 20 | 22 };
 
+/** Issue 20 item options: the real-catalogue names, and prices that include VAT (printed price rounded). */
+export interface ItemStyle {
+  realNames?: boolean;
+  pricesIncludeVat?: boolean;
+}
+
 /**
  * One item line with exact arithmetic: amount = round(quantity × price), VAT = round(amount × rate / 100),
  * amount with VAT = amount + VAT. Food goes at 10 %, other goods at the standard rate (20 % for 2025 dates,
  * 22 % from 2026); about 5 % of lines are "без НДС" (VAT amount null). `latinNames` draws from
- * {@link LATIN_PRODUCTS} (two in three) and the first six ordinary goods.
+ * {@link LATIN_PRODUCTS} (two in three) and the first six ordinary goods; `extra.realNames` from
+ * {@link REAL_PRODUCTS}; `extra.pricesIncludeVat` makes the drawn price the gross unit price (VAT = gross × r/(100+r),
+ * price without VAT = amount ÷ quantity rounded to kopecks).
  */
-export function makeItem(rng: Rng, number: number, rule: RateRule, exemptDoc: boolean, latinNames = false): TruthItem {
-  const p = rng.pick(latinNames ? [...LATIN_PRODUCTS, ...PRODUCTS.slice(0, 6)] : PRODUCTS);
+export function makeItem(rng: Rng, number: number, rule: RateRule, exemptDoc: boolean, latinNames = false, extra: ItemStyle = {}): TruthItem {
+  const p = rng.pick(extra.realNames ? REAL_PRODUCTS : latinNames ? [...LATIN_PRODUCTS, ...PRODUCTS.slice(0, 6)] : PRODUCTS);
   const quantity = p.weight ? rub(rng.int(500, 250000) / 1000) : rng.chance(0.7) ? rng.int(1, 40) : rng.int(41, 1200);
-  const price = rub(rng.int(p.min * 100, p.max * 100) / 100);
-  const amount = rub(Math.round(quantity * price * 100) / 100);
+  let price = rub(rng.int(p.min * 100, p.max * 100) / 100);
+  let amount = rub(Math.round(quantity * price * 100) / 100);
   const exempt = exemptDoc;
   const rate = exempt ? null : p.food ? 10 : rule.standard;
-  const vat = rate == null ? null : rub(Math.round(amount * rate) / 100);
+  let vat = rate == null ? null : rub(Math.round(amount * rate) / 100);
+  if (extra.pricesIncludeVat && rate != null) {
+    // 1C with prices including VAT: the drawn price is the gross unit price; VAT is taken out of the gross amount
+    // and the printed price without VAT is the net amount ÷ quantity rounded, so quantity × price may miss the amount.
+    const gross = rub(Math.round(quantity * price * 100) / 100);
+    vat = rub(Math.round((gross * rate * 100) / (100 + rate)) / 100);
+    amount = rub(gross - vat);
+    price = rub(Math.round((amount / quantity) * 100) / 100);
+  }
   const code = rng.chance(0.6) ? String(rng.int(10000, 99999)) : null;
   return {
     number,

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { photoOnTable, placeSheet } from './photo-table.js';
+import { photoOnTable, placeSheet, STRONG } from './photo-table.js';
 import { Rng } from './random.js';
 
 /** Shoelace area of the placed sheet, px². */
@@ -39,5 +39,25 @@ describe('photo-table tier (a sheet photographed on a desk)', () => {
     const share = area(a.geometry.corners) / (a.geometry.width * a.geometry.height);
     expect(share).toBeGreaterThan(0.5);
     expect(share).toBeLessThan(0.9);
+  }, 120_000);
+
+  it('photo-phone (issue 20): the sheet at 150–170 DPI, motion-blurred, JPEG 60–68, same for the same seed', async () => {
+    const page = await sharp({ create: { width: 3508, height: 2480, channels: 3, background: '#ffffff' } })
+      .composite([{ input: { create: { width: 2000, height: 40, channels: 3, background: '#000000' } }, left: 700, top: 1200 }])
+      .png()
+      .toBuffer();
+    const a = await photoOnTable(page, new Rng(7), STRONG);
+    const b = await photoOnTable(page, new Rng(7), STRONG);
+    expect(a.jpeg.equals(b.jpeg)).toBe(true);
+    const [tl, tr, br, bl] = a.geometry.corners;
+    // The long side of the sheet (297 mm) at 150–170 DPI, give or take the keystone.
+    const top = Math.hypot(tr[0] - tl[0], tr[1] - tl[1]);
+    const bottom = Math.hypot(br[0] - bl[0], br[1] - bl[1]);
+    const dpi = ((top + bottom) / 2 / 297) * 25.4;
+    expect(dpi).toBeGreaterThan(130);
+    expect(dpi).toBeLessThan(190);
+    const normal = await photoOnTable(page, new Rng(7));
+    // Lower JPEG quality and a smaller frame: a smaller file than the photo-table tier of the same page.
+    expect(a.jpeg.length).toBeLessThan(normal.jpeg.length);
   }, 120_000);
 });

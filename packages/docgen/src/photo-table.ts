@@ -13,15 +13,32 @@ export interface PhotoGeometry {
 }
 
 /**
+ * How hard the phone photo is (issue 20). `NORMAL` is the `photo-table` tier as it was (same draws, same seeds);
+ * `STRONG` is the `photo-phone` tier: a hand-held phone, tilt ±6°, keystone up to 9 % of the sheet, the sheet at
+ * 150–170 DPI, darker uneven light, motion blur of 3–5 px, JPEG quality 60–68.
+ */
+export interface PhotoStrength {
+  tilt: number;
+  keystone: number;
+  /** Sheet resolution in DPI (long side 297 mm), or null for the `photo-table` area rule. */
+  dpi: [number, number] | null;
+  edgeLight: [number, number];
+  motionBlur: [number, number] | null;
+  quality: [number, number];
+}
+export const NORMAL: PhotoStrength = { tilt: 4, keystone: 0.04, dpi: null, edgeLight: [0.7, 0.85], motionBlur: null, quality: [76, 84] };
+export const STRONG: PhotoStrength = { tilt: 6, keystone: 0.09, dpi: [150, 170], edgeLight: [0.5, 0.7], motionBlur: [3, 5], quality: [60, 68] };
+
+/**
  * Where the sheet lands: a `sw`×`sh` sheet centred near the middle of a `width`×`height` frame, rotated by
  * ±4°, each corner then moved independently by up to 4 % of the sheet size (keystone: a phone held not quite
  * parallel to the table), kept at least 3 % of the frame away from its edges.
  */
-export function placeSheet(width: number, height: number, sw: number, sh: number, rng: Rng): Quad {
-  const a = (rng.real(-4, 4) * Math.PI) / 180;
+export function placeSheet(width: number, height: number, sw: number, sh: number, rng: Rng, strength: PhotoStrength = NORMAL): Quad {
+  const a = (rng.real(-strength.tilt, strength.tilt) * Math.PI) / 180;
   const cx = width / 2 + rng.real(-0.04, 0.04) * width;
   const cy = height / 2 + rng.real(-0.04, 0.04) * height;
-  const j = 0.04 * Math.min(sw, sh);
+  const j = strength.keystone * Math.min(sw, sh);
   const m = 0.03 * Math.min(width, height);
   const base: [number, number][] = [
     [-sw / 2, -sh / 2],
@@ -52,10 +69,10 @@ function deskSvg(w: number, h: number, rng: Rng): string {
 }
 
 /** Light falling unevenly: a radial gradient from a random point, plus a soft shadow band (a hand, the phone). */
-function lightSvg(w: number, h: number, rng: Rng): string {
+function lightSvg(w: number, h: number, rng: Rng, edgeLight: [number, number]): string {
   const cx = Math.round(rng.real(0, 1) * w);
   const cy = Math.round(rng.real(0, 1) * h);
-  const edge = Math.round(255 * rng.real(0.7, 0.85));
+  const edge = Math.round(255 * rng.real(edgeLight[0], edgeLight[1]));
   const sx = Math.round(rng.real(0, 1) * w);
   const shade = rng.real(0.15, 0.3).toFixed(2);
   return (
@@ -73,17 +90,25 @@ function lightSvg(w: number, h: number, rng: Rng): string {
  * (projective warp with OpenCV), on a dark desk texture, unevenly lit with a soft shadow, slightly blurred,
  * with sensor noise, JPEG quality 76–84. All parameters come from `rng`; the document data is untouched.
  */
-export async function photoOnTable(png: Buffer, rng: Rng): Promise<{ jpeg: Buffer; geometry: PhotoGeometry }> {
+export async function photoOnTable(png: Buffer, rng: Rng, strength: PhotoStrength = NORMAL): Promise<{ jpeg: Buffer; geometry: PhotoGeometry }> {
   const meta = await sharp(png).metadata();
-  const W = rng.int(1900, 2100);
-  const H = Math.round((W * 3) / 4);
   const landscape = meta.width! >= meta.height!;
   const ratio = Math.max(meta.width!, meta.height!) / Math.min(meta.width!, meta.height!);
-  // Sheet size from the covered area (before keystone): sw * sh = fill * W * H.
-  const fill = rng.real(0.55, 0.85);
-  const long = Math.min(0.94 * W, Math.sqrt(fill * W * H * ratio));
+  let W: number;
+  let long: number;
+  if (strength.dpi) {
+    // The sheet's long side (297 mm) at the drawn DPI; the frame leaves 8–20 % around it.
+    long = (rng.real(strength.dpi[0], strength.dpi[1]) * 297) / 25.4;
+    W = Math.round(long * rng.real(1.08, 1.2));
+  } else {
+    W = rng.int(1900, 2100);
+    // Sheet size from the covered area (before keystone): sw * sh = fill * W * H.
+    const fill = rng.real(0.55, 0.85);
+    long = Math.min(0.94 * W, Math.sqrt(fill * W * Math.round((W * 3) / 4) * ratio));
+  }
+  const H = Math.round((W * 3) / 4);
   const [sw, sh] = landscape ? [long, long / ratio] : [long / ratio, long];
-  const corners = placeSheet(W, H, sw, sh, rng);
+  const corners = placeSheet(W, H, sw, sh, rng, strength);
   // The page is reduced with sharp first (proper antialiasing), then warped at that scale.
   const sheet = await sharp(png)
     .resize({ width: Math.round(sw * 1.05) })
@@ -91,22 +116,28 @@ export async function photoOnTable(png: Buffer, rng: Rng): Promise<{ jpeg: Buffe
     .raw()
     .toBuffer({ resolveWithObject: true });
   const warped = await warp(sheet.data, sheet.info.width, sheet.info.height, corners, W, H);
-  const light = Buffer.from(lightSvg(W, H, rng));
+  const light = Buffer.from(lightSvg(W, H, rng, strength.edgeLight));
   const scene = await sharp(Buffer.from(deskSvg(W, H, rng)))
     .composite([{ input: warped, raw: { width: W, height: H, channels: 4 } }])
     .png()
     .toBuffer();
-  const lit = await sharp(scene)
+  let shot = sharp(scene)
     .composite([{ input: light, blend: 'multiply' }])
-    .blur(rng.real(0.5, 0.9))
-    .removeAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+    .blur(rng.real(0.5, 0.9));
+  if (strength.motionBlur) {
+    // Motion blur: the frame smeared along one direction (a horizontal or vertical line kernel of 3–5 px).
+    // sharp wants a square kernel of odd size: n × n with only the centre row (or column) set.
+    const n = rng.int(strength.motionBlur[0], strength.motionBlur[1]) | 1;
+    const horizontal = rng.chance(0.6);
+    const kernel = Array.from({ length: n * n }, (_, i) => ((horizontal ? Math.floor(i / n) : i % n) === n >> 1 ? 1 / n : 0));
+    shot = sharp(await shot.png().toBuffer()).convolve({ width: n, height: n, kernel });
+  }
+  const lit = await shot.removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const noise = rng.real(3, 6);
   for (let i = 0; i < lit.data.length; i++)
     lit.data[i] = Math.max(0, Math.min(255, lit.data[i] + (rng.next() + rng.next() + rng.next() - 1.5) * noise));
   const jpeg = await sharp(lit.data, { raw: { width: W, height: H, channels: 3 } })
-    .jpeg({ quality: rng.int(76, 84) })
+    .jpeg({ quality: rng.int(strength.quality[0], strength.quality[1]) })
     .toBuffer();
   return { jpeg, geometry: { width: W, height: H, corners } };
 }

@@ -1,10 +1,10 @@
 import sharp from 'sharp';
-import { photoOnTable } from './photo-table.js';
+import { photoOnTable, STRONG } from './photo-table.js';
 import type { Rng } from './random.js';
 import type { Tier } from './truth.types.js';
 
 /** Render resolution per tier: scans and photos start from 300 DPI, screenshots are a viewer at ~150 %. */
-export const TIER_DPI: Record<Tier, number> = { scan: 300, photo: 300, 'photo-table': 300, screenshot: 144 };
+export const TIER_DPI: Record<Tier, number> = { scan: 300, photo: 300, 'photo-table': 300, 'photo-phone': 300, screenshot: 144 };
 
 /**
  * Phone-photo look from a clean 300 DPI render: resampled to a 12 MP-like width, tilted ±2.5°, slight shear
@@ -49,6 +49,8 @@ async function photo(png: Buffer, rng: Rng): Promise<Buffer> {
 export async function applyTier(png: Buffer, tier: Tier, rng: Rng): Promise<Buffer> {
   if (tier === 'photo') return photo(png, rng);
   if (tier === 'photo-table') return (await photoOnTable(png, rng)).jpeg;
+  // A hand-held phone (issue 20): stronger keystone and light, motion blur, 150–170 DPI, JPEG 60–68.
+  if (tier === 'photo-phone') return (await photoOnTable(png, rng, STRONG)).jpeg;
   if (tier === 'scan') return sharp(png).grayscale().png({ compressionLevel: 6 }).withMetadata({ density: 300 }).toBuffer();
   return png;
 }

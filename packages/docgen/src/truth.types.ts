@@ -9,7 +9,7 @@ export type DocType = 'upd' | 'torg12' | 'invoice';
  * `photo-table`: the sheet lying on a desk, 55–85 % of a ~2000 px frame, rotated, keystoned, shadowed, JPEG;
  * `screenshot`: ~144 DPI PNG.
  */
-export type Tier = 'scan' | 'photo' | 'photo-table' | 'screenshot';
+export type Tier = 'scan' | 'photo' | 'photo-table' | 'photo-phone' | 'screenshot';
 
 export interface TruthParty {
   name: string | null;

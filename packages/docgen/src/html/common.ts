@@ -1,3 +1,4 @@
+import type { PartyStyle } from './party-1c.js';
 /**
  * Shared page frame: A4 landscape sheets (297×210 mm = 1123×794 CSS px) in the fonts accounting software prints
  * with (Liberation Sans is metric-compatible with Arial), 1 px black rules as on the official forms.
@@ -31,6 +32,10 @@ export interface HtmlOptions {
   date: string;
   /** `repeat-header`: each continuation sheet repeats the caption and table header; `no-header`: rows only. */
   continuation: 'repeat-header' | 'no-header';
+  /** TORG-12 party lines: `short` (default) or as 1C prints them with bank details (party-1c.ts). */
+  partyStyle?: PartyStyle;
+  /** A blue seller's seal over the totals and signatures of the last sheet (stamp.ts). */
+  stamps?: boolean;
 }
 
 /** Wraps page bodies into one HTML document; each `<section class="page">` becomes one image. */

@@ -1,7 +1,9 @@
 import { esc, longDate, money, paginate, quantity } from '../format.js';
 import type { HtmlOptions } from './common.js';
-import type { TruthData, TruthItem, TruthParty } from '../truth.types.js';
+import type { TruthData, TruthItem } from '../truth.types.js';
+import { stampHtml } from './stamp.js';
 import { htmlDocument, kvRow } from './common.js';
+import { partyLine } from './party-1c.js';
 
 /** Rows on the first sheet (under the header blocks) and on each continuation sheet. */
 export const TORG12_ROWS = { first: 10, rest: 22 };
@@ -36,13 +38,12 @@ function sumRow(label: string, items: TruthItem[]): string {
   );
 }
 
-const party = (p: TruthParty) => esc(`${p.name}, ИНН ${p.inn}${p.kpp ? `, КПП ${p.kpp}` : ''}, ${p.address}`);
-
 function headerBlock(t: TruthData, o: HtmlOptions): string {
   const codes =
     `<table class="grid" style="width:170px;float:right"><tr><td></td><td class="c">Коды</td></tr>` +
     `<tr><td class="small">Форма по ОКУД</td><td class="c">0330212</td></tr><tr><td class="small">по ОКПО</td><td></td></tr>` +
     `<tr><td class="small">Вид деятельности по ОКДП</td><td></td></tr></table>`;
+  const party = (p: TruthData['seller']) => esc(partyLine(p, o.partyStyle ?? 'short'));
   const kv =
     `<table class="kv" style="width:840px">${kvRow('Грузоотправитель', party(t.seller))}${kvRow('Грузополучатель', party(t.buyer))}` +
     `${kvRow('Поставщик', party(t.seller))}${kvRow('Плательщик', party(t.buyer))}${kvRow('Основание', 'Основной договор')}</table>`;
@@ -80,7 +81,7 @@ export function torg12Html(t: TruthData, o: HtmlOptions = { date: t.document.dat
         : bare
           ? ''
           : `<div class="small">Товарная накладная № ${esc(t.document.number!)} от ${esc(o.date)}, страница ${i + 1}</div>`;
-    return `${head}${table}${last ? footer(t) : ''}<div class="pageno">Страница ${i + 1}</div>`;
+    return `${head}${table}${last && o.stamps ? stampHtml(t.seller) : ''}${last ? footer(t) : ''}<div class="pageno">Страница ${i + 1}</div>`;
   });
   return htmlDocument(pages);
 }

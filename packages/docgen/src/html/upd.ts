@@ -1,6 +1,7 @@
 import { esc, longDate, money, paginate, quantity } from '../format.js';
 import type { HtmlOptions } from './common.js';
 import type { TruthData, TruthItem } from '../truth.types.js';
+import { stampHtml } from './stamp.js';
 import { htmlDocument, kvRow } from './common.js';
 
 /** Rows on the first sheet (under the header blocks) and on each continuation sheet. */
@@ -120,7 +121,7 @@ export function updHtml(t: TruthData, kind: 'upd' | 'invoice', o: HtmlOptions = 
         : bare
           ? ''
           : `<div class="small">Счёт-фактура № ${esc(t.document.number!)} от ${esc(o.date)}, лист ${i + 1}</div>`;
-    return `${head}${table}${last ? footer(t) : ''}<div class="pageno">Лист ${i + 1} из ${chunks.length}</div>`;
+    return `${head}${table}${last && o.stamps ? stampHtml(t.seller) : ''}${last ? footer(t) : ''}<div class="pageno">Лист ${i + 1} из ${chunks.length}</div>`;
   });
   return htmlDocument(pages);
 }

@@ -1,12 +1,16 @@
 import type { DocumentRecordBody } from './documents.schemas.js';
+import { manualCheckRecommended } from '../engine/confidence/confidence.js';
 import type { DocumentRecord } from './documents.types.js';
 
 /** Spec: Validation and confidence, "Below 0.80 a manual check is recommended". */
 export const MANUAL_CHECK_BELOW = 0.8;
 
-/** `{manual_check_recommended}` of a completed document (ours, additive): true when confidence < 0.80. */
-export function manualCheck(doc: Pick<DocumentRecord, 'confidence'>): { manual_check_recommended: boolean } {
-  return { manual_check_recommended: (doc.confidence ?? 0) < MANUAL_CHECK_BELOW };
+/**
+ * `{manual_check_recommended}` of a completed document (ours, additive): confidence < 0.80, or a warning that asks
+ * for a value to be checked against the page (engine/confidence/confidence.ts `manualCheckRecommended`).
+ */
+export function manualCheck(doc: Pick<DocumentRecord, 'confidence' | 'warnings'>): { manual_check_recommended: boolean } {
+  return { manual_check_recommended: manualCheckRecommended(doc.confidence, doc.warnings) };
 }
 
 /**

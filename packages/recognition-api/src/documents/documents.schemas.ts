@@ -177,7 +177,9 @@ export const DocumentCompletedSchema = Type.Object(
     confidence: Type.Number({ minimum: 0.1, maximum: 1, description: '0.10 to 1.00 (Spec: Validation and confidence)' }),
     warnings: Type.Array(WarningSchema),
     processing_time_ms: Type.Integer({ description: 'milliseconds' }),
-    manual_check_recommended: Type.Boolean({ description: 'ours: true when confidence is below 0.80' }),
+    manual_check_recommended: Type.Boolean({
+      description: 'ours: true when confidence is below 0.80, or a warning asks to check a value against the page (a doubtful name or number)',
+    }),
   },
   { title: 'DocumentCompleted' },
 );
@@ -231,7 +233,9 @@ export const RecognizeCompletedSchema = Type.Object(
     data: RecognizedDataSchema,
     confidence: Type.Number({ minimum: 0.1, maximum: 1 }),
     warnings: Type.Array(WarningSchema),
-    manual_check_recommended: Type.Boolean({ description: 'ours: true when confidence is below 0.80' }),
+    manual_check_recommended: Type.Boolean({
+      description: 'ours: true when confidence is below 0.80, or a warning asks to check a value against the page (a doubtful name or number)',
+    }),
     export: Type.Optional(AccountingExportSchema),
   },
   { description: 'Spec: POST /api/v1/recognize, 200 (priority=high)' },

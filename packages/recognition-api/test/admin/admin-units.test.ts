@@ -12,12 +12,18 @@ describe('warning texts in Russian', () => {
       document: { number: '', date: '31.02.2025' },
       seller: { name: 'X', inn: '123', kpp: 'bad' },
       buyer: { name: 'Y', inn: '7707083894', kpp: null },
-      items: [makeItem({ amount_with_nds: 250, unit: { code: '999', name: 'шт' } }), makeItem({ number: 2, nds_rate: null })],
+      items: [makeItem({ amount_with_nds: 250, unit: { code: '999', name: 'шт' } }), makeItem({ number: 2, nds_rate: null, price: null })],
     });
     const warnings = validateRecognizedData(data).warnings;
     expect(warnings.length).toBeGreaterThan(6);
     for (const w of warnings) expect(warningText(w.message), w.message).toMatch(/[А-Яа-яЁё]/);
     expect(warningText('INN "123" must have 10 or 12 digits')).toBe('ИНН «123» должен состоять из 10 или 12 цифр');
+    expect(warningText('item name read with low confidence (0.62); check it against the page')).toBe(
+      'Наименование товара прочитано неуверенно (0.62); сверьте с документом',
+    );
+    expect(warningText('printed 855.5, the lines read sum to 555.5 (one digit apart: a misread digit or a line not read); kept as printed')).toMatch(
+      /^Напечатано 855.5/,
+    );
   });
 
   it('leaves an unknown message as it is, and groups warnings by field', () => {

@@ -67,6 +67,19 @@ describe('unit code repair from the unit name (OKEI)', () => {
     expect(warnings.map((w) => w.field)).toEqual(['items[0].unit.name', 'items[1].unit.name']);
   });
 
+  it('keeps full unit names 1C prints and unit words not on the short list (issue 20)', () => {
+    const d = doc([
+      line({ unit: { code: '796', name: 'штука' } }),
+      line({ unit: { code: '778', name: 'упаковка' } }),
+      line({ unit: { code: '796', name: 'бухта' } }),
+      line({ unit: { code: '166', name: 'к1' } }),
+    ]);
+    const warnings: EngineWarning[] = [];
+    repairUnitCodes(d, warnings, {});
+    expect(d.items.map((it) => it.unit.name)).toEqual(['штука', 'упаковка', 'бухта', 'кг']);
+    expect(warnings.map((w) => w.field)).toEqual(['items[3].unit.name']);
+  });
+
   it('leaves a code more than one digit away, an ambiguous name and a matching pair alone', () => {
     const d = doc([line({ unit: { code: '007', name: 'шт' } }), line({ unit: { code: '641', name: 'ед' } }), line()]);
     const warnings: EngineWarning[] = [];

@@ -38,6 +38,18 @@ describe('layout extraction on real Tesseract output of docgen pages', () => {
     expect(ex.fieldConfidence['items[0].amount_with_nds']).toBeGreaterThan(0.5);
   });
 
+  it('returns no lines for a corrective document, with a warning, rather than a plain UPD with positive amounts', () => {
+    const f = loadFixture('upd-2pages', 2);
+    // The same page with the УКД title: "Корректировочный … документ" where the UPD prints "Универсальный".
+    const words = f.pages[0].words.map((w) => (/^Универсальный$/i.test(w.text) ? { ...w, text: 'Корректировочный' } : w));
+    const page0 = { ...f.pages[0], words };
+    const ex = extractDocument([page0, f.pages[1]], 'auto');
+    expect(ex.data.items).toEqual([]);
+    expect(ex.data.totals).toEqual({ amount_without_nds: null, nds_amount: null, amount_with_nds: null });
+    expect(ex.warnings.map((w) => w.field)).toContain('document_type');
+    expect(ex.data.seller.inn).toBe(f.truth.seller.inn);
+  });
+
   it('reports a page without text and an empty document without inventing data', () => {
     const ex = extractDocument([{ words: [] }], 'torg12');
     expect(ex.data.items).toEqual([]);

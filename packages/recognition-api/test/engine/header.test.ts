@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { extractTorg12Header, parsePartyWords, partyLine } from '../../src/engine/extract/header-torg12.js';
 import { extractUpdHeader, splitInnKpp } from '../../src/engine/extract/header-upd.js';
 import { groupLines } from '../../src/engine/extract/words.js';
+import { generateTruth, partyLine as printedParty, type PartyStyle } from '@app/docgen';
 import { row } from './fixtures.js';
 
 describe('TORG-12 party lines', () => {
@@ -27,6 +28,91 @@ describe('TORG-12 party lines', () => {
     const party = parsePartyWords(partyLine(lines, [/^Поставщик:?$/i]), 'seller', {});
     // A 7-digit INN is returned as printed; validation reports its length.
     expect(party).toEqual({ name: 'ООО "Золотая антилопа"', inn: '1111111', kpp: null, address: '117587, Москва г' });
+  });
+});
+
+describe('TORG-12 party lines as 1C prints them with bank details (issue 20)', () => {
+  const party = (text: string) =>
+    parsePartyWords(
+      partyLine(
+        groupLines(
+          row(300, [
+            [100, 'Поставщик'],
+            [400, text],
+          ]),
+        ),
+        [/^Поставщик:?$/i],
+      ),
+      'seller',
+      {},
+    );
+
+  it('splits name, INN, KPP, address and skips р/с, bank, БИК and к/с', () => {
+    expect(
+      party(
+        'АО «Северный кабельный завод», ИНН 5321049382, КПП 532101001, 173003, Новгородская обл, Великий Новгород г, Щитная ул, дом 9, р/с 40702810243050001478, в банке ПАО «Банк Восток», БИК 044959698, к/с 30101810100000000698',
+      ),
+    ).toEqual({
+      name: 'АО «Северный кабельный завод»',
+      inn: '5321049382',
+      kpp: '532101001',
+      address: '173003, Новгородская обл, Великий Новгород г, Щитная ул, дом 9',
+    });
+  });
+
+  it('reads "ИНН/КПП x/y", with the slash as its own word too', () => {
+    expect(party('ООО "Лесопилка-Урал", ИНН/КПП 6671098834/667101001, 620014, г. Екатеринбург, ул. Малышева, д. 5')).toMatchObject({
+      name: 'ООО "Лесопилка-Урал"',
+      inn: '6671098834',
+      kpp: '667101001',
+      address: '620014, г. Екатеринбург, ул. Малышева, д. 5',
+    });
+    expect(party('ООО «Вектор», ИНН/КПП 6671098834 / 667101001, р/с 40702810900000004321')).toMatchObject({ inn: '6671098834', kpp: '667101001' });
+  });
+
+  it('never takes a 20-digit account for the name or the INN', () => {
+    // The name and INN wrapped away: only bank details are on the caption line.
+    const p = party('р/с 40702810500000012345, в банке АО «Региобанк», БИК 046577964, к/с 30101810500000000964');
+    expect(p.name).toBeNull();
+    expect(p.inn).toBeNull();
+    expect(p.kpp).toBeNull();
+    // An account printed before the labels (no р/с caption read) is dropped from the name.
+    expect(party('ИП Карпов Олег Ильич 40802810100000054321, ИНН 772816843592')).toMatchObject({
+      name: 'ИП Карпов Олег Ильич',
+      inn: '772816843592',
+      kpp: null,
+    });
+  });
+
+  it('reads a value OCR glued to its label and an address with "в" in it', () => {
+    expect(party('ООО «Нива», ИНН3604012345, КПП360401001, 397160, Воронежская обл, г. Борисоглебск, пос. в Лесу, р/с 40702810')).toEqual({
+      name: 'ООО «Нива»',
+      inn: '3604012345',
+      kpp: '360401001',
+      address: '397160, Воронежская обл, г. Борисоглебск, пос. в Лесу',
+    });
+  });
+});
+
+describe('TORG-12 party lines of the docgen generator in 1C style (tuning seeds 20000+)', () => {
+  it.each<PartyStyle>(['1c-bank', 'inn-kpp-pair'])('%s: every party parses into name, INN, KPP and address', (style) => {
+    for (let seed = 20000; seed < 20040; seed++) {
+      const { truth } = generateTruth({ seed, type: 'torg12', tier: 'scan', lines: 1 });
+      for (const p of [truth.seller, truth.buyer]) {
+        const lines = groupLines(
+          row(300, [
+            [100, 'Поставщик'],
+            [400, printedParty(p, style)],
+          ]),
+        );
+        expect(parsePartyWords(partyLine(lines, [/^Поставщик:?$/i]), 'seller', {}), `seed ${seed}`).toEqual({
+          name: p.name,
+          inn: p.inn,
+          kpp: p.kpp,
+          address: p.address,
+        });
+      }
+    }
   });
 });
 
@@ -74,6 +160,63 @@ describe('document dates printed in words', () => {
     const h = extractTorg12Header(lines, {});
     expect(h.number).toBe('УТ-00412');
     expect(h.date).toBe('03.04.2026');
+  });
+
+  it('TORG-12 number box whose caption a grey scan garbled ("Номер док)")', () => {
+    const lines = groupLines([
+      ...row(200, [[1800, 'Номер док)']]),
+      ...row(250, [
+        [900, 'ТОВАРНАЯ НАКЛАДНАЯ'],
+        [1850, '415'],
+        [2250, '11.02.2026'],
+      ]),
+    ]);
+    const h = extractTorg12Header(lines, {});
+    expect(h.number).toBe('415');
+    expect(h.date).toBe('11.02.2026');
+  });
+
+  it('TORG-12 number and date beside the title when no caption of the box was read', () => {
+    const lines = groupLines(
+      row(250, [
+        [900, 'ТОВАРНАЯ НАКЛАДНАЯ'],
+        [1850, 'БП-0093'],
+        [2250, '28.05.2026'],
+      ]),
+    );
+    const h = extractTorg12Header(lines, {});
+    expect(h.number).toBe('БП-0093');
+    expect(h.date).toBe('28.05.2026');
+  });
+
+  it('UPD seller name by the form\'s order when the caption "Продавец:" was not read', () => {
+    const lines = groupLines([
+      ...row(200, [
+        [600, 'Счет-фактура № 77 от 02.03.2026'],
+        [2000, '(1)'],
+      ]),
+      ...row(260, [
+        [1550, 'ООО «Таёжный терем»'],
+        [3300, '(2)'],
+      ]),
+      ...row(320, [
+        [600, 'Адрес:'],
+        [1550, '660017, г. Красноярск, ул. Ленина, д. 5'],
+        [3300, '(2а)'],
+      ]),
+      ...row(380, [
+        [600, 'ИНН/КПП продавца:'],
+        [1550, '2466000018/246601001'],
+        [3300, '(2б)'],
+      ]),
+    ]);
+    const h = extractUpdHeader(lines, {});
+    expect(h.seller).toEqual({
+      name: 'ООО «Таёжный терем»',
+      inn: '2466000018',
+      kpp: '246601001',
+      address: '660017, г. Красноярск, ул. Ленина, д. 5',
+    });
   });
 });
 

@@ -34,6 +34,22 @@ describe('Russian number parsing', () => {
     expect(parseRate('без НДС')).toBe('exempt');
     expect(parseRate('без')).toBe('exempt');
     expect(parseRate('33%')).toBeNull();
+    // A cell border read into the word on a grey scan.
+    expect(parseRate('_22%')).toBe(22);
+    expect(parseRate('|10%')).toBe(10);
+    expect(parseRuNumber('_1 250,00')).toBe(1250);
+    expect(parseMoney('203 801,44_')).toBe(203801.44);
+    expect(parseMoney('5,125_')).toBeNull();
+    // A lone digit the rus model read as its letter twin.
+    expect(parseRuNumber('З')).toBe(3);
+    expect(parseRuNumber('б')).toBe(6);
+    expect(parseRuNumber('О')).toBeNull();
+    expect(parseRuNumber('Зб')).toBeNull();
+    // A photo that lost the decimal comma of an amount: the two-digit last group is the kopecks.
+    expect(parseMoney('7 733 90')).toBe(7733.9);
+    expect(parseMoney('140 550 00')).toBe(140550);
+    expect(parseMoney('25 800')).toBe(25800);
+    expect(parseMoney('28 38')).toBeNull();
     expect(parseRate('')).toBeNull();
   });
 

@@ -82,6 +82,89 @@ describe('item table reading on TSV word boxes', () => {
     expect(items[1]).toMatchObject({ number: 2, name: 'Сахар песок', unit: { code: '166', name: 'кг' }, quantity: 23.2, nds_rate: 10 });
   });
 
+  it('keeps an amount in its column when "без акциза" follows it at a word space (200 DPI scan)', () => {
+    // Invoice columns: the amount (5) ends one word space before the excise text (6) that starts at its border.
+    const inv = row(
+      800,
+      ['1', '1а', '1б', '2', '2а', '3', '4', '5', '6', '7', '8', '9'].map((l, i) => [300 + i * 200, l] as [number, string]),
+    );
+    const line = [
+      ...row(860, [
+        [300, '1'],
+        [500, 'Гвозди'],
+        [1300, '12,000'],
+        [1500, '58,40'],
+        [1652, '700,80'],
+      ]),
+      ...row(860, [[1774, 'без акциза']]),
+      ...row(860, [
+        [1900, '22%'],
+        [2100, '154,18'],
+        [2300, '854,98'],
+      ]),
+    ];
+    const ls = groupLines(parseTsv(toTsv([...inv, ...line])));
+    const cols = findColumnRow(ls, FORMS.invoice)!;
+    const [cells] = readTable(ls, cols, '1').rows;
+    expect(cells.get('5')?.text).toBe('700,80');
+    expect(cells.get('6')?.text).toBe('без акциза');
+    // A name with a decimal in it stays one phrase: it is not digits only.
+    const name = readTable(
+      groupLines(
+        parseTsv(
+          toTsv([
+            ...inv,
+            ...row(860, [
+              [300, '1'],
+              [500, 'Вода 0,50 л'],
+            ]),
+          ]),
+        ),
+      ),
+      cols,
+      '1',
+    ).rows[0];
+    expect(name.get('1а')?.text).toBe('Вода 0,50 л');
+  });
+
+  it('reads the 2025 UPD row (ПП 1096) with the traceability columns 12, 12а, 13 after 11', () => {
+    const labels = [...FORMS.upd.labels, '12', '12а', '13'];
+    const x = (l: string) => 300 + labels.indexOf(l) * 230;
+    const head = row(
+      800,
+      labels.map((l) => [x(l), l] as [number, string]),
+    );
+    const item = row(860, [
+      [x('А'), 'ЦБ-417'],
+      [x('1'), '1'],
+      [x('1а'), 'Насос'],
+      [x('2'), '796'],
+      [x('2а'), 'шт'],
+      [x('3'), '2'],
+      [x('4'), '150,00'],
+      [x('5'), '300,00'],
+      [x('7'), '22%'],
+      [x('8'), '66,00'],
+      [x('9'), '366,00'],
+      [x('11'), '10013000/'],
+      [x('12'), '7841326'],
+      [x('12а'), 'шт'],
+      [x('13'), '2'],
+    ]);
+    const ls = groupLines(parseTsv(toTsv([...head, ...item])));
+    const cols = findColumnRow(ls, FORMS.upd)!;
+    const [r] = readTable(ls, cols, '1').rows;
+    expect(rowToItem(r, FORMS.upd, 0, {})).toMatchObject({
+      number: 1,
+      quantity: 2,
+      price: 150,
+      amount_without_nds: 300,
+      nds_amount: 66,
+      amount_with_nds: 366,
+      unit: { code: '796' },
+    });
+  });
+
   it('uses vertical rules as column borders: a short name far from its column centre stays in the name column', () => {
     const cols = findColumnRow(lines, FORMS.torg12)!;
     const ruled = withRuleSpans(cols, RULES);

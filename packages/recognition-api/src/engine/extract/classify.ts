@@ -5,7 +5,7 @@ import type { TextLine } from './words.js';
 /**
  * Detects the document type from the first page's text for `document_type=auto`. A UPD also prints
  * "Счёт-фактура №", so only its own markers make a UPD: the title "Универсальный передаточный документ", "УПД",
- * or the "Статус" box with its 1/2. TORG-12 is recognised by its form name, OKUD code or title; an invoice by
+ * the "Статус" box with its 1/2, or the transfer part ("Основание передачи (сдачи)…", "Товар (груз) передал"). TORG-12 is recognised by its form name, OKUD code or title; an invoice by
  * "счёт-фактура" (OCR spellings with Latin twins included) or the Decree 1137 annex line without UPD markers.
  * Returns null when nothing matches. OCR-tolerant: markers are word stems.
  */
@@ -21,6 +21,8 @@ export function classifyDocument(text: string): DocumentType | null {
   // `\b` is ASCII-only in JavaScript regexes, so word edges around Cyrillic are spelled out.
   if (/(^|[^а-я])упд([^а-я]|$)/.test(t)) score.upd += 2;
   if (/(^|[^а-я])статус\s*:?\s*[12]([^\d]|$)/.test(t)) score.upd += 2;
+  // The UPD's transfer part [8]–[19], which a счёт-фактура never has.
+  if (/основание\s+передачи|товар\s*\(груз\)\s*(передал|получил)|данные\s+о\s+транспортировке/.test(t)) score.upd += 2;
   if (/торг\s*[-–—]?\s*12/.test(t)) score.torg12 += 2;
   if (/товарная\s+накладная/.test(t)) score.torg12 += 2;
   if (/0330212/.test(t)) score.torg12 += 2;
@@ -59,5 +61,40 @@ export function classifyByColumns(lines: TextLine[]): DocumentType | null {
  * ({@link classifyByColumns}); null when neither decides (the caller reads it as a UPD with a warning).
  */
 export function detectDocumentType(lines: TextLine[]): DocumentType | null {
-  return classifyDocument(lines.map((l) => l.text).join('\n')) ?? classifyByColumns(lines);
+  return classifyDocument(lines.map((l) => ownText(l.text)).join('\n')) ?? classifyByColumns(lines);
+}
+
+/**
+ * A line's text without the values that name other documents: a счёт-фактура's line (5а) "Документ об отгрузке
+ * № п/п 1-3 № УПД-0412 от …" (or "… Универсальный передаточный документ № 12") and line (5) cite the shipping and
+ * payment documents, and those words must not make the invoice a UPD (issue 20). Text left of the label stays: the
+ * UPD's status box shares lines with these rows.
+ */
+function ownText(text: string): string {
+  return text.replace(/(документ\S*\s+об\s+отгрузке|платежно\S*\s+документ\S*).*$/i, '$1');
+}
+
+/** What the first page says about correction: a corrective document, a revision (line 1а filled), or neither. */
+export interface CorrectionNotice {
+  kind: 'corrective' | 'revision';
+  /** The revision number as printed (line 1а), for `revision`. */
+  number?: string;
+}
+
+/**
+ * Detects a corrected document on the first page (issue 20). A corrective document ("Универсальный
+ * корректировочный документ", "Корректировочный счёт-фактура", form of ПП 1137 appendix 2) prints amounts before and
+ * after the change and their difference: read as a plain UPD it would give wrong positive amounts, so the caller
+ * must not return its table as items. A revision ("Исправление № 2 от …", line 1а filled) is a full document that
+ * replaces an earlier one: its amounts are whole, and the caller reports the revision. Line 1а printed empty
+ * ("Исправление № -- от --") is neither.
+ */
+export function detectCorrection(lines: TextLine[]): CorrectionNotice | null {
+  const text = lines.map((l) => l.text).join('\n');
+  if (/корректировочн/i.test(text)) return { kind: 'corrective' };
+  for (const line of lines) {
+    const m = /исправлени\S*\s*(?:№|N[oо°]?)\s*(.*?)\s+от(?:\s|$)/i.exec(line.text);
+    if (m && /\d/.test(m[1])) return { kind: 'revision', number: m[1].replace(/[^\dА-Яа-яA-Za-z/-]/g, '') };
+  }
+  return null;
 }

@@ -31,15 +31,18 @@ const CODE_BY_NAME = (() => {
  * A unit code misread in one digit (795 for 796, 539 for 839) while its name was read: the name's only OKEI code
  * replaces it when the two differ in exactly one digit. The name is the safer of the two: a word of letters
  * rather than three look-alike digits, and the printed pair must agree (OKEI). A unit name that is no OKEI name
- * at all (photo OCR's "к" for "кг", "ил" for "шт"), or a missing one, beside a known code becomes that code's short
- * name. A warning names each repair.
+ * and only a fragment (photo OCR's "к" for "кг", "ил" for "шт"), or a missing one, beside a known code becomes that
+ * code's short name; a whole word ("штука", "бухта") is kept as printed. A warning names each repair.
  */
 export function repairUnitCodes(data: RecognizedData, warnings: EngineWarning[], conf: FieldConfidence): void {
   data.items.forEach((it, i) => {
     const { code, name } = it.unit;
     if (code == null || checkUnit(code, name) === 'ok') return;
     const known = name != null && CODE_BY_NAME.has(normaliseUnitName(name));
-    if (!known && OKEI_UNITS[code]) {
+    // Only a fragment (one or two characters, or with digits or symbols in it) is OCR's damage; a word that is
+    // simply not in the short OKEI list ("бухта", "пачка") is the document's own unit name and stays as printed.
+    const fragment = name == null || name.trim().length <= 2 || /[^а-яёa-z.\s-]/i.test(name);
+    if (!known && fragment && OKEI_UNITS[code]) {
       // A name that is no OKEI unit at all ("к", "ил") beside a known code: the code's own short name.
       const fixed = OKEI_UNITS[code][0];
       warnings.push({ field: `items[${i}].unit.name`, message: `read «${name ?? ''}», the OKEI code ${code} gives «${fixed}»; corrected` });

@@ -1,13 +1,14 @@
 import type { DocumentType, EngineWarning, RecognizedData } from '../engine.port.js';
-import { detectDocumentType } from './classify.js';
+import { doubtfulFieldWarnings } from '../confidence/doubtful-fields.js';
+import { detectCorrection, detectDocumentType } from './classify.js';
 import { FORMS, findColumnRow, withRuleSpans, type ColumnRow, type FormColumns } from './columns.js';
 import { extractTorg12Header } from './header-torg12.js';
 import { extractUpdHeader } from './header-upd.js';
 import { crossCheckConfidence, repairUnitCodes } from './cross-check.js';
 import { cellConfidence, nameWarnings, rowToItem, type FieldConfidence } from './items.js';
 import { isExemptText, parseMoney } from './numbers.js';
-import { repairLine, repairTotals } from './repair.js';
-import { joinPages, readTable, type PageTable, type RawRow } from './table.js';
+import { flagTotalsOneDigitOff, repairLine } from './repair.js';
+import { joinPages, readTable, type PageTable } from './table.js';
 import { groupLines, type PageWords, type TextLine } from './words.js';
 
 /** What the layout extraction produces from the word boxes of all pages. */
@@ -19,16 +20,40 @@ export interface Extraction {
   fieldConfidence: FieldConfidence;
 }
 
-function totalsOf(table: { totals: PageTable['totals'] }, type: DocumentType, form: FormColumns, conf: FieldConfidence): RecognizedData['totals'] {
-  const wanted = type === 'torg12' ? ['всего по накладной', 'итого'] : ['всего к оплате'];
-  const pick = wanted.map((c) => table.totals.filter((t) => t.caption === c).pop()).find(Boolean);
-  const cells: RawRow = pick?.cells ?? new Map();
-  const cell = (field: string) => [...cells].find(([label]) => form.fields[label] === field)?.[1];
+/**
+ * The printed totals (roubles) from the totals lines: a UPD/invoice's "Всего к оплате"; a TORG-12's "Всего по
+ * накладной", or its "Итого" when the sheet has exactly one (one page: both lines print the same sums). Per amount,
+ * a candidate equal to the sum of the lines read wins; else the first readable one whose confidence is not near 0
+ * (a grey scan may garble one of the two lines, "[13465112" for "134 651,12"); else the first. Never the sum
+ * itself: a total is reported as printed (Spec: Validation).
+ */
+function totalsOf(
+  table: { totals: PageTable['totals'] },
+  type: DocumentType,
+  form: FormColumns,
+  items: RecognizedData['items'],
+  conf: FieldConfidence,
+): RecognizedData['totals'] {
+  const last = (c: string) => table.totals.filter((t) => t.caption === c).pop();
+  const sheets = table.totals.filter((t) => t.caption === 'итого').length;
+  const picks = (type === 'torg12' ? [last('всего по накладной'), sheets === 1 ? last('итого') : undefined] : [last('всего к оплате')]).filter(
+    (t) => t != null,
+  );
   const out: RecognizedData['totals'] = { amount_without_nds: null, nds_amount: null, amount_with_nds: null };
   for (const key of ['amount_without_nds', 'nds_amount', 'amount_with_nds'] as const) {
-    const c = cell(key);
-    out[key] = c && !isExemptText(c.text) ? parseMoney(c.text) : null;
-    conf[`totals.${key}`] = cellConfidence(c);
+    const cands = picks.map((p) => {
+      const c = [...p.cells].find(([label]) => form.fields[label] === key)?.[1];
+      return { value: c && !isExemptText(c.text) ? parseMoney(c.text) : null, conf: cellConfidence(c) };
+    });
+    const values = items.map((it) => (key === 'nds_amount' && it.nds_exempt ? 0 : it[key]));
+    const sum = values.length > 0 && values.every((v) => v != null) ? Math.round(values.reduce<number>((a, v) => a + v! * 100, 0)) : null;
+    const best =
+      cands.find((c) => c.value != null && sum != null && Math.round(c.value * 100) === sum) ??
+      cands.find((c) => c.value != null && c.conf >= 0.3) ??
+      cands.find((c) => c.value != null) ??
+      cands[0];
+    out[key] = best?.value ?? null;
+    conf[`totals.${key}`] = best?.conf ?? 0;
   }
   return out;
 }
@@ -56,7 +81,9 @@ function rowsAboveHeader(lines: TextLine[], found: ColumnRow, numberLabel: strin
  * item table on page 1, finds each page's table by its column-number row (a continuation page without one reuses
  * the previous page's columns; vertical rules, when given, bound the columns), joins rows over pages, maps columns per form, repairs single misread digits
  * the arithmetic proves, and reads the totals line; unit codes misread in one digit are repaired from the unit name,
- * and field confidences are capped where the document contradicts them (cross-check.ts). Pure: word boxes in, data out.
+ * and field confidences are capped where the document contradicts them (cross-check.ts); values no check can prove
+ * and read with low confidence (names, the number) become warnings (confidence/doubtful-fields.ts). Pure: word
+ * boxes in, data out.
  */
 export function extractDocument(pages: PageWords[], requested: DocumentType | 'auto'): Extraction {
   const warnings: EngineWarning[] = [];
@@ -96,6 +123,19 @@ export function extractDocument(pages: PageWords[], requested: DocumentType | 'a
   const header = documentType === 'torg12' ? extractTorg12Header(headerLines, conf) : extractUpdHeader(headerLines, conf);
   const joined = joinPages(tables);
   const items = joined.rows.map((row, i) => rowToItem(row, form, i, conf));
+  const correction = detectCorrection(first);
+  if (correction?.kind === 'corrective') {
+    // Amounts before/after the change and their difference are not a plain document's lines: none are returned,
+    // so the empty table and totals make the document a manual check instead of a plausible wrong UPD.
+    items.length = 0;
+    joined.totals.length = 0;
+    for (const path of Object.keys(conf)) if (path.startsWith('items[')) delete conf[path];
+    warnings.push({
+      field: 'document_type',
+      message: 'corrective document (УКД / корректировочный счёт-фактура): not supported; its lines and totals were not read',
+    });
+  } else if (correction?.kind === 'revision')
+    warnings.push({ field: 'document.number', message: `revision № ${correction.number} (line 1а): this document replaces an earlier one` });
   for (const [i, it] of items.entries()) repairLine(it, i, warnings, conf);
   nameWarnings(items, warnings);
   items.forEach((it, i) => {
@@ -107,10 +147,11 @@ export function extractDocument(pages: PageWords[], requested: DocumentType | 'a
     seller: header.seller,
     buyer: header.buyer,
     items,
-    totals: totalsOf(joined, documentType, form, conf),
+    totals: totalsOf(joined, documentType, form, items, conf),
   };
-  repairTotals(data, warnings, conf);
+  flagTotalsOneDigitOff(data, warnings);
   repairUnitCodes(data, warnings, conf);
   crossCheckConfidence(data, conf);
+  warnings.push(...doubtfulFieldWarnings(data, conf));
   return { documentType, data, warnings, fieldConfidence: conf };
 }

@@ -1,36 +1,11 @@
-import type { Party } from '../engine.port.js';
-import { joinName, nameOf, noteConf, normalizeDate, parseDate, taxDigits, untilGap, wordsAfter, type HeaderFields } from './header.js';
+import { noteConf, normalizeDate, parseDate, untilGap, wordsAfter, type HeaderFields } from './header.js';
+import { parsePartyWords } from './header-party.js';
 import type { FieldConfidence } from './items.js';
 import { monthNumber } from './dates.js';
 import { toCyrillic } from './script.js';
 import { centerX, type TextLine, type Word } from './words.js';
 
-const CUT = /^(р\/с|р\/сч|БИК|тел\.?|к\/с|в$)/i;
-
-/** Parses "ООО «X», ИНН 7701234567, КПП 770101001, 101000, г. Москва, …" as 1C prints TORG-12 parties. */
-export function parsePartyWords(ws: Word[], role: string, conf: FieldConfidence): Party {
-  const innAt = ws.findIndex((w) => /^ИНН:?$/i.test(w.text));
-  const kppAt = ws.findIndex((w) => /^КПП:?$/i.test(w.text));
-  const nameWords = (innAt >= 0 ? ws.slice(0, innAt) : ws).map((w) => ({ ...w, text: w.text.replace(/,$/, '') }));
-  const innWord = innAt >= 0 ? ws[innAt + 1] : undefined;
-  const kppWord = kppAt >= 0 ? ws[kppAt + 1] : undefined;
-  const afterIds = Math.max(innAt, kppAt) >= 0 ? Math.max(innAt, kppAt) + 2 : ws.length;
-  let addrWords = ws.slice(afterIds);
-  const cut = addrWords.findIndex((w) => CUT.test(w.text));
-  if (cut >= 0) addrWords = addrWords.slice(0, cut);
-  const address = joinName(addrWords)?.replace(/^,\s*|,$/g, '') ?? null;
-  noteConf(conf, `${role}.name`, nameWords);
-  noteConf(conf, `${role}.inn`, innWord ? [innWord] : []);
-  noteConf(conf, `${role}.kpp`, kppWord ? [kppWord] : []);
-  noteConf(conf, `${role}.address`, addrWords);
-  const kpp = kppWord ? taxDigits(kppWord.text) : null;
-  return {
-    name: nameOf(joinName(nameWords)?.replace(/,$/, '') ?? null),
-    inn: innWord ? taxDigits(innWord.text) : null,
-    kpp: kpp && kpp.length === 9 ? kpp : null,
-    address: address === '' ? null : address,
-  };
-}
+export { parsePartyWords } from './header-party.js';
 
 /**
  * The words of a party: those after its caption; when that line has no "ИНН" but the line just above (1C prints
@@ -77,37 +52,58 @@ function wordDate(words: Word[]): { words: Word[]; start: number } | null {
   return null;
 }
 
-/** Number and date from the "Номер документа | Дата составления" box: the values under the captions. */
+/**
+ * Number and date from the "Номер документа | Дата составления" box: the values under the captions. The caption
+ * is small print and a grey 200 DPI scan garbles its second word ("Номер док)"), so "Номер док…" is enough; when
+ * no caption is read at all, the values beside the bold title "ТОВАРНАЯ НАКЛАДНАЯ" (printed on the same line as
+ * the box) are used.
+ */
 function numberAndDate(lines: TextLine[]): { number: Word | null; date: Word[] } {
-  const at = lines.findIndex((l) => /номер\s+документа/i.test(l.text));
+  const found = boxValues(lines);
+  if (found.number || found.date.length) return found;
+  const title = lines.find((l) => /товарная\s+накладная/i.test(l.text) && /\d/.test(l.text));
+  if (!title) return found;
+  const after = title.words.slice(title.words.findIndex((w) => /^накладная$/i.test(w.text)) + 1);
+  return valuesOf({ ...title, words: after }, after[0]) ?? found;
+}
+
+function boxValues(lines: TextLine[]): { number: Word | null; date: Word[] } {
+  const at = lines.findIndex((l) => /номер\s+док/i.test(l.text));
   if (at < 0) return { number: null, date: [] };
   const caption = lines[at].words.find((w) => /^номер$/i.test(w.text))!;
   for (const line of lines.slice(at + 1, at + 4)) {
-    const di = line.words.findIndex((w) => /^\d{1,2}[.,]\d{1,2}/.test(w.text));
-    if (di < 0) {
-      const inWords = wordDate(line.words);
-      if (!inWords) continue;
-      const left = line.words.slice(0, inWords.start).filter((w) => centerX(w) >= caption.left - caption.width && !/наклад/i.test(w.text));
-      return { number: left[left.length - 1] ?? null, date: inWords.words };
-    }
-    // "01.08 2026": the date can come back split into two words.
-    const date = line.words.slice(di, di + 2);
-    if (
-      !normalizeDate(
-        date
-          .map((w) => w.text)
-          .join('')
-          .replace(/(\d{2})(\d{4})$/, '$1.$2'),
-      )
-    )
-      continue;
-    const left = line.words.slice(0, di).filter((w) => centerX(w) >= caption.left - caption.width && !/наклад/i.test(w.text));
-    return {
-      number: left[left.length - 1] ?? null,
-      date: normalizeDate(date[0].text.replace(/[.,]$/, '')) && /\d{4}/.test(date[0].text) ? [date[0]] : date,
-    };
+    const v = valuesOf(line, caption);
+    if (v) return v;
   }
   return { number: null, date: [] };
+}
+
+/** The number and date on one line of the box: the date (numeric or in words) and the last word left of it under `caption`. */
+function valuesOf(line: TextLine, caption: Word | undefined): { number: Word | null; date: Word[] } | null {
+  if (!caption) return null;
+  const di = line.words.findIndex((w) => /^\d{1,2}[.,]\d{1,2}/.test(w.text));
+  if (di < 0) {
+    const inWords = wordDate(line.words);
+    if (!inWords) return null;
+    const left = line.words.slice(0, inWords.start).filter((w) => centerX(w) >= caption.left - caption.width && !/наклад/i.test(w.text));
+    return { number: left[left.length - 1] ?? null, date: inWords.words };
+  }
+  // "01.08 2026": the date can come back split into two words.
+  const date = line.words.slice(di, di + 2);
+  if (
+    !normalizeDate(
+      date
+        .map((w) => w.text)
+        .join('')
+        .replace(/(\d{2})(\d{4})$/, '$1.$2'),
+    )
+  )
+    return null;
+  const left = line.words.slice(0, di).filter((w) => centerX(w) >= caption.left - caption.width && !/наклад/i.test(w.text));
+  return {
+    number: left[left.length - 1] ?? null,
+    date: normalizeDate(date[0].text.replace(/[.,]$/, '')) && /\d{4}/.test(date[0].text) ? [date[0]] : date,
+  };
 }
 
 /**

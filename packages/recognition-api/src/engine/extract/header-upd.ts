@@ -63,16 +63,27 @@ export function splitInnKpp(text: string): [string | undefined, string | undefin
 function party(lines: TextLine[], role: 'seller' | 'buyer', conf: FieldConfidence): Party {
   const label = role === 'seller' ? /^Продав[ец]+:?$/i : /^Покупател[ья]:?$/i;
   const innLabel = role === 'seller' ? /продавц/i : /покупател/i;
-  const at = lines.findIndex((l) => l.words.some((w) => label.test(w.text)));
-  const nameWords = at < 0 ? [] : stripRef(untilGap(wordsAfter(lines[at], label)));
+  // "ИНН/КПП" loses letters on photos ("и ННКПП"): either half of the label will do beside the role word.
+  const innLine = lines.find((l) => /ИНН|КПП/i.test(l.text) && l.words.some((w) => innLabel.test(w.text)));
+  const idWords = innLine ? stripRef(untilGap(wordsAfter(innLine, innLabel))) : [];
+  let at = lines.findIndex((l) => l.words.some((w) => label.test(w.text)));
+  let nameWords = at < 0 ? [] : stripRef(untilGap(wordsAfter(lines[at], label)));
+  if (at < 0 && innLine && idWords[0]) {
+    // The caption "Продавец:" itself unread (small print beside the status box, a stamp over it): the form fixes
+    // the order name (2), address (2а), ИНН/КПП (2б), so the name is the value-column text two rows above the tax ids.
+    const i = lines.indexOf(innLine);
+    const addrAt = [i - 1, i - 2].find((j) => j > 0 && /адр/i.test(lines[j].text));
+    const x = idWords[0].left - idWords[0].height;
+    if (addrAt != null) {
+      at = addrAt - 1;
+      nameWords = stripRef(untilGap(lines[at].words.filter((w) => w.left >= x)));
+    }
+  }
   // The address is the next row of the same value column; its label can be garbled where the UPD's status box
   // shares the line ("Адр ес:"), so the value is taken by position: words starting at the name's left edge.
   const addrLine = at < 0 ? undefined : lines.slice(at + 1, at + 3).find((l) => /адр|ес:/i.test(l.text));
   const valueX = nameWords[0] ? nameWords[0].left - nameWords[0].height : Infinity;
   const addrWords = addrLine ? stripRef(untilGap(addrLine.words.filter((w) => w.left >= valueX))) : [];
-  // "ИНН/КПП" loses letters on photos ("и ННКПП"): either half of the label will do beside the role word.
-  const innLine = lines.find((l) => /ИНН|КПП/i.test(l.text) && l.words.some((w) => innLabel.test(w.text)));
-  const idWords = innLine ? stripRef(untilGap(wordsAfter(innLine, innLabel))) : [];
   const [innText, kppText] = splitInnKpp(idWords.map((w) => w.text).join(''));
   noteConf(conf, `${role}.name`, nameWords);
   noteConf(conf, `${role}.address`, addrWords);

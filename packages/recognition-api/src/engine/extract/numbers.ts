@@ -33,7 +33,15 @@ function fixLookalikes(token: string): string {
  */
 export function parseRuNumber(text: string): number | null {
   let t = text.replace(/[\u00a0\u202f\u2009]/g, ' ').trim();
-  t = t.replace(/^[—–-]\s*(?=\d)/, '').replace(/[.,]$/, '');
+  // A leading dash or a rule remnant glued to the value ("_1 250,00", "801,44_") is not part of the number.
+  t = t
+    .replace(/^[|│¦_]+(?=\d)/, '')
+    .replace(/(?<=\d)[|│¦_]+$/, '')
+    .replace(/^[—–-]\s*(?=\d)/, '')
+    .replace(/[.,]$/, '');
+  // A lone "З" or "б" in a numeric cell is a 3 or a 6 whose glyph the rus model took for the letter (a quantity
+  // "3" read "З" at 20 %); the line arithmetic then checks it. "О" alone stays unread: rings and bullets look like it.
+  if (/^[Ззб]$/.test(t)) t = LOOKALIKE[t];
   t = t.split(' ').map(fixLookalikes).join(' ');
   const m = /^(\d+(?: \d{3})*)(?:[,.](\d+))?$/.exec(t);
   if (!m) return null;
@@ -43,9 +51,14 @@ export function parseRuNumber(text: string): number | null {
 
 /** A money amount: a number with at most two decimals (kopecks); "без НДС" and dashes give null. */
 export function parseMoney(text: string): number | null {
+  // "7 733 90": groups of three and a last group of two are roubles and kopecks whose comma a photo lost; no
+  // Russian amount prints a two-digit group otherwise. At least one full thousands group is required: "28 38" is as
+  // likely "828,38" with a digit lost as "28,38".
+  const lost = /^(\d{1,3}(?: \d{3})+) (\d{2})$/.exec(text.replace(/[\u00a0\u202f\u2009]/g, ' ').trim());
+  if (lost) return Number(`${lost[1].replace(/ /g, '')}.${lost[2]}`);
   const n = parseRuNumber(text);
   if (n == null) return null;
-  const dec = /[,.](\d+)$/.exec(text.trim());
+  const dec = /[,.](\d+)[|│¦_]*$/.exec(text.trim());
   return dec && dec[1].length > 2 ? null : n;
 }
 
@@ -53,7 +66,8 @@ export function parseMoney(text: string): number | null {
 export function parseRate(text: string): number | 'exempt' | null {
   const t = text.replace(/\s+/g, ' ').trim().toLowerCase();
   if (/без\s*ндс|^без/.test(t)) return 'exempt';
-  const m = /^(\d{1,2})\s*(?:%|\/\s*1\d{2})?/.exec(fixLookalikes(t).replace(/^[—–-]/, ''));
+  // A rule remnant glued to the value ("_22%", "|10%") is the cell's border, not part of the rate.
+  const m = /^(\d{1,2})\s*(?:%|\/\s*1\d{2})?/.exec(fixLookalikes(t.replace(/^[|│¦_!]+/, '')).replace(/^[—–-]/, ''));
   if (!m) return null;
   const r = Number(m[1]);
   return [0, 5, 7, 10, 18, 20, 22].includes(r) ? r : null;

@@ -24,6 +24,9 @@ const TOTAL_RE = /^(всего\s+к\s+оплате|всего\s+по\s+накл�
 const STOP_RE =
   /(руководитель|главный\s*\(?старший|отпуск\s+груза|товар\s*\(груз\)|дата\s+отгрузки|всего\s+отпущено|индивидуальный\s+предприниматель)/i;
 
+const MONEY_END = /\d[,.]\d{2}$/;
+const DIGIT_GROUP = /^[-−]?[\d\s]+(?:[,.]\d+)?$/;
+
 const clean = (w: Word): Word => ({ ...w, text: w.text.replace(/^[|│¦[\]]+|[|│¦[\]]+$/g, '') });
 
 /**
@@ -43,7 +46,12 @@ export function phrases(line: TextLine): Word[][] {
     // A name may start with digits too ("2 180223 ДЕРЕВЯННАЯ ИГРУШКА"); a 3-digit group is a thousands group instead ("1 099,15").
     const afterLineNumber =
       cur?.length === 1 && /^\d{1,3}$/.test(cur[0].text) && (/^[^\d\s]/.test(w.text) || !/^\d{3}(?:[,.]\d+)?$/.test(w.text)) && d > gap / 3;
-    if (cur && d <= gap && !afterLineNumber) cur.push(w);
+    // An amount followed closely by words ("426 640,00 без акциза" on a 200 DPI scan, where the amount column's
+    // padding shrinks to a word space): a finished money value (kopecks printed) ends its phrase when the phrase so
+    // far is digits only, so the amount keeps its own column instead of joining the excise cell by its centre.
+    const afterAmount =
+      cur != null && MONEY_END.test(cur[cur.length - 1].text) && cur.every((c) => DIGIT_GROUP.test(c.text)) && /^[а-яёa-z]/i.test(w.text);
+    if (cur && d <= gap && !afterLineNumber && !afterAmount) cur.push(w);
     else out.push([w]);
   }
   return out;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { generateTruth } from '@app/docgen';
 import { makeData, makeItem } from '../../../test/fixtures.js';
 import { validateRecognizedData } from './validate.js';
 import { innChecksumOk, kppFormatOk } from './tax-ids.js';
@@ -28,6 +29,46 @@ describe('validateRecognizedData', () => {
   it('rule 1: quantity × price must equal the net amount', () => {
     const data = makeData({ items: [makeItem({ quantity: 3 })], totals: { amount_without_nds: 200, nds_amount: 40, amount_with_nds: 240 } });
     expect(fields(data)).toEqual(['items[0].amount_without_nds']);
+  });
+
+  it('rule 1: a price printed rounded from a VAT-inclusive price is no error; a wrong amount still is (issue 20)', () => {
+    // 1C, prices incl. 20 % VAT: 150 × 1 250,00 = 187 500,00 gross; VAT 31 250,00; net 156 250,00 → price without
+    // VAT 1 041,67 (rounded), and 150 × 1 041,67 = 156 250,50: 50 kopecks off, within 150 × 0,005.
+    const item = makeItem({ quantity: 150, price: 1041.67, amount_without_nds: 156250, nds_amount: 31250, amount_with_nds: 187500 });
+    const totals = { amount_without_nds: 156250, nds_amount: 31250, amount_with_nds: 187500 };
+    expect(fields(makeData({ items: [item], totals }))).toEqual([]);
+    // Ten roubles off is more than rounding explains: 156 260,00 / 150 = 1 041,73, not the printed price.
+    const wrong = makeItem({ quantity: 150, price: 1041.67, amount_without_nds: 156260, nds_amount: 31252, amount_with_nds: 187512 });
+    const wrongTotals = { amount_without_nds: 156260, nds_amount: 31252, amount_with_nds: 187512 };
+    expect(fields(makeData({ items: [wrong], totals: wrongTotals }))).toEqual(['items[0].amount_without_nds']);
+  });
+
+  it('an amount the reader lost is a warning, not a line that silently holds (issue 20)', () => {
+    const data = makeData({
+      items: [makeItem({ amount_without_nds: null })],
+      totals: { amount_without_nds: 200, nds_amount: 40, amount_with_nds: 240 },
+    });
+    expect(fields(data)).toEqual(['items[0].amount_without_nds']);
+    // "без НДС": no VAT amount is expected.
+    const exempt = makeItem({ nds_rate: null, nds_exempt: true, nds_amount: null, amount_with_nds: 200 });
+    expect(fields(makeData({ items: [exempt], totals: { amount_without_nds: 200, nds_amount: null, amount_with_nds: 200 } }))).toEqual([]);
+  });
+
+  it('docgen documents with VAT-inclusive prices (tuning seeds 20100–20129) validate without a warning', () => {
+    for (let seed = 20100; seed < 20130; seed++) {
+      const { truth } = generateTruth({ seed, type: 'upd', tier: 'scan', lines: 12, pricesIncludeVat: true });
+      const data = { ...truth, items: truth.items.map((it) => ({ ...it, product_code: it.product_code ?? undefined })) };
+      expect(validateRecognizedData(data as Parameters<typeof validateRecognizedData>[0]).warnings, `seed ${seed}`).toEqual([]);
+    }
+  });
+
+  it('a total the reader lost (a stamp over it) is reported; no VAT total is expected on a "без НДС" document', () => {
+    expect(fields(makeData({ totals: { amount_without_nds: null, nds_amount: null, amount_with_nds: 359.99 } }))).toEqual([
+      'totals.amount_without_nds',
+      'totals.nds_amount',
+    ]);
+    const exempt = makeItem({ nds_rate: null, nds_exempt: true, nds_amount: null, amount_with_nds: 200 });
+    expect(fields(makeData({ items: [exempt], totals: { amount_without_nds: 200, nds_amount: null, amount_with_nds: 200 } }))).toEqual([]);
   });
 
   it('rule 2: totals must equal the sum of lines, and a mismatch is flagged', () => {
@@ -106,6 +147,8 @@ describe('validateRecognizedData', () => {
     expect(checkUnit('055', 'м²')).toBe('ok');
     expect(checkUnit('999', 'шт')).toBe('unknown_code');
     expect(checkUnit('166', 'шт')).toBe('name_mismatch');
+    expect(checkUnit('796', 'штука')).toBe('ok');
+    expect(checkUnit('778', 'Упаковка')).toBe('ok');
     const items = [makeItem({ unit: { code: '166', name: 'шт' } })];
     expect(fields(makeData({ items, totals: { amount_without_nds: 200, nds_amount: 40, amount_with_nds: 240 } }))).toEqual(['items[0].unit.name']);
   });

@@ -53,6 +53,12 @@ export function validateRecognizedData(data: RecognizedData): ValidationResult {
     out.emptyCritical.push('totals.amount_with_nds');
     out.warnings.push({ field: 'totals.amount_with_nds', message: 'total with VAT is empty' });
   }
+  // The other two totals are not critical, but a total the reader lost (a stamp over it) must still be reported,
+  // as an empty line cell is; a VAT total is expected only when some line carries VAT.
+  if (data.items.length > 0 && empty(data.totals.amount_without_nds))
+    out.warnings.push({ field: 'totals.amount_without_nds', message: 'total without VAT is empty' });
+  if (data.items.some((it) => !it.nds_exempt) && empty(data.totals.nds_amount))
+    out.warnings.push({ field: 'totals.nds_amount', message: 'VAT total is empty' });
   if (data.items.length > 0) {
     const tolerance = LINE_TOLERANCE_KOPECKS * data.items.length;
     for (const key of ['amount_without_nds', 'nds_amount', 'amount_with_nds'] as const) {
