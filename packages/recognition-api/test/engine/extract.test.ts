@@ -38,6 +38,23 @@ describe('layout extraction on real Tesseract output of docgen pages', () => {
     expect(ex.fieldConfidence['items[0].amount_with_nds']).toBeGreaterThan(0.5);
   });
 
+  it('remarks a doubtful item name once, however many reasons it has to be doubted', () => {
+    const f = loadFixture('invoice-1page', 1);
+    const firstName = f.truth.items[0].name!.split(' ')[0];
+    // The first name's first word read with a junk glyph at low confidence: flagged for its glyphs (items.ts) and
+    // below the sure level (doubtful-fields.ts); one remark, one 0.05 off the document's confidence.
+    let done = false;
+    const words = f.pages[0].words.map((w) => {
+      if (done || w.text !== firstName) return w;
+      done = true;
+      return { ...w, text: `${w.text.slice(0, -1)}{`, conf: 40 };
+    });
+    expect(done).toBe(true);
+    const ex = extractDocument([{ ...f.pages[0], words }], 'invoice');
+    expect(ex.fieldConfidence['items[0].name']).toBeLessThan(0.9);
+    expect(ex.warnings.filter((w) => w.field === 'items[0].name')).toHaveLength(1);
+  });
+
   it('returns no lines for a corrective document, with a warning, rather than a plain UPD with positive amounts', () => {
     const f = loadFixture('upd-2pages', 2);
     // The same page with the УКД title: "Корректировочный … документ" where the UPD prints "Универсальный".

@@ -152,6 +152,9 @@ export function extractDocument(pages: PageWords[], requested: DocumentType | 'a
   flagTotalsOneDigitOff(data, warnings);
   repairUnitCodes(data, warnings, conf);
   crossCheckConfidence(data, conf);
-  warnings.push(...doubtfulFieldWarnings(data, conf));
+  // One doubt remark per field: a name already flagged for its glyphs (nameWarnings) is not warned again for its
+  // low confidence, so the document loses 0.05 per doubtful value, not per reason.
+  const remarked = new Set(warnings.map((w) => w.field));
+  warnings.push(...doubtfulFieldWarnings(data, conf).filter((w) => !remarked.has(w.field)));
   return { documentType, data, warnings, fieldConfidence: conf };
 }
