@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { normalizeBoxId } from './box-ids.js';
 import { badRequest } from './http/diadoc-error.js';
 import type { SimDocument, SimState } from './model.js';
@@ -5,7 +6,8 @@ import { parseDdmmyyyy } from './ticks.js';
 
 /** TypeNamedId values the simulated box accepts (a subset of GET /V3/GetDocumentTypes), with their versions. */
 export const DOCUMENT_TYPES: Record<string, string[]> = {
-  UniversalTransferDocument: ['utd970_05_03_01', 'utd820_05_01_01_hyphen', 'utd_05_01_05'],
+  // utd970_05_02_01 and utd820_05_01_02_hyphen: the versions of Diadoc's published PostMessage bodies (include/postmessage_*).
+  UniversalTransferDocument: ['utd970_05_03_01', 'utd970_05_02_01', 'utd820_05_01_02_hyphen', 'utd820_05_01_01_hyphen', 'utd_05_01_05'],
   Invoice: ['invoice_05_03_01', 'invoice_05_02_01'],
   Nonformalized: ['v1'],
   XmlTorg12: ['tovtorg_05_01_02', 'torg12_05_01_02'],
@@ -66,8 +68,25 @@ export function parseFilterCategory(value: string): (d: SimDocument) => boolean 
 
 /** The ticks GetDocuments sorts by: send time of outbound, delivery time of inbound documents. */
 export const sortTicks = (d: SimDocument): bigint => (d.direction === 'Outbound' ? d.sendTicks : d.deliveryTicks);
-/** IndexKey of a document in GetDocuments: fixed-width, so text order = time order. */
-export const documentIndexKey = (d: SimDocument): string => `${sortTicks(d).toString(16).padStart(16, '0')}${d.entityId.replace(/-/g, '')}`;
+/** A GUID in .NET byte order as upper-case hex, as Diadoc writes ids into its IndexKeys. */
+export function netGuidHex(guid: string): string {
+  const h = guid.replace(/-/g, '').toUpperCase();
+  const swap = (s: string) => s.match(/../g)!.reverse().join('');
+  return `${swap(h.slice(0, 8))}${swap(h.slice(8, 12))}${swap(h.slice(12, 16))}${h.slice(16)}`;
+}
+
+/** The part of every document IndexKey before the time (box and filter in Diadoc's keys; a constant here). */
+const KEY_PREFIX = createHash('sha384').update('edo-simulator document index').digest('hex').toUpperCase();
+
+/** Length of a document IndexKey: that of the key in Diadoc's own GetDocuments example (howto/example_receive_invoice.rst). */
+export const DOCUMENT_INDEX_KEY_LENGTH = 214;
+
+/**
+ * IndexKey of a document in GetDocuments, with the length and shape of Diadoc's (214 upper-case hex digits ending
+ * in the message and entity GUIDs in .NET byte order, the time before them). Fixed width, so text order = time order.
+ */
+export const documentIndexKey = (d: SimDocument): string =>
+  `${KEY_PREFIX}${'0'.repeat(34)}1046${sortTicks(d).toString(16).toUpperCase().padStart(16, '0')}${netGuidHex(d.messageId)}${netGuidHex(d.entityId)}`;
 
 export interface DocumentsQuery {
   filterCategory: string;
@@ -115,7 +134,7 @@ export function queryDocuments(state: SimState, q: DocumentsQuery) {
     .map((d) => ({ d, key: documentIndexKey(d) }))
     .sort((a, b) => (a.key < b.key ? -1 : 1) * (desc ? -1 : 1));
   const after = q.afterIndexKey;
-  if (after !== undefined && !/^[0-9a-f]{48}$/.test(after)) throw badRequest(`Invalid afterIndexKey: '${after}'`);
+  if (after !== undefined && !/^[0-9A-F]{214}$/.test(after)) throw badRequest(`Invalid afterIndexKey: '${after}'`);
   const rest = after === undefined ? all : all.filter((x) => (desc ? x.key < after : x.key > after));
   return { total: Math.min(all.length, 1000), page: rest.slice(0, count), hasMore: rest.length > count || all.length > 1000 };
 }

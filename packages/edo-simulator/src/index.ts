@@ -42,6 +42,8 @@ export interface RunningEdoSimulator {
   idp: SimIdentityProvider;
   /** Every Diadoc API request received, `METHOD /path` (control endpoints excluded). */
   requests: string[];
+  /** The same requests with their query strings, `METHOD /path?query`. */
+  requestUrls: string[];
   close(): Promise<void>;
 }
 
@@ -56,7 +58,8 @@ export async function startEdoSimulator(opts: StartEdoSimulatorOptions = {}): Pr
   const issuerUrl = await idp.start(host);
   const faults = new Faults();
   const requests: string[] = [];
-  const app = buildDiadocApp({ state, clock, ids: opts.ids ?? randomIds, idp, requests }, faults);
+  const requestUrls: string[] = [];
+  const app = buildDiadocApp({ state, clock, ids: opts.ids ?? randomIds, idp, requests, requestUrls }, faults);
   await app.listen({ port: opts.port ?? 0, host });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : opts.port;
@@ -71,6 +74,7 @@ export async function startEdoSimulator(opts: StartEdoSimulatorOptions = {}): Pr
     faults,
     idp,
     requests,
+    requestUrls,
     async close() {
       await app.close();
       await idp.close();

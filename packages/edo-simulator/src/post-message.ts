@@ -21,7 +21,15 @@ function bytes(v: unknown, field: string, required: boolean): Buffer | null {
 }
 
 /** The one document of an attachment, checked as Diadoc checks it (type, version, content, signature, metadata). */
-function attachment(ctx: SimContext, a: unknown, i: number, to: SimDocument['counteragent'], isDraft: boolean, messageId: string): SimDocument {
+function attachment(
+  ctx: SimContext,
+  a: unknown,
+  i: number,
+  to: SimDocument['counteragent'],
+  flags: { isDraft: boolean; delaySend: boolean },
+  messageId: string,
+): SimDocument {
+  const { isDraft, delaySend } = flags;
   const f = `DocumentAttachments[${i}]`;
   if (!isObj(a)) throw badRequest(`${f} must be an object`);
   if (typeof a.TypeNamedId !== 'string') throw badRequest(`${f}.TypeNamedId must be a string (a document type name)`, 'InvalidTypeNamedId');
@@ -33,8 +41,11 @@ function attachment(ctx: SimContext, a: unknown, i: number, to: SimDocument['cou
   if (!isObj(sc)) throw badRequest(`${f}.SignedContent is required`);
   const content = bytes(sc.Content, `${f}.SignedContent.Content`, true)!;
   const signature = bytes(sc.Signature, `${f}.SignedContent.Signature`, false);
-  if (!signature && sc.SignWithTestSignature !== true && !isDraft)
-    throw badRequest(`${f}: a signature is required (or SignWithTestSignature on a test box, or IsDraft)`, 'SignatureRequired');
+  if (!signature && sc.SignWithTestSignature !== true && !isDraft && !delaySend)
+    throw badRequest(`${f}: a signature is required (or SignWithTestSignature on a test box, IsDraft or DelaySend)`, 'SignatureRequired');
+  // docsend.rst: a delayed-send document cannot carry a signature.
+  if (delaySend && (signature || sc.SignWithTestSignature))
+    throw badRequest(`${f}: a DelaySend document cannot carry a signature`, 'SignatureNotAllowed');
   const metadata = Array.isArray(a.Metadata) ? (a.Metadata as { Key: string; Value: string }[]) : [];
   const now = ctx.clock.now();
   let number = metadata.find((m) => m.Key === 'DocumentNumber')?.Value ?? '';
@@ -72,7 +83,7 @@ function attachment(ctx: SimContext, a: unknown, i: number, to: SimDocument['cou
     isRead: true,
     isDeleted: false,
     isDraft,
-    state: isDraft ? 'Draft' : 'WaitingForRecipientSignature',
+    state: isDraft ? 'Draft' : delaySend ? 'WaitingForSenderSignature' : 'WaitingForRecipientSignature',
     customDocumentId: String(a.CustomDocumentId ?? ''),
     comment: String(a.Comment ?? ''),
     metadata,
@@ -80,7 +91,8 @@ function attachment(ctx: SimContext, a: unknown, i: number, to: SimDocument['cou
 }
 
 /**
- * POST /V3/PostMessage: `MessageToPost {FromBoxId (required, ours), ToBoxId, DocumentAttachments (1–40), IsDraft}`.
+ * POST /V3/PostMessage: `MessageToPost {FromBoxId (required, ours), ToBoxId, DocumentAttachments (1–40), IsDraft,
+ * DelaySend}`; a DelaySend document is stored unsigned among the outbound ones, waiting for the sender's signature.
  * `operationId` (default: MD5 of the body) makes it idempotent: a repeat returns the message already created.
  */
 export function postMessage(ctx: SimContext, body: unknown, operationId?: string): SimDocument[] {
@@ -98,7 +110,9 @@ export function postMessage(ctx: SimContext, body: unknown, operationId?: string
   const list = body.DocumentAttachments;
   if (!Array.isArray(list) || list.length === 0 || list.length > 40) throw badRequest('DocumentAttachments must hold 1 to 40 documents');
   const messageId = ctx.ids.uuid();
-  const docs = list.map((a, i) => attachment(ctx, a, i, to, body.IsDraft === true, messageId));
+  if (body.IsDraft === true && body.DelaySend === true) throw badRequest('IsDraft and DelaySend cannot be combined');
+  const flags = { isDraft: body.IsDraft === true, delaySend: body.DelaySend === true };
+  const docs = list.map((a, i) => attachment(ctx, a, i, to, flags, messageId));
   ctx.state.documents.push(...docs);
   ctx.state.operations.set(opId, messageId);
   appendEvent(ctx, { kind: 'message', messageId, ticks: docs[0]!.sendTicks });

@@ -33,6 +33,7 @@ import { checkUpload } from './engine/upload-check.js';
 import type { ImageChecker } from './documents/intake.js';
 import { Lane } from './jobs/lane.js';
 import { realScheduler, type Scheduler } from './time/scheduler.js';
+import type { TrustProxy } from './config.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -81,6 +82,8 @@ export interface RecognitionAppDeps {
   imageRetentionDays?: number;
   /** Administration panel at /admin: session key, cookie and session limits, sign-in rate limit (defaults for tests). */
   admin?: AdminPanelOptions;
+  /** TRUST_PROXY (config.ts): whose X-Forwarded-* to believe for request.ip and request.protocol; default none. */
+  trustProxy?: TrustProxy;
 }
 
 /** The services built from the deps (shared by the app, the workers and tests). */
@@ -111,7 +114,16 @@ export function createRecognitionServices(deps: RecognitionAppDeps) {
   const health = () => checkHealth({ db: deps.db, queue, localEngine: deps.localEngine, aiEngine: deps.aiEngine });
   const edo = createEdoServices(deps.db, deps.clock, deps.ids, deps.edo);
   const adminConfig = adminSettings(deps.admin);
-  const admin = createAdminServices({ db: deps.db, clock: deps.clock, ids: deps.ids, files: deps.files, keys, edo, settings: adminConfig });
+  const admin = createAdminServices({
+    db: deps.db,
+    clock: deps.clock,
+    ids: deps.ids,
+    files: deps.files,
+    keys,
+    edo,
+    settings: adminConfig,
+    deleteDocument: (apiKeyId, id) => documents.delete(apiKeyId, id),
+  });
   const imageRetention = new ImageRetention({
     db: deps.db,
     files: deps.files,
@@ -145,6 +157,9 @@ export function createRecognitionServices(deps: RecognitionAppDeps) {
 /** The services of one app instance (keys, documents, queue, callbacks, health). */
 export type RecognitionServices = ReturnType<typeof createRecognitionServices>;
 
+/** Trust the nearest `n` proxies: proxy-addr calls this with each address and its hop index (0 = the peer). */
+const trustHops = (n: number) => (_address: string, hop: number) => hop < n;
+
 /** Builds the Fastify application of the recognition API (app builds, `startRecognitionService` listens). */
 export async function buildRecognitionApp(
   deps: RecognitionAppDeps,
@@ -154,6 +169,8 @@ export async function buildRecognitionApp(
     // pino's Logger is Fastify's logger; the cast keeps FastifyInstance's default logger type for the route modules
     loggerInstance: (deps.logger ?? pino({ level: 'silent' })) as FastifyBaseLogger,
     genReqId: () => deps.ids.uuid(),
+    // A hop count as proxy-addr's function form (`hop < n`), which Fastify's types take where a number is refused.
+    trustProxy: typeof deps.trustProxy === 'number' ? trustHops(deps.trustProxy) : (deps.trustProxy ?? false),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: true, useDefaults: false } },
     ...frameworkErrorOptions,
   });

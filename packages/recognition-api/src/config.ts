@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { ConfigError, envFlag, envInt } from '@app/shared';
 import type { EdoConnectionInput } from './edo/edo-connection.service.js';
 import type { S3Config } from './storage/s3-file-store.js';
@@ -40,7 +41,10 @@ export interface AdminConfig {
   demoPassword?: string;
   /** ADMIN_SESSION_KEY (base64, 32 bytes) encrypts the session cookie; absent → generated in `<dataDir>/recognition/admin-session.key`. */
   sessionKey?: Buffer;
-  /** ADMIN_COOKIE_SECURE: `auto` (default: Secure when the request came over https), `1` always, `0` never. */
+  /**
+   * ADMIN_COOKIE_SECURE: `auto` (default: Secure unless the request is plain http to a loopback host; https is
+   * read through TRUST_PROXY), `1` always, `0` never.
+   */
   cookieSecure: 'auto' | boolean;
   /** ADMIN_SESSION_IDLE_MINUTES, default 30: a session ends after this long without a request. */
   idleMinutes: number;
@@ -49,6 +53,8 @@ export interface AdminConfig {
   /** ADMIN_LOGIN_MAX_ATTEMPTS (default 10) sign-in attempts per client address per ADMIN_LOGIN_WINDOW_MINUTES (default 15). */
   loginMaxAttempts: number;
   loginWindowMinutes: number;
+  /** ADMIN_ACCOUNT_MAX_FAILURES (default 10) wrong passwords for one user name per window, from any address, lock the name. */
+  accountMaxFailures: number;
 }
 
 /** ADMIN_* and DEMO_ADMIN_PASSWORD. @throws ConfigError naming the bad variable. */
@@ -75,8 +81,42 @@ export function loadAdminConfig(env: NodeJS.ProcessEnv): AdminConfig {
     maxHours: envInt(env, 'ADMIN_SESSION_MAX_HOURS', 12, 1, 24 * 30),
     loginMaxAttempts: envInt(env, 'ADMIN_LOGIN_MAX_ATTEMPTS', 10, 1, 1000),
     loginWindowMinutes: envInt(env, 'ADMIN_LOGIN_WINDOW_MINUTES', 15, 1, 24 * 60),
+    accountMaxFailures: envInt(env, 'ADMIN_ACCOUNT_MAX_FAILURES', 10, 1, 1000),
   };
 }
+
+/**
+ * TRUST_PROXY: which proxies' `X-Forwarded-For` / `-Proto` / `-Host` to believe (Fastify's `trustProxy`). Unset,
+ * `0` or `false`: none (the peer is the client); a number 1–10: that many hops; otherwise a comma list of addresses
+ * or CIDR ranges of the proxies (`127.0.0.1,10.0.0.0/8`); `true` trusts any peer (only behind a proxy that strips
+ * these headers). Used for the client address of the sign-in limit and for https detection of the admin cookie.
+ * @throws ConfigError naming TRUST_PROXY.
+ */
+export function parseTrustProxy(value: string | undefined): TrustProxy {
+  const v = (value ?? '').trim();
+  if (v === '' || v === '0' || v === 'false') return false;
+  if (v === 'true') return true;
+  if (/^\d+$/.test(v)) {
+    const n = Number(v);
+    if (n < 1 || n > 10) throw new ConfigError(`TRUST_PROXY: a hop count must be 1 to 10, got ${v}`);
+    return n;
+  }
+  const list = v
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+  for (const a of list) {
+    const [ip, bits] = a.split('/');
+    const parsed = ipaddr.isValid(ip ?? '') ? ipaddr.parse(ip!) : null;
+    const maxBits = parsed?.kind() === 'ipv6' ? 128 : 32;
+    if (!parsed || (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= maxBits)))
+      throw new ConfigError(`TRUST_PROXY: "${a}" is not an IP address or CIDR range (use hops, addresses, or true/false)`);
+  }
+  return list;
+}
+
+/** Fastify's `trustProxy` as TRUST_PROXY gives it. */
+export type TrustProxy = boolean | number | string[];
 
 /** Runtime configuration of the recognition API, parsed once from the environment. */
 export interface RecognitionConfig {
@@ -126,6 +166,8 @@ export interface RecognitionConfig {
   tesseractMemoryMb: number;
   edo: EdoConfig;
   admin: AdminConfig;
+  /** TRUST_PROXY (see {@link parseTrustProxy}); default false. */
+  trustProxy: TrustProxy;
 }
 
 const DIADOC_REQUIRED = ['DIADOC_CLIENT_ID', 'DIADOC_CLIENT_SECRET', 'DIADOC_REFRESH_TOKEN', 'DIADOC_BOX_ID'] as const;
@@ -243,5 +285,6 @@ export function loadRecognitionConfig(env: NodeJS.ProcessEnv = process.env): Rec
     logLevel: env.LOG_LEVEL || 'info',
     edo: loadEdoConfig(env),
     admin: loadAdminConfig(env),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
 }

@@ -27,6 +27,7 @@ export function serviceOptionsFromConfig(config: RecognitionConfig, logger: Logg
     log: backgroundLog(logger),
     edo: config.edo,
     admin: config.admin,
+    trustProxy: config.trustProxy,
     imageRetentionDays: config.imageRetentionDays,
   };
 }

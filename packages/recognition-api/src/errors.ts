@@ -48,6 +48,10 @@ export const ERROR_STATUS = {
   EDO_BAD_REQUEST: 422,
   /** The operator's 429; the reply carries `Retry-After`. */
   EDO_RATE_LIMITED: 429,
+  /** The operator's 413: the request is too large for it. */
+  EDO_PAYLOAD_TOO_LARGE: 413,
+  /** The operator's 405: the gateway called it with a verb it does not take (our defect; retrying will not help). */
+  EDO_BAD_GATEWAY: 502,
   /** The operator is unreachable, timed out, answered 5xx or 410, or something it sent was unreadable. */
   EDO_UNAVAILABLE: 503,
 } as const;

@@ -4,7 +4,7 @@ import { randomIds, systemClock, type Clock, type Poller } from '@app/shared';
 import { buildRecognitionApp, createRecognitionServices, type RecognitionAppDeps } from './app.js';
 import { ensureAdminAccount } from './admin-web/admin-account.js';
 import { loadSessionKey } from './admin-web/session-key.js';
-import type { AdminConfig, AiConfig, EdoConfig } from './config.js';
+import type { AdminConfig, AiConfig, EdoConfig, TrustProxy } from './config.js';
 import type { EdoConnectionAdmin } from './edo/edo-connection.service.js';
 import { seedEdoConnection } from './edo/edo-seed.js';
 import { loadMasterKey } from './edo/master-key.js';
@@ -63,6 +63,8 @@ export interface StartRecognitionOptions {
   imageRetentionDays?: number;
   /** Administration panel (ADMIN_*, DEMO_ADMIN_PASSWORD); default: account `admin` with a generated password. */
   admin?: Partial<AdminConfig>;
+  /** TRUST_PROXY: proxies whose X-Forwarded-* headers are believed (config.ts parseTrustProxy); default none. */
+  trustProxy?: TrustProxy;
 }
 
 /** A running service. */
@@ -146,6 +148,7 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
     highEngine: aiEngine ?? highLocal,
     highSlots,
     imageRetentionDays: opts.imageRetentionDays,
+    trustProxy: opts.trustProxy,
     edo: { masterKey: loadMasterKey(opts.edo?.masterKey, opts.dataDir), timeoutMs: opts.edo?.timeoutMs },
     admin: {
       sessionKey: loadSessionKey(opts.admin?.sessionKey, opts.dataDir),
@@ -154,6 +157,7 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
       absoluteMs: opts.admin?.maxHours && opts.admin.maxHours * 3_600_000,
       loginMaxAttempts: opts.admin?.loginMaxAttempts,
       loginWindowMs: opts.admin?.loginWindowMinutes && opts.admin.loginWindowMinutes * 60_000,
+      accountMaxFailures: opts.admin?.accountMaxFailures,
     },
   };
   const services = createRecognitionServices(deps);

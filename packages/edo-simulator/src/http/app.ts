@@ -69,6 +69,7 @@ export function buildDiadocApp(ctx: SimContext, faults: Faults): FastifyInstance
     const path = request.url.split('?')[0]!;
     if (path.startsWith('/__sim/')) return;
     ctx.requests.push(`${request.method} ${path}`);
+    ctx.requestUrls.push(`${request.method} ${request.url}`);
     const fault = faults.take(path);
     if (fault && fault.kind !== 'post-in-progress') {
       const answered = await applyFault(fault, reply);

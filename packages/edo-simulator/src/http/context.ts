@@ -12,6 +12,8 @@ export interface SimContext {
   idp: SimIdentityProvider;
   /** Every API request received (`METHOD /path`), for tests asserting that nothing was sent. */
   requests: string[];
+  /** The same requests with their query strings (`METHOD /path?query`), for tests asserting what was sent. */
+  requestUrls: string[];
 }
 
 /** 403 unless `boxId` (either form) is our box: Diadoc answers 403 for a box outside GetMyOrganizations. */

@@ -7,8 +7,16 @@ import { messageJson } from '../render.js';
 import { requireOurBox, type SimContext } from './context.js';
 import { badRequest } from './diadoc-error.js';
 
-/** BoxEvent.IndexKey: fixed-width sequence, so text order = feed order. */
-export const eventIndexKey = (e: SimEvent): string => `${e.seq.toString(16).padStart(12, '0')}${e.eventId.replace(/-/g, '').slice(0, 20)}`;
+/**
+ * BoxEvent.IndexKey: 24 bytes in base64 (32 characters, `+` and `/` included), the shape of the event IndexKeys in
+ * Diadoc's published examples (include/getCounteragentEvents_resp.txt). The sequence is in the first 8 bytes.
+ */
+export const eventIndexKey = (e: SimEvent): string => {
+  const b = Buffer.alloc(24);
+  b.writeBigUInt64BE((BigInt(e.seq) * 0x9e3779b97f4a7c15n) % 2n ** 64n);
+  Buffer.from(e.eventId.replace(/-/g, ''), 'hex').copy(b, 8);
+  return b.toString('base64');
+};
 
 function eventJson(ctx: SimContext, e: SimEvent) {
   const docs = ctx.state.documents.filter((d) => d.messageId === e.messageId);
@@ -59,8 +67,9 @@ export function eventsRoutes(root: FastifyInstance, ctx: SimContext): void {
       if (limit < 1 || limit > 100) throw badRequest(`Invalid limit: ${limit}, expected 1..100`);
       let rest = ctx.state.events;
       if (q.afterIndexKey !== undefined) {
-        if (!/^[0-9a-f]{32}$/.test(q.afterIndexKey)) throw badRequest(`Invalid afterIndexKey: '${q.afterIndexKey}'`);
-        rest = rest.filter((e) => eventIndexKey(e) > q.afterIndexKey!);
+        const i = rest.findIndex((e) => eventIndexKey(e) === q.afterIndexKey);
+        if (i < 0) throw badRequest(`Invalid afterIndexKey: '${q.afterIndexKey}'`);
+        rest = rest.slice(i + 1);
       } else if (q.afterEventId !== undefined) {
         const i = rest.findIndex((e) => e.eventId === q.afterEventId!.toLowerCase());
         if (i < 0) throw badRequest(`Unknown afterEventId: '${q.afterEventId}'`);

@@ -1,13 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { normalizeBoxId } from '../box-ids.js';
+import { normalizeBoxId, stableUuid } from '../box-ids.js';
+import { netGuidHex } from '../documents.js';
+import type { SimOrg } from '../model.js';
 import { boxJson, organizationJson } from '../render.js';
 import { ticksToIso } from '../ticks.js';
 import { requireOurBox, type SimContext } from './context.js';
 import { badRequest, notFound } from './diadoc-error.js';
 
-const indexKey = (i: number) => (i + 1).toString(16).padStart(16, '0');
+/**
+ * Counteragent IndexKey in the shape of Diadoc's published one (include/getCounteragents_resp.txt: 48 upper-case
+ * hex digits ending in the box GUID in .NET byte order); the position comes first, so text order = list order.
+ */
+const indexKey = (i: number, o: SimOrg) => `${(i + 1).toString(16).toUpperCase().padStart(16, '0')}${netGuidHex(o.boxGuid)}`;
 
 /** GetMyOrganizations, GetOrganization, GetBox, GetOrganizationsByInnKpp, V3/GetCounteragents. */
 export function organizationsRoutes(root: FastifyInstance, ctx: SimContext): void {
@@ -94,7 +100,7 @@ export function organizationsRoutes(root: FastifyInstance, ctx: SimContext): voi
       if (size < 1 || size > 100) throw badRequest('pageSize must be 1..100');
       const needle = q.query?.toLowerCase();
       const list = ctx.state.counteragents
-        .map((o, i) => ({ o, key: indexKey(i) }))
+        .map((o, i) => ({ o, key: indexKey(i, o) }))
         .filter(
           ({ o }) =>
             (!q.counteragentStatus || o.counteragentStatus === q.counteragentStatus) &&
@@ -111,6 +117,8 @@ export function organizationsRoutes(root: FastifyInstance, ctx: SimContext): voi
           LastEventTimestamp: ticksToIso(o.counteragentSinceTicks!),
           MessageFromCounteragent: '',
           MessageToCounteragent: '',
+          InvitationDocumentId: { MessageId: stableUuid(`invitation-message:${o.inn}`), EntityId: stableUuid(`invitation-entity:${o.inn}`) },
+          CounteragentGroupId: stableUuid('counteragent-group'),
           Organization: { ...organizationJson(o), Departments: [] },
         })),
       };

@@ -27,12 +27,14 @@ export function authRoutes(app: FastifyInstance, s: AdminServices, settings: Adm
       const password = typeof body.password === 'string' ? body.password : '';
       try {
         const session = await s.auth.signIn(username, password);
+        await s.audit.record({ username: session.username, ip: req.ip }, 'auth.sign-in', session.username);
         // A new secret for the CSRF tokens of the signed-in session (the sign-in form's token dies with it).
         req.session.set('_csrf', undefined as never);
         req.session.set('sid', session.id);
         return reply.redirect(safeNext(body.next), 303);
       } catch (err) {
         if (!(err instanceof AdminError)) throw err;
+        await s.audit.record({ username: username.slice(0, 64), ip: req.ip }, 'auth.sign-in-failed', username.slice(0, 64), err.code);
         return render(reply, 'login', { error: err.message, username, next: safeNext(body.next) }, err.status);
       }
     },

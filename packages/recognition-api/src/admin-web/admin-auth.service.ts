@@ -1,4 +1,5 @@
 import type { Clock, IdSource } from '@app/shared';
+import type { AccountLockout } from './account-lockout.js';
 import { AdminError, formError } from './admin-errors.js';
 import type { AdminRepo, AdminSession } from './admin.repo.js';
 import { hashPassword, verifyPassword } from './password.js';
@@ -20,13 +21,21 @@ const DUMMY_HASH = hashPassword('not-a-user-password');
 
 /** Sign-in, sessions and sign-out of the administration panel (issue 10, item 2). Never imports Fastify. */
 export class AdminAuthService {
-  constructor(private readonly deps: { repo: AdminRepo; clock: Clock; ids: IdSource; limits: SessionLimits }) {}
+  constructor(private readonly deps: { repo: AdminRepo; clock: Clock; ids: IdSource; limits: SessionLimits; lockout: AccountLockout }) {}
 
-  /** Checks the credentials and opens a session. @throws AdminError BAD_CREDENTIALS (same text for name and password). */
+  /**
+   * Checks the credentials and opens a session.
+   * @throws AdminError BAD_CREDENTIALS (same text for name and password), ACCOUNT_LOCKED (too many failures for the name).
+   */
   async signIn(username: string, password: string): Promise<AdminSession> {
+    if (this.deps.lockout.locked(username)) throw new AdminError('ACCOUNT_LOCKED');
     const user = username ? await this.deps.repo.getUser(username.trim()) : null;
     const ok = await verifyPassword(password, user?.passwordHash ?? (await DUMMY_HASH));
-    if (!user || !ok) throw new AdminError('BAD_CREDENTIALS');
+    if (!user || !ok) {
+      this.deps.lockout.failed(username);
+      throw new AdminError('BAD_CREDENTIALS');
+    }
+    this.deps.lockout.succeeded(username);
     const now = this.deps.clock.now();
     const { idleMs, absoluteMs } = this.deps.limits;
     await this.deps.repo.deleteExpired(new Date(now.getTime() - idleMs), new Date(now.getTime() - absoluteMs));
@@ -52,6 +61,29 @@ export class AdminAuthService {
 
   async signOut(id: string | undefined): Promise<void> {
     if (id) await this.deps.repo.deleteSession(id);
+  }
+
+  /**
+   * The signed-in administrator changes their password: the current one is checked, the new one must pass
+   * {@link checkNewPassword} and be typed twice alike. Every session of the account ends; a new one is returned
+   * for the browser that made the change.
+   * @throws AdminError VALIDATION naming `currentPassword`, `newPassword` or `repeatPassword`; nothing changes then.
+   */
+  async changePassword(username: string, current: string, next: string, repeat: string): Promise<AdminSession> {
+    const user = await this.deps.repo.getUser(username);
+    if (!user || !(await verifyPassword(current, user.passwordHash))) throw formError('currentPassword', 'Текущий пароль неверен.');
+    try {
+      checkNewPassword(next);
+    } catch (err) {
+      throw err instanceof AdminError ? formError('newPassword', err.message) : err;
+    }
+    if (next !== repeat) throw formError('repeatPassword', 'Пароли не совпадают.');
+    if (next === current) throw formError('newPassword', 'Новый пароль совпадает с текущим.');
+    await this.setPassword(username, next);
+    const now = this.deps.clock.now();
+    const session: AdminSession = { id: this.deps.ids.uuid(), username, createdAt: now, lastSeenAt: now };
+    await this.deps.repo.insertSession(session);
+    return session;
   }
 
   /** Sets (or creates the account with) a new password; ends every session of the account. */

@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline/promises';
 import { systemClock, randomIds } from '@app/shared';
 import { loadRecognitionConfig } from '../config.js';
 import { openRecognitionDb } from '../db.js';
+import { AccountLockout } from './account-lockout.js';
 import { AdminAuthService, checkNewPassword } from './admin-auth.service.js';
 import { AdminError } from './admin-errors.js';
 import { AdminRepo } from './admin.repo.js';
@@ -49,7 +50,13 @@ export async function runAdminCli(
   }
   const db = await openRecognitionDb(config);
   try {
-    const auth = new AdminAuthService({ repo: new AdminRepo(db), clock: systemClock, ids: randomIds, limits: { idleMs: 0, absoluteMs: 0 } });
+    const auth = new AdminAuthService({
+      repo: new AdminRepo(db),
+      clock: systemClock,
+      ids: randomIds,
+      limits: { idleMs: 0, absoluteMs: 0 },
+      lockout: new AccountLockout(systemClock, 1, 0), // setPassword only; never consulted
+    });
     await auth.setPassword(username, password);
     out(`password of ${username} set; every session of ${username} has ended`);
     return 0;

@@ -11,6 +11,11 @@ export interface AdminDocumentFilter {
   to?: Date;
   /** Only completed documents with confidence below this (0.80: manual check recommended). */
   confidenceBelow?: number;
+  /**
+   * Text search, case-insensitive substring: `client_ref`, the document number, seller/buyer INN or name of the
+   * recognised data (issue 23, panel item 5).
+   */
+  text?: string;
   limit: number;
   offset: number;
 }
@@ -35,6 +40,24 @@ export class AdminDocumentsRepo {
     if (f.from) add('d.created_at >= ?', f.from);
     if (f.to) add('d.created_at < ?', f.to);
     if (f.confidenceBelow !== undefined) add("d.status = 'completed' AND d.confidence < ?", f.confidenceBelow);
+    if (f.text) {
+      // LIKE metacharacters of the search are literal; one parameter used in every column.
+      // Both sides through the database's lower(), so case folding is the same whatever its locale does.
+      params.push(`%${f.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      const p = `$${params.length}`;
+      where.push(
+        `(${[
+          'd.client_ref',
+          "d.data->'document'->>'number'",
+          "d.data->'seller'->>'inn'",
+          "d.data->'buyer'->>'inn'",
+          "d.data->'seller'->>'name'",
+          "d.data->'buyer'->>'name'",
+        ]
+          .map((col) => `lower(${col}) LIKE lower(${p})`)
+          .join(' OR ')})`,
+      );
+    }
     const w = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const total = await this.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM documents d ${w}`, params);
     const rows = await this.db.query<Parameters<typeof toRecord>[0] & { key_name: string }>(

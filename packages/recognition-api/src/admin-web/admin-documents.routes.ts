@@ -1,14 +1,17 @@
 import type { FastifyInstance } from 'fastify';
+import { ACTION_LABELS } from './admin-audit.js';
 import { warningsByField } from './admin-documents.service.js';
 import type { AdminServices } from './admin.module.js';
-import { render } from './admin-render.js';
+import { actor, render } from './admin-render.js';
 
 /** The documents section (issue 10, item 5): list, one document, its page images, exports. */
 export function documentsRoutes(app: FastifyInstance, s: AdminServices): void {
   app.get('/documents', async (req, reply) => {
-    const list = await s.documents.list(req.query as Record<string, unknown>);
+    const q = req.query as Record<string, unknown>;
+    const list = await s.documents.list(q);
     const keys = await s.keyNames.names();
-    return render(reply, 'documents', { section: 'documents', ...list, keys }, list.errors.length ? 422 : 200);
+    const notice = q.done === 'deleted' ? 'Документ и его файлы удалены.' : null;
+    return render(reply, 'documents', { section: 'documents', ...list, keys, notice }, list.errors.length ? 422 : 200);
   });
 
   app.get('/documents/:id', async (req, reply) => {
@@ -17,10 +20,24 @@ export function documentsRoutes(app: FastifyInstance, s: AdminServices): void {
     return render(reply, 'document', { section: 'documents', doc, warn: warningsByField(doc.warnings), callback });
   });
 
+  app.get('/audit', async (_req, reply) => render(reply, 'audit', { section: 'audit', entries: await s.audit.latest(), labels: ACTION_LABELS }));
+
+  app.get('/documents/:id/delete', async (req, reply) => {
+    const doc = await s.documents.get((req.params as { id: string }).id);
+    return render(reply, 'document-delete', { section: 'documents', doc });
+  });
+  app.post('/documents/:id/delete', { preHandler: app.csrfProtection }, async (req, reply) => {
+    const doc = await s.documents.get((req.params as { id: string }).id);
+    await s.documents.remove(doc.id);
+    await s.audit.record(actor(req), 'document.delete', doc.id, `ключ «${doc.keyName}»${doc.clientRef ? `, ${doc.clientRef}` : ''}`);
+    return reply.redirect('/admin/documents?done=deleted', 303);
+  });
+
   app.get('/documents/:id/pages/:n', async (req, reply) => {
     const { id, n } = req.params as { id: string; n: string };
     const page = await s.documents.page(id, /^\d{1,2}$/.test(n) ? Number(n) : 0);
-    return reply.header('Cache-Control', 'private, max-age=300').type(page.type).send(page.bytes);
+    // no-store: a scan of a document must not stay in the browser's cache after sign-out.
+    return reply.header('Cache-Control', 'no-store').type(page.type).send(page.bytes);
   });
 
   app.get('/documents/:id/export', async (req, reply) => {

@@ -2,6 +2,7 @@ import type { FileStore } from '../storage/file-store.js';
 import { buildAccountingExport } from '../export/accounting-export.js';
 import type { Warning } from '../engine/validate/validate.js';
 import { AdminError } from './admin-errors.js';
+import { pagePreview } from './page-preview.js';
 import { warningText } from './warning-text.js';
 import type { AdminDocumentFilter, AdminDocumentRow, AdminDocumentsRepo } from './admin-documents.repo.js';
 
@@ -20,6 +21,8 @@ export interface FilterValues {
   from: string;
   to: string;
   review: boolean;
+  /** Search text (client_ref, number, INN, counterparty name). */
+  q: string;
   page: number;
 }
 
@@ -48,6 +51,7 @@ export function parseFilter(q: Record<string, unknown>): { filter: AdminDocument
     from: s('from'),
     to: s('to'),
     review: s('review') === '1',
+    q: s('q').slice(0, 200),
     page: 1,
   };
   const filter: AdminDocumentFilter = { limit: PAGE_SIZE, offset: 0 };
@@ -86,6 +90,7 @@ export function parseFilter(q: Record<string, unknown>): { filter: AdminDocument
   }
   if (filter.from && filter.to && filter.from >= filter.to) errors.push('Дата «с» позже даты «по»: документов в таком периоде нет.');
   if (values.review) filter.confidenceBelow = MANUAL_CHECK_BELOW;
+  if (values.q) filter.text = values.q;
   const page = s('page');
   if (page) {
     const n = /^\d{1,6}$/.test(page) ? Number(page) : 0;
@@ -105,7 +110,18 @@ export function warningsByField(warnings: Warning[] | null): Map<string, string[
 
 /** The documents section (issue 10, item 5): list with filters and paging, one document, its pages, exports. */
 export class AdminDocumentsService {
-  constructor(private readonly deps: { docs: AdminDocumentsRepo; files: FileStore }) {}
+  constructor(
+    private readonly deps: { docs: AdminDocumentsRepo; files: FileStore; deleteDocument: (apiKeyId: string, id: string) => Promise<unknown> },
+  ) {}
+
+  /**
+   * Deletes a document of any key the way the API's DELETE does (Spec: DELETE /api/v1/documents/{id}: the row,
+   * its pending callback, its files). @throws AdminError NOT_FOUND.
+   */
+  async remove(id: string): Promise<void> {
+    const doc = await this.get(id);
+    await this.deps.deleteDocument(doc.apiKeyId, doc.id);
+  }
 
   async list(q: Record<string, unknown>) {
     const { filter, values, errors } = parseFilter(q);
@@ -120,7 +136,10 @@ export class AdminDocumentsService {
     return doc;
   }
 
-  /** Page `n` (1-based) of a document: bytes and content type. @throws AdminError NOT_FOUND. */
+  /**
+   * Page `n` (1-based) of a document as a browser can show it (page-preview.ts: TIFF and PDF become PNG): bytes
+   * and content type. @throws AdminError NOT_FOUND.
+   */
   async page(id: string, n: number): Promise<{ bytes: Buffer; type: string }> {
     const doc = await this.get(id);
     const key = Number.isInteger(n) && n >= 1 ? doc.files[n - 1] : undefined;
@@ -138,7 +157,7 @@ export class AdminDocumentsService {
         pdf: 'application/pdf',
       }[ext] ?? 'application/octet-stream';
     try {
-      return { bytes: await this.deps.files.get(key), type };
+      return await pagePreview(await this.deps.files.get(key), type);
     } catch (err) {
       // Image retention (documents/image-retention.ts) deletes the images of old documents; the data stays.
       if ((err as NodeJS.ErrnoException).code === 'ENOENT')

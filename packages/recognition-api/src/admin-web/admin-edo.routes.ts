@@ -2,25 +2,47 @@ import type { FastifyInstance } from 'fastify';
 import { AdminError } from './admin-errors.js';
 import { EDO_LABELS } from './admin-edo.service.js';
 import type { AdminServices } from './admin.module.js';
-import { formErrors, render } from './admin-render.js';
+import { actor, formErrors, render } from './admin-render.js';
 
 /** The e-document connection section (issue 10, item 4): the form, save, and "Check connection". */
 export function edoRoutes(app: FastifyInstance, s: AdminServices): void {
   const page = async (extra: Record<string, unknown> = {}) => {
     const { view, undecryptable } = await s.edo.show();
     const form = { clientId: view?.clientId ?? '', boxId: view?.boxId ?? '', issuerUrl: view?.issuerUrl ?? '', apiBaseUrl: view?.apiBaseUrl ?? '' };
-    return { section: 'edo', conn: view, undecryptable, labels: EDO_LABELS, form, check: null, ...extra };
+    const token = view ? await s.edo.tokenStatus() : null;
+    return { section: 'edo', conn: view, undecryptable, token, labels: EDO_LABELS, form, check: null, ...extra };
   };
 
   app.get('/edo', async (req, reply) => {
-    const saved = (req.query as Record<string, unknown>).saved === '1';
-    return render(reply, 'edo', await page({ notice: saved ? 'Подключение сохранено. Нажмите «Проверить подключение».' : null }));
+    const q = req.query as Record<string, unknown>;
+    const notice =
+      q.saved === '1'
+        ? 'Подключение сохранено. Нажмите «Проверить подключение».'
+        : q.done === 'disconnected'
+          ? 'Подключение к Диадоку удалено.'
+          : null;
+    return render(reply, 'edo', await page({ notice }));
+  });
+
+  app.get('/edo/disconnect', async (_req, reply) => render(reply, 'edo-disconnect', { section: 'edo' }));
+  app.post('/edo/disconnect', { preHandler: app.csrfProtection }, async (req, reply) => {
+    const { view } = await s.edo.show();
+    await s.edo.disconnect();
+    await s.audit.record(actor(req), 'edo.disconnect', view?.boxId ?? '');
+    return reply.redirect('/admin/edo?done=disconnected', 303);
   });
 
   app.post('/edo', { preHandler: app.csrfProtection }, async (req, reply) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     try {
-      await s.edo.save(body);
+      const saved = await s.edo.save(body);
+      const replaced = (['clientSecret', 'refreshToken'] as const).filter((k) => typeof body[k] === 'string' && (body[k] as string).trim());
+      await s.audit.record(
+        actor(req),
+        'edo.save',
+        saved.boxId,
+        `${saved.issuerUrl}, ${saved.apiBaseUrl}${replaced.length ? `; заменены: ${replaced.join(', ')}` : ''}`,
+      );
       return reply.redirect('/admin/edo?saved=1', 303);
     } catch (err) {
       if (!(err instanceof AdminError)) throw err;

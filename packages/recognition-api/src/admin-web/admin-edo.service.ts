@@ -1,6 +1,8 @@
 import type { EdoConnectionAdmin, EdoConnectionInput, EdoConnectionView } from '../edo/edo-connection.service.js';
 import type { EdoHealth } from '../edo/edo-health.js';
+import type { EdoSession } from '../edo/edo-session.js';
 import type { EdoService } from '../edo/edo.service.js';
+import type { TokenStatus } from '../edo/oidc-tokens.js';
 import { ApiError } from '../errors.js';
 import { type AdminError, formError } from './admin-errors.js';
 
@@ -24,7 +26,9 @@ export interface ConnectionCheck {
   summary: string;
   organization?: string;
   boxId?: string | null;
-  employees?: number;
+  /** The employee the refresh token acts as (GetMyEmployee, which any employee may call): name and role. */
+  user?: string;
+  isAdministrator?: boolean;
   /** The gateway's own status word and the operator's text, for a support request. */
   status: string;
   details?: string;
@@ -64,6 +68,11 @@ function translate(err: ApiError): AdminError {
   const field = err.message.split(':')[0] as EdoField;
   const label = EDO_LABELS[field] ?? 'Поле';
   if (/is required/.test(err.message)) return formError(field, `Заполните поле «${label}».`);
+  if (/entered again/.test(err.message))
+    return formError(
+      field,
+      `Адрес сервера авторизации или API изменён: введите «${EDO_LABELS.clientSecret}» и «${EDO_LABELS.refreshToken}» заново — сохранённые секреты на новый адрес не отправляются.`,
+    );
   if (/too long/.test(err.message)) return formError(field, `Поле «${label}» слишком длинное.`);
   if (field === 'boxId') return formError(field, 'Идентификатор ящика — это GUID или 32 шестнадцатеричные цифры с @diadoc.ru.');
   if (field === 'issuerUrl' || field === 'apiBaseUrl')
@@ -73,11 +82,22 @@ function translate(err: ApiError): AdminError {
 
 /**
  * The e-document connection section (issue 10, item 4): shows the stored connection without its secrets, stores
- * a new one (client secret and refresh token are write-only: an empty field keeps the stored value), and checks it
- * with the gateway health plus the organisation's name and employees count.
+ * a new one (client secret and refresh token are write-only: an empty field keeps the stored value while the hosts
+ * stay), and checks it with the gateway health plus the organisation's name and the token's own employee.
  */
 export class AdminEdoService {
-  constructor(private readonly deps: { connection: EdoConnectionAdmin; gateway: EdoService }) {}
+  constructor(private readonly deps: { connection: EdoConnectionAdmin; gateway: EdoService; session: EdoSession }) {}
+
+  /** The access token this instance holds for the stored connection (obtained / expires), or null. */
+  tokenStatus(): Promise<TokenStatus | null> {
+    return this.deps.session.tokenStatus();
+  }
+
+  /** Deletes the stored connection and drops this instance's client (issue 23, panel item 5). */
+  async disconnect(): Promise<void> {
+    await this.deps.connection.clear();
+    await this.deps.session.reset();
+  }
 
   /** The stored connection, or null; `undecryptable` when the master key does not open it. */
   async show(): Promise<{ view: EdoConnectionView | null; undecryptable: boolean }> {
@@ -111,12 +131,17 @@ export class AdminEdoService {
     const { ok, body } = await this.deps.connection.test();
     if (!ok) return { ok: false, summary: advice(body), status: body.status, boxId: body.box_id, details: body.message };
     let organization: string | undefined;
-    let employees: number | undefined;
+    let user: string | undefined;
+    let isAdministrator: boolean | undefined;
     try {
       const org = await this.deps.gateway.currentOrganization();
       organization = String(org.FullName ?? org.ShortName ?? '');
-      const list = await this.deps.gateway.employees(1, 1);
-      employees = Number(list.TotalCount ?? (list.Employees as unknown[] | undefined)?.length ?? 0);
+      // Not GetEmployees: only box administrators may call it, and the connection needs no administrator.
+      const me = await this.deps.gateway.myEmployee();
+      const u = (me.User ?? {}) as { Login?: string; FullName?: { LastName?: string; FirstName?: string } };
+      user = [u.FullName?.LastName, u.FullName?.FirstName].filter(Boolean).join(' ') || u.Login || '';
+      if (u.Login && user !== u.Login) user += ` (${u.Login})`;
+      isAdministrator = (me.Permissions as { IsAdministrator?: boolean } | undefined)?.IsAdministrator === true;
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       return {
@@ -127,6 +152,6 @@ export class AdminEdoService {
         details: err.message,
       };
     }
-    return { ok: true, summary: 'Подключение работает.', status: body.status, boxId: body.box_id, organization, employees };
+    return { ok: true, summary: 'Подключение работает.', status: body.status, boxId: body.box_id, organization, user, isAdministrator };
   }
 }

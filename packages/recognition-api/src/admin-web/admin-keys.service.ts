@@ -11,6 +11,15 @@ export interface CreateKeyForm {
 /** Names of the scopes in the interface. */
 export const SCOPE_LABELS: Record<ApiScope, string> = { recognition: 'Распознавание', edo: 'ЭДО (шлюз оператора)' };
 
+/** Checked scopes of a form (one value or several), in API_SCOPES order. @throws AdminError VALIDATION naming `scopes`. */
+function parseScopes(value: unknown): ApiScope[] {
+  const raw = value === undefined ? [] : Array.isArray(value) ? value : [value];
+  const scopes = [...new Set(raw.map(String))];
+  if (scopes.length === 0) throw formError('scopes', 'Выберите хотя бы одну область доступа.');
+  if (!scopes.every((s) => (API_SCOPES as readonly string[]).includes(s))) throw formError('scopes', 'Неизвестная область доступа.');
+  return API_SCOPES.filter((s) => scopes.includes(s));
+}
+
 /**
  * The API keys section (issue 10, item 3; Spec: Authentication, rule 1): list with usage, create (the key is
  * returned once), deactivate and reactivate. Deactivation takes effect on the next request (the key check reads
@@ -30,13 +39,29 @@ export class AdminKeysService {
     if (name.length > 100) throw formError('name', 'Название ключа должно быть не длиннее 100 символов.');
     // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the check
     if (/[\u0000-\u001f\u007f]/.test(name)) throw formError('name', 'Название ключа не должно содержать управляющих символов.');
-    const raw = form.scopes === undefined ? [] : Array.isArray(form.scopes) ? form.scopes : [form.scopes];
-    const scopes = [...new Set(raw.map(String))];
-    if (scopes.length === 0) throw formError('scopes', 'Выберите хотя бы одну область доступа.');
-    if (!scopes.every((s) => (API_SCOPES as readonly string[]).includes(s))) throw formError('scopes', 'Неизвестная область доступа.');
-    const ordered = API_SCOPES.filter((s) => scopes.includes(s));
+    const ordered = parseScopes(form.scopes);
     const { key, callbackSecret, record } = await this.deps.keys.create(name, undefined, ordered);
     return { key, callbackSecret, id: record.id, name: record.name, scopes: record.scopes };
+  }
+
+  /**
+   * Replaces a key's scopes (issue 23, panel item 5); takes effect on the key's next request.
+   * @throws AdminError VALIDATION naming `scopes`, NOT_FOUND when there is no such key.
+   */
+  async setScopes(id: string, scopes: unknown): Promise<ApiScope[]> {
+    const ordered = parseScopes(scopes);
+    if (!(await this.deps.keys.setScopes(id, ordered))) throw new AdminError('NOT_FOUND', 'Такого ключа нет.');
+    return ordered;
+  }
+
+  /**
+   * A new callback signing secret for the key (issue 23, panel item 5), to be shown once; callbacks still pending
+   * are signed with it. @throws AdminError NOT_FOUND.
+   */
+  async rotateCallbackSecret(id: string): Promise<string> {
+    const secret = await this.deps.keys.rotateCallbackSecret(id);
+    if (!secret) throw new AdminError('NOT_FOUND', 'Такого ключа нет.');
+    return secret;
   }
 
   /** @throws AdminError NOT_FOUND when there is no such active key. */

@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AdminError } from './admin-errors.js';
 import { viewHelpers } from './view-helpers.js';
 
@@ -20,6 +20,9 @@ export async function render(reply: FastifyReply, template: string, data: Record
       h: viewHelpers,
     });
 }
+
+/** The actor of an audited action: the signed-in administrator and the client address (through TRUST_PROXY). */
+export const actor = (req: FastifyRequest): { username: string; ip: string } => ({ username: req.adminUser, ip: req.ip });
 
 /** The form error of an AdminError as `{field: message}` plus the general message. */
 export function formErrors(err: AdminError): { error: string; fieldErrors: Record<string, string> } {

@@ -8,6 +8,7 @@ import fastifyStatic from '@fastify/static';
 import view from '@fastify/view';
 import { Eta } from 'eta';
 import type { Clock } from '@app/shared';
+import { accountRoutes } from './admin-account.routes.js';
 import { authRoutes } from './admin-auth.routes.js';
 import { documentsRoutes } from './admin-documents.routes.js';
 import { edoRoutes } from './admin-edo.routes.js';
@@ -22,6 +23,10 @@ declare module '@fastify/secure-session' {
     /** Id of the `admin_sessions` row; absent before sign-in. */
     sid: string;
     _csrf: string;
+    /** A key just created, until the page after the redirect has shown it once (Post/Redirect/Get). */
+    createdKey: { name: string; key: string; callbackSecret: string; scopes: string[] };
+    /** A callback secret just rotated, until the page after the redirect has shown it once. */
+    rotatedSecret: { name: string; secret: string };
   }
 }
 
@@ -38,6 +43,20 @@ declare module 'fastify' {
 
 const VIEWS = fileURLToPath(new URL('./views', import.meta.url));
 const PUBLIC = fileURLToPath(new URL('./public', import.meta.url));
+
+/** Host names of this machine: plain http to them is the one case `auto` leaves the cookie without Secure. */
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[?::1\]?)$/i;
+
+/**
+ * Whether the session cookie gets `Secure` (and the answer HSTS): ADMIN_COOKIE_SECURE `1`/`0` decide; `auto` means
+ * Secure unless the request is plain http to a loopback host (`npm start` on a laptop). Behind a TLS proxy
+ * `protocol` is `https` once TRUST_PROXY names the proxy; without it a non-loopback host still gets Secure, so a
+ * misconfigured proxy cannot downgrade the cookie.
+ */
+export function cookieIsSecure(setting: 'auto' | boolean, protocol: string, hostname: string): boolean {
+  if (setting !== 'auto') return setting;
+  return protocol === 'https' || !LOOPBACK.test(hostname);
+}
 
 /** Only our own files; no inline script or style, no framing, forms post only to us. */
 export const CSP =
@@ -60,6 +79,10 @@ export async function adminPanel(app: FastifyInstance, opts: { services: AdminSe
     expiry: Math.ceil(settings.absoluteMs / 1000) + 60,
     cookie: { path: '/admin', httpOnly: true, sameSite: 'strict', secure: settings.cookieSecure },
   });
+  // The cookie's Secure flag per request: https is read through TRUST_PROXY (request.protocol), see cookieIsSecure.
+  app.addHook('onRequest', async (request) => {
+    request.session?.options({ secure: cookieIsSecure(settings.cookieSecure, request.protocol, request.hostname) });
+  });
   await app.register(csrf, {
     sessionPlugin: '@fastify/secure-session',
     // Only the form field: a token in a URL would leak through logs and Referer.
@@ -70,7 +93,8 @@ export async function adminPanel(app: FastifyInstance, opts: { services: AdminSe
   await app.register(fastifyStatic, { root: PUBLIC, prefix: '/assets/', decorateReply: false, maxAge: 3_600_000 });
 
   app.decorateRequest('adminUser', '');
-  app.addHook('onSend', async (_req, reply, payload) => {
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (cookieIsSecure(settings.cookieSecure, req.protocol, req.hostname)) reply.header('Strict-Transport-Security', 'max-age=31536000');
     reply
       .header('Content-Security-Policy', CSP)
       .header('X-Content-Type-Options', 'nosniff')
@@ -113,4 +137,5 @@ export async function adminPanel(app: FastifyInstance, opts: { services: AdminSe
   keysRoutes(app, services);
   edoRoutes(app, services);
   documentsRoutes(app, services);
+  accountRoutes(app, services);
 }

@@ -2,7 +2,8 @@ import type { Readable } from 'node:stream';
 import { Agent, request, type Dispatcher } from 'undici';
 import type { Clock } from '@app/shared';
 import type { OperatorJson } from './edo.port.js';
-import { mapOperatorError, operatorText, parseRetryAfter, unreachable } from './diadoc-errors.js';
+import type { TokenStatus } from './oidc-tokens.js';
+import { type CallKind, mapOperatorError, operatorText, parseRetryAfter, unreachable } from './diadoc-errors.js';
 import { parseDiadocJson } from './diadoc-json.js';
 
 /** Source of bearer tokens (OidcTokenSource; a fake in unit tests). */
@@ -10,6 +11,8 @@ export interface TokenSource {
   accessToken(): Promise<string>;
   /** Drops the cached token and gets a new one (after a 401). */
   refresh(): Promise<string>;
+  /** The cached access token's times, when the source keeps one. */
+  status?(): TokenStatus | null;
 }
 
 export interface DiadocClientOptions {
@@ -33,9 +36,17 @@ export interface CallSpec {
   method: 'GET' | 'POST';
   path: string;
   query?: Record<string, string | number | boolean | undefined>;
+  /** JSON body: an object, or text already serialized. */
   body?: unknown;
   idempotent: boolean;
+  /** Replaces the client's per-call timeout (large uploads), ms. */
+  timeoutMs?: number;
+  /** What the call is about, so a 403 is explained for it (default: the box). */
+  kind?: CallKind;
 }
+
+/** Slowest upload rate we plan for when sizing a timeout: 256 KiB/s (a 70 MB message gets about 4.5 minutes more). */
+export const UPLOAD_BYTES_PER_SECOND = 256 * 1024;
 
 const realSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -71,6 +82,16 @@ export class DiadocClient {
     return { status: res.statusCode, headers: res.headers, body: res.body as never };
   }
 
+  /** The timeout of a call whose body has `bytes`: the per-call timeout plus the upload time at the slowest rate we plan for. */
+  timeoutFor(bytes: number): number {
+    return this.opts.timeoutMs + Math.ceil((bytes / UPLOAD_BYTES_PER_SECOND) * 1000);
+  }
+
+  /** The token source's status (admin panel: "last refresh"). */
+  tokenStatus(): TokenStatus | null {
+    return this.opts.tokens.status?.() ?? null;
+  }
+
   async close(): Promise<void> {
     await this.agent.close();
   }
@@ -103,8 +124,10 @@ export class DiadocClient {
             'x-solution-info': 'document-recognition-api edo-gateway',
             ...(spec.body !== undefined ? { 'content-type': 'application/json; charset=utf-8' } : {}),
           },
-          body: spec.body !== undefined ? JSON.stringify(spec.body) : undefined,
-          signal: stream ? undefined : AbortSignal.timeout(this.opts.timeoutMs),
+          body: spec.body === undefined ? undefined : typeof spec.body === 'string' ? spec.body : JSON.stringify(spec.body),
+          headersTimeout: spec.timeoutMs ?? this.opts.timeoutMs,
+          bodyTimeout: spec.timeoutMs ?? this.opts.timeoutMs,
+          signal: stream ? undefined : AbortSignal.timeout(spec.timeoutMs ?? this.opts.timeoutMs),
         });
       } catch (err) {
         const timedOut = /Timeout|Abort/.test(`${(err as Error).name} ${(err as { code?: string }).code}`);
@@ -133,7 +156,13 @@ export class DiadocClient {
         }
       }
       const code = res.headers['x-diadoc-errorcode'];
-      throw mapOperatorError(status, Array.isArray(code) ? code[0] : code, operatorText(text, res.headers['content-type'] as string), retryAfter);
+      throw mapOperatorError(
+        status,
+        Array.isArray(code) ? code[0] : code,
+        operatorText(text, res.headers['content-type'] as string),
+        retryAfter,
+        spec.kind,
+      );
     }
   }
 }

@@ -22,11 +22,26 @@ export function operatorText(body: string, contentType: string | undefined): str
   return text.length > 300 ? `${text.slice(0, 300)}…` : text || '(empty body)';
 }
 
+/** What a call was about, for explaining a 403: the box as a whole, one document, or an administrator's action. */
+export type CallKind = 'box' | 'document' | 'admin';
+
+/** Diadoc's 403 has several causes (reference §5); the explanation names those that fit the call. */
+function forbiddenWhy(what: CallKind): string {
+  switch (what) {
+    case 'document':
+      return 'the operator denied access to this document (the user of the refresh token may not see it: its department or document access level excludes it, or the document is in another box).';
+    case 'admin':
+      return 'the operator denied the action: it needs an administrator of the box (the user of the refresh token is not one).';
+    default:
+      return "the operator denied access to the box (box not among the user's boxes, or the organization is closed).";
+  }
+}
+
 /**
  * Maps a Diadoc error answer to our error (Spec: Errors envelope; codes in errors.ts), keeping the operator's
  * status, `X-Diadoc-ErrorCode` and text in the message so an administrator can look it up.
  */
-export function mapOperatorError(status: number, errorCode: string | undefined, text: string, retryAfter?: number): ApiError {
+export function mapOperatorError(status: number, errorCode: string | undefined, text: string, retryAfter?: number, what: CallKind = 'box'): ApiError {
   const said = `Diadoc answered ${status}${errorCode ? ` ${errorCode}` : ''}: ${text}`;
   switch (status) {
     case 400:
@@ -39,7 +54,7 @@ export function mapOperatorError(status: number, errorCode: string | undefined, 
     case 402:
       return new ApiError('EDO_SUBSCRIPTION_REQUIRED', `the box has no active Diadoc API subscription. ${said}`);
     case 403:
-      return new ApiError('EDO_FORBIDDEN', `the operator denied access (box not among the user's boxes, or an administrator is required). ${said}`);
+      return new ApiError('EDO_FORBIDDEN', `${forbiddenWhy(what)} ${said}`);
     case 404:
       return new ApiError('EDO_NOT_FOUND', `not found at the operator. ${said}`);
     case 409:
@@ -50,6 +65,17 @@ export function mapOperatorError(status: number, errorCode: string | undefined, 
       });
     case 410:
       return new ApiError('EDO_UNAVAILABLE', `the operator retired this method. ${said}`);
+    case 405:
+      // Our adapter chose the wrong verb: a defect on our side, not an outage; retrying will not help.
+      return new ApiError(
+        'EDO_BAD_GATEWAY',
+        `the operator does not accept this HTTP method for the call (a gateway defect; please report it). ${said}`,
+      );
+    case 413:
+      return new ApiError(
+        'EDO_PAYLOAD_TOO_LARGE',
+        `the operator refused the request as too large (Diadoc: at most 70 MB per request; content above ~500 KB belongs on its shelf). ${said}`,
+      );
     default:
       return new ApiError('EDO_UNAVAILABLE', `the operator is unavailable. ${said}`);
   }

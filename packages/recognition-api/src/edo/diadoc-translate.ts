@@ -6,16 +6,14 @@ import type { EmployeeCreateInput, EmployeeUpdateInput, SendInput } from './edo.
 
 /**
  * `MessageToPost`: `FromBoxId` is the configured box; `TypeNamedId {Name, Version}` becomes the string
- * `TypeNamedId = Name` plus `Version`. A document without a signature and without `SignWithTestSignature` is
- * posted as a draft (`IsDraft: true`): Diadoc refuses unsigned documents, and a draft can be signed and sent
- * from Diadoc's web interface; the caller can still ask for `IsDraft` explicitly.
+ * `TypeNamedId = Name` plus `Version`; the resolved mode (send-mode.ts) becomes `IsDraft` or `DelaySend`.
  */
 export function toMessageToPost(fromBoxId: string, input: SendInput): Record<string, unknown> {
-  const unsigned = input.DocumentAttachments.some((a) => !a.SignedContent.Signature && !a.SignedContent.SignWithTestSignature);
   return {
     FromBoxId: fromBoxId,
     ToBoxId: input.ToBoxId,
-    IsDraft: input.IsDraft ?? unsigned,
+    ...(input.mode === 'draft' ? { IsDraft: true } : {}),
+    ...(input.mode === 'delaySend' ? { DelaySend: true } : {}),
     DocumentAttachments: input.DocumentAttachments.map((a) => ({
       TypeNamedId: a.TypeNamedId.Name,
       Version: a.TypeNamedId.Version,

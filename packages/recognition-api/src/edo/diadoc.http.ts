@@ -1,4 +1,5 @@
 import { ApiError } from '../errors.js';
+import type { CallKind } from './diadoc-errors.js';
 import { DiadocClient, type DiadocClientOptions } from './diadoc-client.js';
 import { isoToTicks, parseDiadocJson, withIsoTimestamps } from './diadoc-json.js';
 import { toEmployeeToCreate, toEmployeeToUpdate, toMessageToPost } from './diadoc-translate.js';
@@ -29,8 +30,8 @@ export class DiadocOperator implements EdoOperator {
     this.http = new DiadocClient(client);
   }
 
-  private async get(path: string, query: Record<string, string | number | boolean | undefined>): Promise<OperatorJson> {
-    return withIsoTimestamps(await this.http.json({ method: 'GET', path, query, idempotent: true }));
+  private async get(path: string, query: Record<string, string | number | boolean | undefined>, kind?: CallKind): Promise<OperatorJson> {
+    return withIsoTimestamps(await this.http.json({ method: 'GET', path, query, idempotent: true, kind }));
   }
 
   listDocuments(f: DocumentsFilter) {
@@ -50,38 +51,54 @@ export class DiadocOperator implements EdoOperator {
   }
 
   getDocument(messageId: string, entityId: string) {
-    return this.get('/V3/GetDocument', { boxId: this.boxId, messageId, entityId });
+    return this.get('/V3/GetDocument', { boxId: this.boxId, messageId, entityId }, 'document');
   }
 
-  /** GetDocument (without content) for the file name, then GetEntityContent streamed through. */
+  /**
+   * GetEntityContent streamed through, named by GetDocument's `FileName`. A signature (or any other non-document
+   * entity of the message) has no Document, so Diadoc's GetDocument answers 404: its content is still served, named
+   * `<entityId>.p7s` (a detached CMS signature; docs/edo-gateway.md).
+   */
   async getContent(messageId: string, entityId: string): Promise<EntityContent> {
-    const doc = await this.http.json({
-      method: 'GET',
-      path: '/V3/GetDocument',
-      query: { boxId: this.boxId, messageId, entityId, injectEntityContent: false },
-      idempotent: true,
-    });
+    const doc = await this.http
+      .json({
+        method: 'GET',
+        path: '/V3/GetDocument',
+        query: { boxId: this.boxId, messageId, entityId, injectEntityContent: false },
+        idempotent: true,
+        kind: 'document',
+      })
+      .catch((err: unknown) => {
+        if (err instanceof ApiError && err.code === 'EDO_NOT_FOUND') return null;
+        throw err;
+      });
     const res = await this.http.raw(
-      { method: 'GET', path: '/V4/GetEntityContent', query: { boxId: this.boxId, messageId, entityId }, idempotent: true },
+      { method: 'GET', path: '/V4/GetEntityContent', query: { boxId: this.boxId, messageId, entityId }, idempotent: true, kind: 'document' },
       true,
     );
     const len = Number(res.headers['content-length']);
+    const named = doc && typeof doc.FileName === 'string' && doc.FileName ? doc.FileName : undefined;
     return {
-      fileName: typeof doc.FileName === 'string' && doc.FileName ? doc.FileName : `${entityId}.bin`,
+      fileName: named ?? (doc ? `${entityId}.bin` : `${entityId}.p7s`),
       contentType: String(res.headers['content-type'] ?? 'application/octet-stream'),
       length: Number.isFinite(len) ? len : undefined,
       body: res.body,
     };
   }
 
-  /** PostMessage with an operationId: a repeat is safe, so it may be retried; 204 = still in progress. */
+  /**
+   * PostMessage with an operationId: a repeat is safe, so it may be retried; 204 = still in progress. The time
+   * allowed grows with the body (DiadocClient.timeoutFor), so a 70 MB message is not cut off mid-upload.
+   */
   async sendDocument(input: SendInput): Promise<OperatorJson> {
+    const body = JSON.stringify(toMessageToPost(this.boxId, input));
     const spec = {
       method: 'POST' as const,
       path: '/V3/PostMessage',
       query: { operationId: input.operationId },
-      body: toMessageToPost(this.boxId, input),
+      body,
       idempotent: true,
+      timeoutMs: this.http.timeoutFor(Buffer.byteLength(body)),
     };
     const res = await this.http.raw(spec);
     if (res.status === 204) {
@@ -104,15 +121,21 @@ export class DiadocOperator implements EdoOperator {
   }
 
   async deleteDocument(messageId: string, documentId?: string): Promise<void> {
-    await this.http.json({ method: 'POST', path: '/Delete', query: { boxId: this.boxId, messageId, documentId }, idempotent: false });
+    await this.http.json({
+      method: 'POST',
+      path: '/Delete',
+      query: { boxId: this.boxId, messageId, documentId },
+      idempotent: false,
+      kind: 'document',
+    });
   }
 
   getEvents(e: EventsInput) {
-    return this.get('/V8/GetNewEvents', { boxId: this.boxId, afterIndexKey: e.afterIndexKey, limit: e.limit });
+    return this.get('/V8/GetNewEvents', { boxId: this.boxId, afterIndexKey: e.afterIndexKey, afterEventId: e.afterEventId, limit: e.limit });
   }
 
   listEmployees(page: number, count: number) {
-    return this.get('/GetEmployees', { boxId: this.boxId, page, count });
+    return this.get('/GetEmployees', { boxId: this.boxId, page, count }, 'admin');
   }
 
   getMyEmployee() {
@@ -131,6 +154,7 @@ export class DiadocOperator implements EdoOperator {
         query: { boxId: this.boxId },
         body: toEmployeeToCreate(input),
         idempotent: false,
+        kind: 'admin',
       }),
     );
   }
@@ -143,13 +167,14 @@ export class DiadocOperator implements EdoOperator {
         query: { boxId: this.boxId, userId },
         body: toEmployeeToUpdate(input),
         idempotent: false,
+        kind: 'admin',
       }),
     );
   }
 
   /** DeleteEmployee is idempotent at Diadoc (already deleted → 200), so it may be retried. */
   async deleteEmployee(userId: string): Promise<void> {
-    await this.http.json({ method: 'POST', path: '/DeleteEmployee', query: { boxId: this.boxId, userId }, idempotent: true });
+    await this.http.json({ method: 'POST', path: '/DeleteEmployee', query: { boxId: this.boxId, userId }, idempotent: true, kind: 'admin' });
   }
 
   listOrganizations() {
@@ -172,6 +197,10 @@ export class DiadocOperator implements EdoOperator {
       query: c.query,
       pageSize: c.pageSize,
     });
+  }
+
+  tokenStatus() {
+    return this.http.tokenStatus();
   }
 
   close(): Promise<void> {

@@ -93,15 +93,17 @@ export class EdoConnectionRepo {
   }
 
   /**
-   * Stores a refresh token the provider rotated, without bumping the revision (the running client already uses
-   * it). Only when the row is still at `revision`: a connection replaced meanwhile is not overwritten.
+   * Stores a refresh token the provider rotated and bumps the revision, so other instances (which still hold the
+   * old token, soon retired by the provider) rebuild their client from the row. Only when the row is still at
+   * `revision`: a connection replaced meanwhile is not overwritten. Returns the new revision, or null.
    */
-  async saveRotatedRefreshToken(revision: number, refreshToken: string): Promise<boolean> {
-    const rows = await this.db.query(
-      "UPDATE edo_connection SET refresh_token_enc = $2, refresh_token_rotated_at = $3 WHERE id = 'default' AND revision = $1 RETURNING id",
+  async saveRotatedRefreshToken(revision: number, refreshToken: string): Promise<number | null> {
+    const rows = await this.db.query<{ revision: number }>(
+      `UPDATE edo_connection SET refresh_token_enc = $2, refresh_token_rotated_at = $3, revision = revision + 1
+       WHERE id = 'default' AND revision = $1 RETURNING revision`,
       [revision, this.box.seal(refreshToken, 'refresh_token'), this.clock.now()],
     );
-    return rows.length > 0;
+    return rows[0] ? Number(rows[0].revision) : null;
   }
 
   async delete(): Promise<boolean> {

@@ -70,6 +70,9 @@ function view(c: StoredEdoConnection): EdoConnectionView {
 }
 
 /** The default {@link EdoConnectionAdmin}: validates, seals and stores through the repository. */
+/** `scheme://host:port` of a URL, what a secret is bound to. */
+const origin = (u: string): string => new URL(u).origin;
+
 export class EdoConnectionService implements EdoConnectionAdmin {
   constructor(
     private readonly repo: EdoConnectionRepo,
@@ -90,6 +93,11 @@ export class EdoConnectionService implements EdoConnectionAdmin {
     }
   }
 
+  /**
+   * Stores the connection; absent fields keep the stored values, except that the client secret and refresh token
+   * must be given again when the issuer or API host changes (docs/admin-panel.md).
+   * @throws ApiError VALIDATION_ERROR naming the field; nothing is stored then.
+   */
   async set(input: EdoConnectionInput): Promise<EdoConnectionView> {
     const stored = await this.repo.get().catch(() => null);
     const pick = <K extends keyof EdoConnectionInput>(k: K) => (input[k] ?? stored?.[k])?.trim();
@@ -101,14 +109,23 @@ export class EdoConnectionService implements EdoConnectionAdmin {
     };
     const boxId = need('boxId');
     if (!new RegExp(BOX_ID).test(boxId)) throw invalid('boxId', 'must be a Diadoc box id: a GUID or <32 hex digits>@diadoc.ru');
+    const issuerUrl = url('issuerUrl', pick('issuerUrl') ?? DIADOC_DEFAULTS.issuerUrl);
+    const apiBaseUrl = url('apiBaseUrl', pick('apiBaseUrl') ?? DIADOC_DEFAULTS.apiBaseUrl);
+    // Stored secrets are bound to the hosts they were entered for: a new issuer or API host gets them only when
+    // typed again, or anyone able to edit the form could have the next check send them to a host of their own.
+    if (stored && (origin(issuerUrl) !== origin(stored.issuerUrl) || origin(apiBaseUrl) !== origin(stored.apiBaseUrl))) {
+      for (const k of ['clientSecret', 'refreshToken'] as const)
+        if (!input[k]?.trim())
+          throw invalid(k, 'must be entered again when the issuer or API host changes (stored secrets are never sent to a new host)');
+    }
     const conn: EdoConnection = {
       operator: 'diadoc',
       clientId: need('clientId'),
       clientSecret: need('clientSecret'),
       refreshToken: need('refreshToken'),
       boxId,
-      issuerUrl: url('issuerUrl', pick('issuerUrl') ?? DIADOC_DEFAULTS.issuerUrl),
-      apiBaseUrl: url('apiBaseUrl', pick('apiBaseUrl') ?? DIADOC_DEFAULTS.apiBaseUrl),
+      issuerUrl,
+      apiBaseUrl,
       scope: pick('scope') || DIADOC_DEFAULTS.scope,
     };
     await this.repo.save(conn);

@@ -1,6 +1,7 @@
 import { ApiError } from '../errors.js';
 import type { EdoOperator } from './edo.port.js';
 import type { EdoConnection, EdoConnectionRepo, StoredEdoConnection } from './edo-connection.repo.js';
+import type { TokenStatus } from './oidc-tokens.js';
 import { SecretBoxError } from './secret-box.js';
 
 /** Builds an operator client for a stored connection; `onRotated` persists a rotated refresh token. */
@@ -44,12 +45,24 @@ export class EdoSession {
       throw err;
     }
     if (!conn) throw new ApiError('EDO_NOT_CONFIGURED', 'no e-document operator connection is configured; store one with edo-cli set');
-    const rev = conn.revision;
-    const operator = this.factory(conn, async (token) => void (await this.repo.saveRotatedRefreshToken(rev, token)));
+    const entry = { revision: conn.revision, operator: undefined as unknown as EdoOperator };
+    // A rotation bumps the stored revision (other instances must reload the token); this client already holds the
+    // new token, so it follows the revision instead of being rebuilt (which would refresh, and rotate, again).
+    entry.operator = this.factory(conn, async (token) => {
+      const next = await this.repo.saveRotatedRefreshToken(entry.revision, token);
+      if (next !== null) entry.revision = next;
+    });
+    const operator = entry.operator;
     const old = this.current;
-    this.current = { revision: rev, operator };
+    this.current = entry;
     await old?.operator.close();
     return operator;
+  }
+
+  /** The token status of this process's client for the stored revision, or null (not built yet, or stale). */
+  async tokenStatus(): Promise<TokenStatus | null> {
+    const revision = await this.repo.revision();
+    return this.current && this.current.revision === revision ? (this.current.operator.tokenStatus?.() ?? null) : null;
   }
 
   async reset(): Promise<void> {

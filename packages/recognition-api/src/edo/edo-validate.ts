@@ -1,5 +1,4 @@
 import { invalid } from '../errors.js';
-import type { EmployeeCreateInput } from './edo.port.js';
 
 /**
  * Checks the schemas cannot express (Spec: E-document operator gateway; 422 VALIDATION_ERROR naming the field).
@@ -54,15 +53,6 @@ export function attachmentsBase64(list: { SignedContent: { Content: string; Sign
       throw invalid(`DocumentAttachments[${i}].SignedContent.Signature`, 'must be valid base64');
   });
 }
-
-/** `SelectedDepartments` needs the departments it selects. */
-export function accessLevel(p: { DocumentAccessLevel?: string; SelectedDepartmentIds?: string[] } | undefined): void {
-  if (p?.DocumentAccessLevel === 'SelectedDepartments' && !p.SelectedDepartmentIds?.length) {
-    throw invalid('Permissions.SelectedDepartmentIds', 'must list at least one department when DocumentAccessLevel is SelectedDepartments');
-  }
-}
-
-export const employeeCreate = (e: EmployeeCreateInput): void => accessLevel(e.Permissions);
 
 /** Diadoc refuses `query` together with `afterIndexKey` on GetCounteragents. */
 export function counteragents(q: { query?: string; afterIndexKey?: string }): void {

@@ -21,7 +21,7 @@ export function createEdoServices(db: Db, clock: Clock, ids: IdSource, deps?: Ed
   const box = new SecretBox(deps?.masterKey ?? randomBytes(32));
   const repo = new EdoConnectionRepo(db, box, clock);
   const session = new EdoSession(repo, deps?.operatorFactory ?? diadocOperatorFactory({ clock, timeoutMs: deps?.timeoutMs ?? 15_000 }));
-  const gateway = new EdoService(session, ids);
+  const gateway = new EdoService(session, ids, clock);
   const connection = new EdoConnectionService(repo, () => gateway.health());
   return { repo, session, gateway, connection };
 }

@@ -1,4 +1,6 @@
 import type { Readable } from 'node:stream';
+import type { TokenStatus } from './oidc-tokens.js';
+import type { SendMode } from './send-mode.js';
 
 /**
  * The e-document operator port (Spec: E-document operator gateway). One adapter today, Kontur.Diadoc
@@ -30,15 +32,18 @@ export interface AttachmentInput {
   SignedContent: { Content: string; Signature?: string; SignWithTestSignature?: boolean };
   Function?: string;
   Metadata?: { Key: string; Value: string }[];
+  /** Ours: the file name of a `Nonformalized` document, sent as the `FileName` metadata entry. */
+  FileName?: string;
   Comment?: string;
   CustomDocumentId?: string;
   NeedRecipientSignature?: boolean;
 }
 
+/** What the adapter posts: the attachments with their defaults applied and the resolved mode (send-mode.ts). */
 export interface SendInput {
   ToBoxId: string;
   DocumentAttachments: AttachmentInput[];
-  IsDraft?: boolean;
+  mode: SendMode;
   /** Idempotency key: a repeat with the same key returns the message already created. */
   operationId: string;
 }
@@ -49,8 +54,11 @@ export interface SearchInput {
   count?: number;
   scope?: string;
 }
+/** GetNewEvents cursor: exactly one of them, or none for the oldest events. */
 export interface EventsInput {
   afterIndexKey?: string;
+  /** Diadoc's deprecated cursor, an `EventId` GUID. */
+  afterEventId?: string;
   limit?: number;
 }
 export interface CounteragentsInput {
@@ -118,6 +126,8 @@ export interface EdoOperator {
   currentOrganization(): Promise<OperatorJson>;
   searchOrganizations(inn: string, kpp?: string): Promise<OperatorJson>;
   listCounteragents(input: CounteragentsInput): Promise<OperatorJson>;
+  /** The access token this client holds (obtained / expires), or null before its first call. */
+  tokenStatus?(): TokenStatus | null;
   /** Releases connections. */
   close(): Promise<void>;
 }

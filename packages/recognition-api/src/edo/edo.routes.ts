@@ -13,12 +13,28 @@ const errors = {
   403: S.ErrorBody,
   404: S.ErrorBody,
   409: S.ErrorBody,
+  413: S.ErrorBody,
   422: S.ErrorBody,
   429: S.ErrorBody,
   502: S.ErrorBody,
   503: S.ErrorBody,
 };
 const tags = ['edo'];
+/** Response header with the operation id of a send (every answer, errors included). */
+export const OPERATION_HEADER = 'x-operation-id';
+
+/** An error body of the send gets `error.operation_id` (additive), so a client that reads only bodies can retry safely. */
+function withOperationId(status: number, payload: unknown, operationId: string): unknown {
+  if (status < 400 || typeof payload !== 'string' || !operationId) return payload;
+  try {
+    const body = JSON.parse(payload) as { error?: Record<string, unknown> };
+    if (!body.error) return payload;
+    body.error.operation_id = operationId;
+    return JSON.stringify(body);
+  } catch {
+    return payload;
+  }
+}
 
 /** `attachment` with an ASCII fallback and the exact UTF-8 name (RFC 6266 / 5987). */
 export function contentDisposition(fileName: string): string {
@@ -105,6 +121,16 @@ export async function edoRoutes(root: FastifyInstance, service: EdoService): Pro
       '/api/v1/edo/documents/send',
       {
         bodyLimit: 75 * 1024 * 1024,
+        // The operation id is fixed before validation so every answer, errors included, can carry it.
+        onRequest: async (request, reply) => {
+          const q = request.query as { operationId?: unknown };
+          const header = request.headers['idempotency-key'];
+          reply.header(
+            OPERATION_HEADER,
+            service.operationId(typeof q.operationId === 'string' ? q.operationId : undefined, header as string | undefined),
+          );
+        },
+        onSend: async (_request, reply, payload) => withOperationId(reply.statusCode, payload, String(reply.getHeader(OPERATION_HEADER) ?? '')),
         schema: {
           tags,
           operationId: 'sendEdoDocument',
@@ -114,7 +140,7 @@ export async function edoRoutes(root: FastifyInstance, service: EdoService): Pro
           response: { 200: S.DiadocMessage, ...errors },
         },
       },
-      async (request) => pass(service.send(request.body, request.query.operationId)),
+      async (request, reply) => pass(service.send(request.body, String(reply.getHeader(OPERATION_HEADER)))),
     );
 
     app.post(
@@ -152,12 +178,12 @@ export async function edoRoutes(root: FastifyInstance, service: EdoService): Pro
         schema: {
           tags,
           operationId: 'listEdoEvents',
-          summary: 'Event feed (V8/GetNewEvents); afterEventId carries the IndexKey cursor',
+          summary: 'Event feed (V8/GetNewEvents); afterEventId takes an EventId (GUID) or an IndexKey',
           querystring: S.EventsQuery,
           response: { 200: S.EventList, ...errors },
         },
       },
-      async (request) => pass(service.events(request.query.afterEventId, request.query.limit)),
+      async (request) => pass(service.events(request.query)),
     );
 
     edoDirectoryRoutes(app, service, errors);

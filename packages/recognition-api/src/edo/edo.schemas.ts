@@ -9,6 +9,14 @@ const GUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 export const BOX_ID = '^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9a-fA-F]{32}@diadoc\\.ru)$';
 const DATE = '^\\d{2}\\.\\d{2}\\.\\d{4}$';
 const Guid = (description: string) => Type.String({ pattern: GUID, description });
+/**
+ * Longest paging cursor we accept. Diadoc's IndexKeys are opaque: the one in its own GetDocuments example is 214
+ * hex characters, counteragent-event keys are 32 base64 characters; 2048 leaves room for longer keys and still
+ * fits any URL limit (docs/edo-gateway.md, "Cursors").
+ */
+export const CURSOR_MAX = 2048;
+/** An opaque operator cursor: printable ASCII without spaces, 1–CURSOR_MAX characters. */
+const Cursor = (description: string) => Type.String({ pattern: `^[\\x21-\\x7e]{1,${CURSOR_MAX}}$`, description });
 const loose = { additionalProperties: true };
 
 export const ErrorBody = Type.Object({ error: Type.Object({ code: Type.String(), message: Type.String() }) });
@@ -32,9 +40,7 @@ export const DocumentsQuery = Type.Object(
     ),
     timestampTo: Type.Optional(Type.String({ maxLength: 40, description: 'ISO 8601 instant (ours; sent as timestampToTicks)' })),
     documentNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    afterIndexKey: Type.Optional(
-      Type.String({ pattern: '^[0-9A-Za-z_=+/-]{1,200}$', description: 'paging cursor: IndexKey of the last document of the previous page' }),
-    ),
+    afterIndexKey: Type.Optional(Cursor('paging cursor: IndexKey of the last document of the previous page (opaque)')),
     count: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'page size, operator default 100' })),
     sortDirection: Type.Optional(Type.Union([Type.Literal('Ascending'), Type.Literal('Descending')])),
   },
@@ -66,6 +72,13 @@ export const SendBody = Type.Object(
               { maxItems: 50 },
             ),
           ),
+          FileName: Type.Optional(
+            Type.String({
+              minLength: 1,
+              maxLength: 255,
+              description: 'ours: file name of a Nonformalized document (default document.<ext> by content)',
+            }),
+          ),
           Comment: Type.Optional(Type.String({ maxLength: 1000 })),
           CustomDocumentId: Type.Optional(Type.String({ maxLength: 200 })),
           NeedRecipientSignature: Type.Optional(Type.Boolean()),
@@ -74,12 +87,26 @@ export const SendBody = Type.Object(
       ),
       { minItems: 1, maxItems: 40 },
     ),
-    IsDraft: Type.Optional(Type.Boolean()),
+    Mode: Type.Optional(
+      Type.Union([Type.Literal('signed'), Type.Literal('delaySend'), Type.Literal('draft')], {
+        description: 'ours: signed (send now), delaySend (store to sign and send later), draft; default by the signatures, see docs/edo-gateway.md',
+      }),
+    ),
+    IsDraft: Type.Optional(Type.Boolean({ description: 'older form of Mode "draft"' })),
   },
   { additionalProperties: false },
 );
+/** Pattern of an operation id (query `operationId` or header `Idempotency-Key`). */
+export const OPERATION_ID = '^[0-9A-Za-z._:-]{1,100}$';
 export const SendQuery = Type.Object(
-  { operationId: Type.Optional(Type.String({ pattern: '^[0-9A-Za-z._:-]{1,100}$', description: 'idempotency key; default a new UUID' })) },
+  {
+    operationId: Type.Optional(
+      Type.String({
+        pattern: OPERATION_ID,
+        description: 'idempotency key (or header Idempotency-Key); default a new UUID, returned in X-Operation-Id',
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 
@@ -104,8 +131,9 @@ export const DeleteQuery = Type.Object(
 export const EventsQuery = Type.Object(
   {
     afterEventId: Type.Optional(
-      Type.String({ pattern: '^[0-9A-Za-z_=+/-]{1,200}$', description: 'paging cursor: the IndexKey of the last event of the previous page' }),
+      Cursor('paging cursor: the EventId (a GUID, sent to Diadoc as afterEventId) or the IndexKey (sent as afterIndexKey) of the last event seen'),
     ),
+    afterIndexKey: Type.Optional(Cursor('paging cursor: the IndexKey of the last event seen; not with afterEventId')),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
   },
   { additionalProperties: false },
@@ -178,7 +206,7 @@ export const OrgSearchQuery = Type.Object(
 export const CounteragentsQuery = Type.Object(
   {
     counteragentStatus: Type.Optional(Type.Union(['IsMyCounteragent', 'InvitesMe', 'IsInvitedByMe', 'Rejected'].map((s) => Type.Literal(s)))),
-    afterIndexKey: Type.Optional(Type.String({ pattern: '^[0-9A-Za-z_=+/-]{1,200}$' })),
+    afterIndexKey: Type.Optional(Cursor('paging cursor: IndexKey of the last counteragent of the previous page (opaque)')),
     query: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
   },

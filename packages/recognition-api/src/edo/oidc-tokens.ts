@@ -18,6 +18,12 @@ export interface OidcTokenOptions {
   onRotated?: (refreshToken: string) => Promise<void>;
 }
 
+/** The access token a running client holds: when it was obtained by a refresh and when it expires. */
+export interface TokenStatus {
+  obtainedAt: Date;
+  expiresAt: Date;
+}
+
 /** Refresh this long before `expires_in` runs out, so a token never expires in flight. */
 const EARLY_REFRESH_MS = 60_000;
 
@@ -31,7 +37,7 @@ const isLoopback = (url: URL) => ['127.0.0.1', 'localhost', '[::1]'].includes(ur
  */
 export class OidcTokenSource {
   private config?: oidc.Configuration;
-  private token?: { value: string; expiresAt: number };
+  private token?: { value: string; expiresAt: number; obtainedAt: number };
   private inFlight?: Promise<string>;
   private refreshToken: string;
 
@@ -43,6 +49,11 @@ export class OidcTokenSource {
   async accessToken(): Promise<string> {
     if (this.token && this.opts.clock.now().getTime() < this.token.expiresAt - EARLY_REFRESH_MS) return this.token.value;
     return this.refresh();
+  }
+
+  /** When the cached access token was obtained and when it expires; null before the first grant. */
+  status(): TokenStatus | null {
+    return this.token ? { obtainedAt: new Date(this.token.obtainedAt), expiresAt: new Date(this.token.expiresAt) } : null;
   }
 
   /** Forgets the cached token (after the operator's 401) and gets a new one. */
@@ -79,7 +90,8 @@ export class OidcTokenSource {
       throw this.grantError(err);
     }
     const ttlS = res.expiresIn() ?? 3600;
-    this.token = { value: res.access_token, expiresAt: this.opts.clock.now().getTime() + ttlS * 1000 };
+    const now = this.opts.clock.now().getTime();
+    this.token = { value: res.access_token, expiresAt: now + ttlS * 1000, obtainedAt: now };
     if (res.refresh_token && res.refresh_token !== this.refreshToken) {
       this.refreshToken = res.refresh_token;
       await this.opts.onRotated?.(res.refresh_token);

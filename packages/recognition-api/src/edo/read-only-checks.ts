@@ -1,4 +1,6 @@
+import { Value } from 'typebox/value';
 import type { EdoOperator, OperatorJson } from './edo.port.js';
+import { DocumentsQuery, EventsQuery } from './edo.schemas.js';
 
 /** One check's outcome; `skip` when the box has nothing to check it with (or the user may not call it). */
 export interface CheckResult {
@@ -7,7 +9,13 @@ export interface CheckResult {
   detail: string;
 }
 
-type Check = (op: EdoOperator, seen: { doc?: OperatorJson }) => Promise<string>;
+/** What earlier checks saw and later ones reuse (a document, the operator's cursors). */
+interface Seen {
+  doc?: OperatorJson;
+  documentKey?: string;
+  event?: OperatorJson;
+}
+type Check = (op: EdoOperator, seen: Seen) => Promise<string>;
 class Skip extends Error {}
 
 const list = (o: OperatorJson, key: string) => (Array.isArray(o[key]) ? (o[key] as OperatorJson[]) : []);
@@ -50,6 +58,7 @@ const CHECKS: [string, Check][] = [
       const first = await op.listDocuments({ filterCategory: 'Any.Inbound', count: 3 });
       const docs = list(first, 'Documents');
       seen.doc = docs[0];
+      if (docs.length) seen.documentKey = String(docs.at(-1)!.IndexKey);
       if (!first.HasMoreResults) return `${docs.length} inbound document(s), one page`;
       const next = list(
         await op.listDocuments({ filterCategory: 'Any.Inbound', count: 3, afterIndexKey: String(docs.at(-1)!.IndexKey) }),
@@ -79,8 +88,9 @@ const CHECKS: [string, Check][] = [
   ],
   [
     'V8/GetNewEvents pages by IndexKey',
-    async (op) => {
+    async (op, seen) => {
       const page = list(await op.getEvents({ limit: 2 }), 'Events');
+      seen.event = page.at(-1);
       if (page.length < 2) return `${page.length} event(s)`;
       const next = list(await op.getEvents({ afterIndexKey: String(page.at(-1)!.IndexKey), limit: 2 }), 'Events');
       expectThat(
@@ -88,6 +98,25 @@ const CHECKS: [string, Check][] = [
         'the cursor repeated an event',
       );
       return `${page.length} + ${next.length} events`;
+    },
+  ],
+  [
+    "the gateway's query schemas take the operator's own cursors",
+    async (_op, seen) => {
+      // The adapter is called directly above; a client calls the HTTP routes, whose schemas must let these through.
+      if (!seen.documentKey && !seen.event) throw new Skip('no document or event to take a cursor from');
+      const taken: string[] = [];
+      if (seen.documentKey) {
+        expectThat(Value.Check(DocumentsQuery, { filterCategory: 'Any.Inbound', afterIndexKey: seen.documentKey }), 'afterIndexKey refused');
+        taken.push(`document IndexKey (${seen.documentKey.length} chars)`);
+      }
+      for (const key of ['EventId', 'IndexKey'] as const) {
+        const v = seen.event?.[key];
+        if (v === undefined) continue;
+        expectThat(Value.Check(EventsQuery, { afterEventId: String(v) }), `events afterEventId=${key} refused`);
+        taken.push(`event ${key} (${String(v).length} chars)`);
+      }
+      return taken.join(', ');
     },
   ],
   [

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Harness } from '../harness.js';
-import { ADMIN_PASSWORD, makeAdminHarness, PanelClient } from './admin-harness.js';
+import { ADMIN_PASSWORD, ADMIN_USER, makeAdminHarness, PanelClient } from './admin-harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -149,5 +149,42 @@ describe('admin panel behind https', () => {
     } finally {
       await hs.close();
     }
+  });
+});
+
+describe('admin panel: password change', () => {
+  it('checks the current password, the length and the repeat; changes it and ends the other sessions', async () => {
+    const other = new PanelClient(h.app);
+    await other.signIn();
+    const c = new PanelClient(h.app);
+    await c.signIn();
+    expect((await c.get('/admin/account')).body).toContain('Смена пароля');
+    const wrong = await c.post('/admin/account/password', {
+      currentPassword: 'nope',
+      newPassword: 'a brand new passphrase',
+      repeatPassword: 'a brand new passphrase',
+    });
+    expect([wrong.statusCode, wrong.body.includes('Текущий пароль неверен.')]).toEqual([422, true]);
+    const short = await c.post('/admin/account/password', { currentPassword: ADMIN_PASSWORD, newPassword: 'short', repeatPassword: 'short' });
+    expect([short.statusCode, short.body.includes('не короче 12 символов')]).toEqual([422, true]);
+    const differ = await c.post('/admin/account/password', {
+      currentPassword: ADMIN_PASSWORD,
+      newPassword: 'a brand new passphrase',
+      repeatPassword: 'a brand new passphrase!',
+    });
+    expect([differ.statusCode, differ.body.includes('Пароли не совпадают.')]).toEqual([422, true]);
+    const ok = await c.post('/admin/account/password', {
+      currentPassword: ADMIN_PASSWORD,
+      newPassword: 'a brand new passphrase',
+      repeatPassword: 'a brand new passphrase',
+    });
+    expect([ok.statusCode, ok.headers.location]).toEqual([303, '/admin/account?changed=1']);
+    expect((await c.get('/admin/account?changed=1')).body).toContain('Пароль изменён');
+    expect((await other.get('/admin/keys')).statusCode).toBe(303); // the other browser's session ended
+    h.clock.advance(61_000);
+    expect((await new PanelClient(h.app).signIn(ADMIN_USER, ADMIN_PASSWORD)).statusCode).toBe(401);
+    h.clock.advance(61_000);
+    expect((await new PanelClient(h.app).signIn(ADMIN_USER, 'a brand new passphrase')).statusCode).toBe(303);
+    await h.services.admin.auth.setPassword(ADMIN_USER, ADMIN_PASSWORD); // later tests sign in with the old one
   });
 });

@@ -45,10 +45,10 @@ export class PanelClient {
     );
   }
 
-  /** Opens the sign-in page and signs in; returns the POST's answer. */
-  async signIn(username = ADMIN_USER, password = ADMIN_PASSWORD): Promise<LightMyRequestResponse> {
-    await this.get('/admin/login');
-    return this.post('/admin/login', { username, password });
+  /** Opens the sign-in page and signs in (with `headers` on both requests, e.g. X-Forwarded-*); returns the POST's answer. */
+  async signIn(username = ADMIN_USER, password = ADMIN_PASSWORD, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+    await this.get('/admin/login', headers);
+    return this.post('/admin/login', { username, password }, { headers });
   }
 }
 

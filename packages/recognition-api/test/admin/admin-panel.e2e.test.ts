@@ -1,12 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeRenderer, generateDocument } from '@app/docgen';
 import type { RecognizedData } from '../../src/engine/engine.port.js';
 import { makeEdoHarness, type EdoHarness } from '../edo/edo-harness.js';
 import { recognizeForm } from '../fixtures.js';
 import { ADMIN_PASSWORD, ADMIN_USER } from './admin-harness.js';
+import { launchChromium } from './chromium.js';
 
 /**
  * The administration panel as a person uses it: Debian chromium driven by playwright-core against the recognition
@@ -14,16 +15,6 @@ import { ADMIN_PASSWORD, ADMIN_USER } from './admin-harness.js';
  * `test-artifacts/admin/` (git-ignored) for review.
  */
 const ARTIFACTS = fileURLToPath(new URL('../../../../test-artifacts/admin/', import.meta.url));
-const LAUNCH_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 let e: EdoHarness;
 let base = '';
@@ -66,7 +57,7 @@ beforeAll(async () => {
   misread.items[1]!.amount_with_nds = (misread.items[1]!.amount_with_nds ?? 0) + 100;
   lowConfidenceId = await upload(e.keys.both, inv.images, misread, 'invoice', 'СФ-4471');
   base = await e.h.app.listen({ port: 0, host: '127.0.0.1' });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: LAUNCH_ARGS, headless: true });
+  browser = await launchChromium();
   ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'ru-RU' });
   page = await ctx.newPage();
 }, 120_000);
@@ -161,7 +152,8 @@ describe('admin panel in Chromium', () => {
     await page.getByRole('heading', { name: 'Подключено' }).waitFor();
     const org = String((await e.h.services.edo.gateway.currentOrganization()).FullName);
     expect(await page.locator('.check').textContent()).toContain(org);
-    expect(await page.locator('.check').textContent()).toContain(`Сотрудников${e.sim.state.employees.length}`);
+    const me = e.sim.state.employees.find((x) => x.userId === e.sim.state.meUserId)!;
+    expect(await page.locator('.check').textContent()).toContain(`Пользователь токена${me.fullName.LastName} ${me.fullName.FirstName}`);
     await shot('05-edo-connected');
   });
 
@@ -208,10 +200,11 @@ describe('admin panel in Chromium', () => {
     ).toContain(doc.buyer.name!);
     expect(await page.getByText(doc.items[0]!.name).isVisible()).toBe(true);
     const img = page.getByRole('img', { name: `Страница 1 документа ${lowConfidenceId}` });
-    expect(await img.isVisible()).toBe(true);
-    expect(await page.evaluate('document.querySelector(".pages img").complete && document.querySelector(".pages img").naturalWidth')).toBeGreaterThan(
-      100,
-    );
+    // The image loads after the page: wait for it instead of reading its state once (flaky on a loaded machine).
+    await img.waitFor({ state: 'visible' });
+    await expect
+      .poll(() => page.evaluate('document.querySelector(".pages img").complete && document.querySelector(".pages img").naturalWidth'))
+      .toBeGreaterThan(100);
     await shot('09-document');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Выгрузить для учёта' }).click()]);
     expect(download.suggestedFilename()).toBe(`${lowConfidenceId}-accounting.json`);

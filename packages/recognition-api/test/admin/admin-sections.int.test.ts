@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeEdoHarness, type EdoHarness } from '../edo/edo-harness.js';
 import { makeData, makeItem, pngPage, recognizeForm } from '../fixtures.js';
@@ -18,19 +19,54 @@ const api = (key: string, url = '/api/v1/documents') => e.h.app.inject({ method:
 describe('admin panel: API keys', () => {
   it('creates a key shown once, which works at once; the list shows it without the key', async () => {
     await c.get('/admin/keys');
-    const res = await c.post('/admin/keys', { name: 'Бухгалтерия <1С>', scopes: ['recognition', 'edo'] });
-    expect(res.statusCode).toBe(201);
+    const before = (await e.h.services.keys.list()).length;
+    const posted = await c.post('/admin/keys', { name: 'Бухгалтерия <1С>', scopes: ['recognition', 'edo'] });
+    // Post/Redirect/Get: the POST answers a redirect, the key is on the page it redirects to, once.
+    expect([posted.statusCode, posted.headers.location]).toEqual([303, '/admin/keys?created=1']);
+    expect(posted.body).not.toContain('rk_');
+    const res = await c.get('/admin/keys?created=1');
+    expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     const key = /id="new-key" class="mono" readonly value="(rk_[A-Za-z0-9_-]+)"/.exec(res.body)![1]!;
     expect(res.body).toContain('Бухгалтерия &lt;1С&gt;');
     const secret = /id="new-callback-secret" class="mono" readonly value="(whsec_[A-Za-z0-9+/=]+)"/.exec(res.body)![1]!;
     expect((await api(key)).statusCode).toBe(200);
-    const list = await c.get('/admin/keys');
+    const list = await c.get('/admin/keys?created=1'); // a reload of the page that showed it
     expect(list.body).not.toContain(key);
+    expect((await e.h.services.keys.list()).length).toBe(before + 1);
     expect(list.body).not.toContain(secret); // the callback secret is shown once too
     expect(list.body).toContain(`${key.slice(0, 8)}…`);
     const rec = (await e.h.services.keys.list()).find((k) => k.name === 'Бухгалтерия <1С>')!;
     expect(rec.scopes).toEqual(['recognition', 'edo']);
+  });
+
+  it('edits the scopes of a key: the change works on its next request; no scope is refused and changes nothing', async () => {
+    const { key, record } = await e.h.services.keys.create('Области', undefined, ['recognition']);
+    expect((await api(key, '/api/v1/edo/organizations')).statusCode).toBe(403);
+    const form = await c.get(`/admin/keys/${record.id}/scopes`);
+    expect(form.body).toContain('Области доступа ключа «Области»');
+    const none = await c.post(`/admin/keys/${record.id}/scopes`, {});
+    expect([none.statusCode, none.body.includes('Выберите хотя бы одну область доступа.')]).toEqual([422, true]);
+    expect((await e.h.services.keys.list()).find((k) => k.id === record.id)!.scopes).toEqual(['recognition']);
+    const ok = await c.post(`/admin/keys/${record.id}/scopes`, { scopes: ['edo'] });
+    expect([ok.statusCode, ok.headers.location]).toEqual([303, '/admin/keys?done=rescoped']);
+    expect((await api(key)).statusCode).toBe(403);
+    expect((await api(key, '/api/v1/edo/organizations')).statusCode).not.toBe(403);
+    expect((await c.post('/admin/keys/key_0000/scopes', { scopes: ['edo'] })).statusCode).toBe(404);
+  });
+
+  it('rotates the callback secret of a key after a confirmation: shown once after the redirect, stored for signing', async () => {
+    const { record, callbackSecret } = await e.h.services.keys.create('Секрет', undefined, ['recognition']);
+    expect((await c.get(`/admin/keys/${record.id}/rotate-secret`)).body).toContain('Новый секрет подписи для ключа «Секрет»?');
+    const posted = await c.post(`/admin/keys/${record.id}/rotate-secret`);
+    expect([posted.statusCode, posted.headers.location]).toEqual([303, '/admin/keys?rotated=1']);
+    const shown = await c.get('/admin/keys?rotated=1');
+    const secret = /id="rotated-secret" class="mono" readonly value="(whsec_[A-Za-z0-9+/=]+)"/.exec(shown.body)![1]!;
+    expect(secret).not.toBe(callbackSecret);
+    const rows = await e.h.db.query<{ callback_secret: string }>('SELECT callback_secret FROM api_keys WHERE id = $1', [record.id]);
+    expect(rows[0]!.callback_secret).toBe(secret);
+    expect((await c.get('/admin/keys?rotated=1')).body).not.toContain(secret); // a reload shows it no more
+    expect((await c.post('/admin/keys/key_0000/rotate-secret')).statusCode).toBe(404);
   });
 
   it('shows the documents count and last use of a key', async () => {
@@ -116,7 +152,7 @@ describe('admin panel: e-document connection', () => {
     expect(await e.h.services.edo.connection.show()).toBeNull();
   });
 
-  it('stores the connection with write-only secrets and checks it: connected, organisation, box, employees', async () => {
+  it('stores the connection with write-only secrets and checks it: connected, organisation, box, the token user (not GetEmployees)', async () => {
     await c.get('/admin/edo');
     expect((await c.post('/admin/edo', form())).statusCode).toBe(303);
     const page = await c.get('/admin/edo?saved=1');
@@ -128,7 +164,26 @@ describe('admin panel: e-document connection', () => {
     expect(check.body).toContain('Подключено');
     const org = (await e.h.services.edo.gateway.currentOrganization()).FullName as string;
     expect(check.body).toContain(org.replace(/"/g, '&quot;'));
-    expect(check.body).toContain(`Сотрудников</dt><dd>${e.sim.state.employees.length}`);
+    const me = e.sim.state.employees.find((x) => x.userId === e.sim.state.meUserId)!;
+    expect(check.body).toContain(`Пользователь токена</dt><dd>${me.fullName.LastName} ${me.fullName.FirstName} (${me.login})`);
+    // GetEmployees is for box administrators only; the check must work for any employee.
+    expect(e.sim.requests).not.toContain('GET /GetEmployees');
+    expect(e.sim.requests).toContain('GET /GetMyEmployee');
+  });
+
+  it('a changed issuer or API host needs both secrets again: stored ones are never sent to a new host', async () => {
+    await c.get('/admin/edo');
+    const before = (await e.h.services.edo.repo.get())!;
+    const moved = await c.post('/admin/edo', { ...form(), apiBaseUrl: 'http://127.0.0.1:9/', clientSecret: '', refreshToken: '' });
+    expect(moved.statusCode).toBe(422);
+    expect(moved.body).toContain('введите «Секрет клиента (client_secret)» и «Refresh-токен» заново');
+    const movedIssuer = await c.post('/admin/edo', { ...form(), issuerUrl: 'http://127.0.0.1:9/', refreshToken: '' });
+    expect(movedIssuer.statusCode).toBe(422);
+    const after = (await e.h.services.edo.repo.get())!;
+    expect([after.revision, after.apiBaseUrl, after.issuerUrl]).toEqual([before.revision, before.apiBaseUrl, before.issuerUrl]);
+    // With both typed again the new host is stored; the same host with empty secrets keeps the stored ones.
+    expect((await c.post('/admin/edo', { ...form(), apiBaseUrl: `${e.sim.apiUrl}/` })).statusCode).toBe(303);
+    expect((await c.post('/admin/edo', { ...form(), clientSecret: '', refreshToken: '' })).statusCode).toBe(303);
   });
 
   it('keeps the stored secret when the field is left empty, replaces it when typed, and explains a wrong one', async () => {
@@ -143,6 +198,54 @@ describe('admin panel: e-document connection', () => {
     await c.post('/admin/edo', form());
   });
 });
+
+describe('admin panel: connection token status and disconnect', () => {
+  it('shows when this instance got its access token and when the refresh token changed; disconnects after a confirmation', async () => {
+    await c.get('/admin/edo');
+    await c.post('/admin/edo', {
+      clientId: e.sim.clientId,
+      clientSecret: e.sim.clientSecret,
+      refreshToken: e.sim.refreshToken,
+      boxId: e.sim.boxId,
+      issuerUrl: e.sim.issuerUrl,
+      apiBaseUrl: e.sim.apiUrl,
+    });
+    expect((await c.get('/admin/edo')).body).toContain('этот экземпляр сервиса ещё не обращался к оператору');
+    await c.post('/admin/edo/check');
+    const page = await c.get('/admin/edo');
+    const at = e.clock.now();
+    const msk = (d: Date) => new Intl.DateTimeFormat('ru-RU', { timeZone: 'Europe/Moscow', hour: '2-digit', minute: '2-digit' }).format(d);
+    expect(page.body).toMatch(new RegExp(`получен [^<]*${msk(at)}[^<]*, действует до [^<]*${msk(new Date(at.getTime() + 3_600_000))}`));
+    expect(page.body).toContain('с тех пор не обновлялся');
+    expect((await c.get('/admin/edo/disconnect')).body).toContain('Отключить подключение к Диадоку?');
+    const done = await c.post('/admin/edo/disconnect');
+    expect([done.statusCode, done.headers.location]).toEqual([303, '/admin/edo?done=disconnected']);
+    expect(await e.h.services.edo.connection.show()).toBeNull();
+    const health = await e.h.app.inject({ method: 'GET', url: '/api/v1/edo/health', headers: { 'x-api-key': e.keys.edo } });
+    expect([health.statusCode, health.json().status]).toEqual([503, 'not_configured']);
+  });
+});
+
+/** A valid one-page PDF (A6, a filled rectangle) with a correct cross-reference table, for pdftoppm. */
+const DRAWING = '0.5 g 20 20 200 300 re f';
+function onePagePdf(): Buffer {
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 298 420] /Contents 4 0 R >>',
+    `<< /Length ${DRAWING.length} >>\nstream\n${DRAWING}\nendstream`,
+  ];
+  let out = '%PDF-1.4\n';
+  const offsets = objects.map((body, i) => {
+    const at = out.length;
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+    return at;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
 
 describe('admin panel: documents', () => {
   let lowId = '';
@@ -230,6 +333,61 @@ describe('admin panel: documents', () => {
     expect(img.headers['content-type']).toBe('image/png');
     expect((await c.get(`/admin/documents/${lowId}/pages/3`)).statusCode).toBe(404);
     expect((await c.get('/admin/documents/doc_missing')).statusCode).toBe(404);
+  });
+
+  it('searches documents by client_ref, number, INN or counterparty name (case-insensitive, LIKE signs literal)', async () => {
+    const ids = async (q: string) => {
+      const res = await c.get(`/admin/documents?q=${encodeURIComponent(q)}`);
+      expect(res.statusCode).toBe(200);
+      return [goodId, lowId].filter((id) => res.body.includes(id));
+    };
+    expect(await ids('сомнительн')).toEqual([lowId]);
+    expect(await ids('7707083893')).toEqual([goodId]); // the seller INN of makeData; lowId's seller has INN 123
+    expect(await ids('7736207543')).toEqual([goodId, lowId]); // the buyer INN, in both
+    expect(await ids('ПОСТАВЩИК')).toEqual([goodId]);
+    expect(await ids('%')).toEqual([]);
+    const page = await c.get('/admin/documents?q=%D0%A1%D0%BE%D0%BC%D0%BD');
+    expect(page.body).toContain('id="f-q"');
+    expect(page.body).toContain('value="Сомн"');
+  });
+
+  it('deletes a document of any key after a confirmation, as the API DELETE does (row and files); its key then gets 404', async () => {
+    e.h.engine.data = makeData();
+    const id = (
+      await e.h.app.inject({
+        method: 'POST',
+        url: '/api/v1/recognize',
+        headers: { 'x-api-key': e.keys.both },
+        payload: recognizeForm([await pngPage()], { priority: 'high', client_ref: 'на удаление' }),
+      })
+    ).json().id as string;
+    expect((await c.get(`/admin/documents/${id}`)).body).toContain(`href="/admin/documents/${id}/delete"`);
+    expect((await c.get(`/admin/documents/${id}/delete`)).body).toContain('Отменить удаление нельзя.');
+    const done = await c.post(`/admin/documents/${id}/delete`);
+    expect([done.statusCode, done.headers.location]).toEqual([303, '/admin/documents?done=deleted']);
+    expect((await c.get('/admin/documents?done=deleted')).body).toContain('Документ и его файлы удалены.');
+    expect((await api(e.keys.both, `/api/v1/documents/${id}`)).statusCode).toBe(404);
+    expect((await c.get(`/admin/documents/${id}/pages/1`)).statusCode).toBe(404);
+    expect((await c.post(`/admin/documents/${id}/delete`)).statusCode).toBe(404);
+  });
+
+  it('page images are no-store; TIFF and PDF pages are sent as PNG previews a browser can show', async () => {
+    const tiff = await sharp({ create: { width: 80, height: 60, channels: 3, background: '#ffffff' } })
+      .tiff()
+      .toBuffer();
+    e.h.engine.data = makeData();
+    const up = await e.h.app.inject({
+      method: 'POST',
+      url: '/api/v1/recognize',
+      headers: { 'x-api-key': e.keys.recognition },
+      payload: recognizeForm([tiff, onePagePdf()], { priority: 'high' }, ['scan.tif', 'scan.pdf']),
+    });
+    expect(up.statusCode).toBe(200);
+    for (const n of [1, 2]) {
+      const img = await c.get(`/admin/documents/${up.json().id}/pages/${n}`);
+      expect([img.statusCode, img.headers['content-type'], img.headers['cache-control']]).toEqual([200, 'image/png', 'no-store']);
+      expect(img.rawPayload.subarray(1, 4).toString('latin1')).toBe('PNG');
+    }
   });
 
   it('exports JSON and the accounting document as downloads; a queued document has no export', async () => {

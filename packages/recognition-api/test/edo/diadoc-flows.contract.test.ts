@@ -18,6 +18,7 @@ describe('Diadoc adapter against the simulator: send, search, delete, events', (
     const input = {
       ToBoxId: to,
       operationId: 'op-1',
+      mode: 'signed' as const,
       DocumentAttachments: [
         {
           TypeNamedId: { Name: 'UniversalTransferDocument', Version: 'utd970_05_03_01' },
@@ -37,10 +38,11 @@ describe('Diadoc adapter against the simulator: send, search, delete, events', (
     expect(rig.sim.state.documents.filter((d) => d.messageId === msg.MessageId)).toHaveLength(1);
   });
 
-  it('posts an unsigned document as a draft', async () => {
+  it('posts Mode draft as IsDraft', async () => {
     const msg = await rig.operator.sendDocument({
       ToBoxId: rig.sim.state.counteragents[1]!.boxGuid,
       operationId: 'op-2',
+      mode: 'draft',
       DocumentAttachments: [{ TypeNamedId: { Name: 'Invoice', Version: 'invoice_05_03_01' }, SignedContent: { Content: xml('T-2') } }],
     });
     expect(msg.IsDraft).toBe(true);
@@ -52,6 +54,7 @@ describe('Diadoc adapter against the simulator: send, search, delete, events', (
       rig.operator.sendDocument({
         ToBoxId: rig.sim.state.counteragents[0]!.boxGuid,
         operationId: 'op-3',
+        mode: 'signed',
         DocumentAttachments: [
           {
             TypeNamedId: { Name: 'UniversalTransferDocument', Version: 'utd_999' },
@@ -67,6 +70,7 @@ describe('Diadoc adapter against the simulator: send, search, delete, events', (
       rig.operator.sendDocument({
         ToBoxId: rig.sim.state.counteragents[0]!.boxGuid,
         operationId: 'op-4',
+        mode: 'signed',
         DocumentAttachments: [
           {
             TypeNamedId: { Name: 'Nonformalized', Version: 'v1' },

@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
+import { randomIds } from '@app/shared';
+import { diadocOperatorFactory } from '../../src/edo/diadoc-factory.js';
 import { EdoConnectionRepo } from '../../src/edo/edo-connection.repo.js';
+import { seedEdoConnection } from '../../src/edo/edo-seed.js';
+import { EdoSession } from '../../src/edo/edo-session.js';
+import { EdoService } from '../../src/edo/edo.service.js';
 import { SecretBox } from '../../src/edo/secret-box.js';
 import { makeEdoHarness, type EdoHarness } from './edo-harness.js';
 
@@ -37,6 +42,46 @@ describe('the operator connection: stored sealed, checked by health, faults mapp
     expect(stored!.refreshTokenRotatedAt).not.toBeNull();
     e.clock.advance(61 * 60_000);
     expect((await e.inject('GET', '/api/v1/edo/organizations')).statusCode).toBe(200);
+  });
+
+  it('a rotated refresh token bumps the revision, so another instance reloads it instead of failing with invalid_grant', async () => {
+    e = await makeEdoHarness();
+    expect((await e.inject('GET', '/api/v1/edo/organizations')).statusCode).toBe(200); // instance A holds revision 1
+    const other = new EdoService(
+      new EdoSession(e.h.services.edo.repo, diadocOperatorFactory({ clock: e.clock, timeoutMs: 5000, sleep: async () => {} })),
+      randomIds,
+      e.clock,
+    );
+    e.sim.idp.rotateRefreshTokens = true; // each refresh answers a new token and retires the old one
+    await other.organizations(); // instance B refreshes: the token rotates, the original is retired
+    expect((await e.h.services.edo.repo.get())!.revision).toBe(2);
+    e.clock.advance(61 * 60_000); // A's access token expires; it must not refresh with the retired token
+    const res = await e.inject('GET', '/api/v1/edo/organizations');
+    expect(res.statusCode).toBe(200);
+    expect((await e.h.services.edo.repo.get())!.revision).toBe(3);
+    expect(await other.organizations()).toHaveProperty('Organizations');
+  });
+
+  it('DIADOC_* variables seed only an empty store: a connection edited in the panel survives a restart', async () => {
+    e = await makeEdoHarness({ connect: false });
+    const env = {
+      clientId: e.sim.clientId,
+      clientSecret: 'env-secret',
+      refreshToken: 'env-token',
+      boxId: e.sim.boxId,
+      issuerUrl: e.sim.issuerUrl,
+      apiBaseUrl: e.sim.apiUrl,
+    };
+    const logged: string[] = [];
+    const log = (msg: string) => void logged.push(msg);
+    expect(await seedEdoConnection(e.h.services.edo.repo, e.h.services.edo.connection, env, log)).toBe('stored');
+    await e.connect(); // an administrator edits the connection in the panel (another secret and token, same box)
+    await e.h.services.edo.connection.set({ ...(await e.h.services.edo.repo.get())!, boxId: e.sim.state.counteragents[0]!.boxGuid });
+    const edited = (await e.h.services.edo.repo.get())!;
+    expect(await seedEdoConnection(e.h.services.edo.repo, e.h.services.edo.connection, env, log)).toBe('kept-stored');
+    const after = (await e.h.services.edo.repo.get())!;
+    expect([after.revision, after.boxId, after.refreshToken]).toEqual([edited.revision, edited.boxId, e.sim.refreshToken]);
+    expect(logged.at(-1)).toContain('the stored one is used');
   });
 
   it('a connection sealed under another master key is reported as misconfigured, not leaked or crashed', async () => {

@@ -3,6 +3,7 @@ import { ManualClock } from '@app/shared';
 import { startEdoSimulator, type RunningEdoSimulator } from '@app/edo-simulator';
 import type { LightMyRequestResponse } from 'fastify';
 import { diadocOperatorFactory } from '../../src/edo/diadoc-factory.js';
+import type { RecognitionAppDeps } from '../../src/app.js';
 import { makeHarness, type Harness } from '../harness.js';
 
 /** The recognition app wired to a Diadoc simulator (shared ManualClock; back-off sleeps skipped). */
@@ -18,10 +19,11 @@ export interface EdoHarness {
   close(): Promise<void>;
 }
 
-export async function makeEdoHarness(opts: { connect?: boolean; timeoutMs?: number } = {}): Promise<EdoHarness> {
+export async function makeEdoHarness(opts: { connect?: boolean; timeoutMs?: number; app?: Partial<RecognitionAppDeps> } = {}): Promise<EdoHarness> {
   const clock = new ManualClock('2026-11-23T09:05:00Z');
   const sim = await startEdoSimulator({ clock });
   const h = await makeHarness({
+    ...opts.app,
     clock,
     edo: { masterKey: randomBytes(32), operatorFactory: diadocOperatorFactory({ clock, timeoutMs: opts.timeoutMs ?? 5000, sleep: async () => {} }) },
   });

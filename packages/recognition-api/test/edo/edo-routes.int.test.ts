@@ -59,7 +59,7 @@ describe('gateway routes pass the operator JSON through', () => {
     const c = await e.inject('POST', '/api/v1/edo/documents/send', {
       body: { ...body, DocumentAttachments: [{ ...body.DocumentAttachments[0]!, SignedContent: { Content: 'aGk=' } }] },
     });
-    expect(c.json()).toMatchObject({ IsDraft: true });
+    expect(c.json()).toMatchObject({ IsDraft: false, Mode: 'delaySend' });
     expect(c.json().MessageId).not.toBe(a.json().MessageId);
   });
 

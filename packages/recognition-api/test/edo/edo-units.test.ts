@@ -14,16 +14,16 @@ describe('edo units', () => {
     expect(stringifyJson(parseDiadocJson('{"T":638585445988979088,"N":1.25}'))).toBe('{"T":638585445988979088,"N":1.25}');
   });
 
-  it('MessageToPost: TypeNamedId string + Version, FromBoxId, draft only when unsigned', () => {
+  it('MessageToPost: TypeNamedId string + Version, FromBoxId, no draft/delay flag when signed', () => {
     const m = toMessageToPost('box@diadoc.ru', {
       ToBoxId: 'to',
       operationId: 'x',
+      mode: 'signed',
       DocumentAttachments: [{ TypeNamedId: { Name: 'Invoice', Version: 'invoice_05_03_01' }, SignedContent: { Content: 'AA==', Signature: 'AQ==' } }],
     });
     expect(m).toEqual({
       FromBoxId: 'box@diadoc.ru',
       ToBoxId: 'to',
-      IsDraft: false,
       DocumentAttachments: [{ TypeNamedId: 'Invoice', Version: 'invoice_05_03_01', SignedContent: { Content: 'AA==', Signature: 'AQ==' } }],
     });
   });
