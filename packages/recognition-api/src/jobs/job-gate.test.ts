@@ -29,4 +29,19 @@ describe('JobGate (issue 27, defect 3)', () => {
     expect(opened).toBe(1);
     expect(gate.enter()!.alone).toBe(true);
   });
+
+  it('an opening that turned nobody away wakes nobody (idle workers must not wake each other for ever)', () => {
+    let opened = 0;
+    const gate = new JobGate(() => opened++);
+    // Two idle workers taking turns: each empty claim is made alone and ends; nobody was waiting.
+    for (let i = 0; i < 3; i++) gate.enter()!.leave();
+    expect(opened).toBe(0);
+    // One turned away while another claimed: woken once, then no more.
+    const a = gate.enter()!;
+    expect(gate.enter()).toBeNull();
+    a.leave();
+    expect(opened).toBe(1);
+    gate.enter()!.leave();
+    expect(opened).toBe(1);
+  });
 });

@@ -7,13 +7,22 @@
 export class JobGate {
   private running = 0;
   private exclusive = false;
+  /** A worker was turned away since the gate closed: only then has anyone to be woken when it opens. */
+  private turnedAway = false;
 
-  /** `onOpen` is called when the process stops running alone, so workers that were turned away look again at once. */
+  /**
+   * `onOpen` is called when the process stops running alone **and** a worker was turned away meanwhile, so that
+   * worker looks again at once. Waking on every opening would make idle workers wake each other for ever: each
+   * empty claim is made alone and opens the gate as it ends (on PGlite, whose queries resolve without I/O, that
+   * loop starves the event loop).
+   */
   constructor(private readonly onOpen: () => void = () => {}) {}
 
   private open(): void {
     if (!this.exclusive) return;
     this.exclusive = false;
+    if (!this.turnedAway) return;
+    this.turnedAway = false;
     this.onOpen();
   }
 
@@ -22,7 +31,10 @@ export class JobGate {
    * `alone` is true when nothing else runs: the claim may then take a document that must run alone.
    */
   enter(): { alone: boolean; isolated: (yes: boolean) => void; leave: () => void } | null {
-    if (this.exclusive) return null;
+    if (this.exclusive) {
+      this.turnedAway = true;
+      return null;
+    }
     const alone = this.running === 0;
     this.running++;
     // Until the claim says what it took, nobody else starts: the claim may take a document that must run alone.
