@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // System prerequisites of the recognition service and its tests, run by scripts/bootstrap.mjs before
 // `npm start` / `npm test`: Tesseract 5 with Russian and English data (the local OCR engine reads `rus+eng`),
-// poppler-utils (PDF uploads: pdfinfo, pdftotext, pdftoppm), qpdf (the tests encrypt PDFs with it), Debian
+// poppler-utils (PDF uploads: pdfinfo, pdftotext, pdftoppm), qpdf (the tests encrypt PDFs with it), libxml2-utils
+// (xmllint checks formalized UPD XML against the FNS XSD), Debian
 // chromium (docgen renders synthetic documents with it) and a sans-serif font family for those pages. Plain Node with no dependencies,
 // because it runs before anything else; a present system answers in a few tens of milliseconds (`tesseract
 // --list-langs` and the `-v`/`--version` of the poppler tools and qpdf).
@@ -24,6 +25,7 @@ const runs = (cmd, args) => {
 };
 const popplerPresent = () => runs('pdftoppm', ['-v']) && runs('pdfinfo', ['-v']) && runs('pdftotext', ['-v']);
 const qpdfPresent = () => runs('qpdf', ['--version']);
+const xmllintPresent = () => runs('xmllint', ['--version']);
 
 const chromiumPresent = () => existsSync('/usr/bin/chromium');
 
@@ -40,6 +42,7 @@ const needs = [
   { what: 'tesseract English data (rus+eng)', ok: tesseractHasEng, packages: ['tesseract-ocr-eng'] },
   { what: 'poppler-utils (PDF uploads)', ok: popplerPresent, packages: ['poppler-utils'] },
   { what: 'qpdf (PDF tests)', ok: qpdfPresent, packages: ['qpdf'] },
+  { what: 'xmllint (formalized XML, XSD validation)', ok: xmllintPresent, packages: ['libxml2-utils'] },
   { what: 'chromium (docgen)', ok: chromiumPresent, packages: ['chromium'] },
   { what: 'sans-serif fonts (docgen)', ok: fontsPresent, packages: ['fonts-liberation', 'fonts-dejavu-core'] },
 ];

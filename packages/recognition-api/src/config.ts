@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { ConfigError, envFlag, envInt } from '@app/shared';
 import type { EdoConnectionInput } from './edo/edo-connection.service.js';
@@ -164,6 +164,12 @@ export interface RecognitionConfig {
    * Tesseract process (`prlimit --as`), so native memory of one page cannot take the worker process down (issue 27).
    */
   tesseractMemoryMb: number;
+  /**
+   * RECOGNITION_UPD_XSD: absolute path of the official FNS schema `ON_NSCHFDOPPR_1_997_01_05_03_05.xsd` (UPD 5.03
+   * seller title), which formalized XML export is validated against (docs/formalized-xml.md). Not shipped with the
+   * repository; absent → validation answers `validator_unavailable`.
+   */
+  updXsd?: string;
   edo: EdoConfig;
   admin: AdminConfig;
   /** TRUST_PROXY (see {@link parseTrustProxy}); default false. */
@@ -253,6 +259,14 @@ function ocrLanguages(env: NodeJS.ProcessEnv): string {
   return raw;
 }
 
+/** RECOGNITION_UPD_XSD: an absolute path or unset; whether the file exists is checked when validating. */
+function updXsd(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = (env.RECOGNITION_UPD_XSD ?? '').trim();
+  if (raw === '') return undefined;
+  if (!isAbsolute(raw)) throw new ConfigError(`RECOGNITION_UPD_XSD must be an absolute path to ON_NSCHFDOPPR_1_997_01_05_03_05.xsd, got "${raw}"`);
+  return raw;
+}
+
 /** Reads the configuration; throws ConfigError naming the bad variable. Nothing else reads process.env. */
 export function loadRecognitionConfig(env: NodeJS.ProcessEnv = process.env): RecognitionConfig {
   let ai: AiConfig | undefined;
@@ -283,6 +297,7 @@ export function loadRecognitionConfig(env: NodeJS.ProcessEnv = process.env): Rec
     taskMemoryMb: envInt(env, 'RECOGNITION_TASK_MEMORY_MB', 768, 128, 8192),
     ocrLanguages: ocrLanguages(env),
     logLevel: env.LOG_LEVEL || 'info',
+    updXsd: updXsd(env),
     edo: loadEdoConfig(env),
     admin: loadAdminConfig(env),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
