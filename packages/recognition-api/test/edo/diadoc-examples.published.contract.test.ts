@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ManualClock } from '@app/shared';
 import type { RunningEdoSimulator } from '@app/edo-simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,12 +12,14 @@ import { type Answer, missingPaths, startReplayServer } from './diadoc-replay.js
 import { makeEdoRig, type EdoRig } from './edo-fixtures.js';
 
 /**
- * Issue 23, item 8: Diadoc's own published examples (diadoc-examples/, sources in SOURCES.md) replayed through the
+ * Issue 23, item 8: Diadoc's own published examples (DIADOC_EXAMPLES_DIR, sources in its SOURCES.md) replayed through the
  * adapter and the gateway routes with a tiny local server instead of the simulator; then the simulator is held to
  * the same examples. Where Diadoc publishes no example, answers are composed from published parts only.
  */
 type Obj = Record<string, unknown>;
-const text = (name: string) => readFileSync(new URL(`./diadoc-examples/${name}`, import.meta.url), 'utf8');
+// The examples are third-party files kept outside the repository (vitest.config.ts: DIADOC_EXAMPLES_DIR).
+const EXAMPLES = process.env.DIADOC_EXAMPLES_DIR ?? '';
+const text = (name: string) => readFileSync(join(EXAMPLES, name), 'utf8');
 const example = (name: string) => parseDiadocJson(text(name)) as Obj;
 
 /** The box of the published GetDocuments request (`boxId=db32772b-…`). */
