@@ -45,6 +45,7 @@ import { createOrderMetrics } from './orders/order-metrics.js';
 import { createRetentionMetrics } from './retention/retention-metrics.js';
 import { DEFAULT_WEBHOOK_RETENTION_DAYS, Retention } from './retention/retention.js';
 import { LegsRepo } from './orders/legs.repo.js';
+import { OrdersRepo } from './orders/orders.repo.js';
 import { createLogger } from './http/logger.js';
 import { LoyaltyHolds } from './orders/loyalty-holds.js';
 import type { OrderEvents } from './orders/order-events.js';
@@ -127,7 +128,11 @@ export function createServices(deps: AppDeps) {
   const checkout = new CheckoutService({ calculator, tokens, clock: deps.clock, db: deps.db });
   const log = createLogger(deps.logger, deps.logDestination);
   const crash = deps.crash ?? noCrashPoints;
-  const metrics = createLegMetrics(metricsRegistry, () => new LegsRepo(deps.db).countByState());
+  const metrics = createLegMetrics(metricsRegistry, {
+    legsByState: () => new LegsRepo(deps.db).countByState(),
+    pendingAccruals: () => new OrdersRepo(deps.db).pendingAccrualsByAge(deps.clock.now()),
+    refundsRequired: () => new LegsRepo(deps.db).countRefundsRequired(),
+  });
   const holds = new LoyaltyHolds({
     db: deps.db,
     loyalty: deps.loyalty,
@@ -154,7 +159,7 @@ export function createServices(deps: AppDeps) {
     metrics: createOrderMetrics(metricsRegistry),
   });
   const cancel = new CancelService({ db: deps.db, clock: deps.clock, events, holds, crash });
-  const posOrders = new PosOrdersService({ db: deps.db, clock: deps.clock, ids: deps.ids, events, holds, crash });
+  const posOrders = new PosOrdersService({ db: deps.db, clock: deps.clock, ids: deps.ids, events, holds, crash, log });
   const retention = new Retention({
     db: deps.db,
     clock: deps.clock,
@@ -163,7 +168,7 @@ export function createServices(deps: AppDeps) {
     webhookRetentionDays: deps.webhookRetentionDays ?? DEFAULT_WEBHOOK_RETENTION_DAYS,
     requestIdsInDatabase: !deps.redis,
   });
-  const sweeper = new HoldSweeper({ db: deps.db, clock: deps.clock, loyalty: deps.loyalty, holds, events, log, metrics });
+  const sweeper = new HoldSweeper({ db: deps.db, clock: deps.clock, loyalty: deps.loyalty, holds, events, log, metrics, crash });
   return {
     terminalGroups,
     pointsRepo,

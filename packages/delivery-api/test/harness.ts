@@ -7,6 +7,7 @@ import type { RedisDeps } from '../src/redis/redis-client.js';
 import { buildApp, createServices, type Services } from '../src/app.js';
 import { SecretBox } from '../src/auth/secret-box.js';
 import { OperatorService } from '../src/operator/operator.service.js';
+import type { SimulatorConfig } from '@app/loyalty-simulator';
 import { FakeLoyalty } from './support/loyalty.fake.js';
 import { makeLoyaltyConfig } from './support/loyalty.fixtures.js';
 import type { CrashPoints } from '../src/orders/crash-points.js';
@@ -53,6 +54,8 @@ export async function makeWorld(
     wrapDb?: (db: Db) => Db;
     /** Order events port (default: the world's recorder, `events`), e.g. the real outbox to count its statements. */
     orderEvents?: OrderEvents;
+    /** Loyalty config keys replacing the defaults of makeLoyaltyConfig (e.g. more guests or certificates). */
+    loyaltyOverrides?: Partial<SimulatorConfig>;
   } = {},
 ): Promise<World> {
   const rawDb = await openTestDb(MIGRATIONS);
@@ -61,7 +64,7 @@ export async function makeWorld(
   const box = new SecretBox(randomBytes(32));
   const base = makeLoyaltyConfig();
   const programs = base.programs.map((p) => (p.id === 'gift' ? { ...p, gift: { productId: GIFT, quantityMilli: 1000 } } : p));
-  const loyalty = new FakeLoyalty({ config: makeLoyaltyConfig({ organizations: [ORG], programs }), clock });
+  const loyalty = new FakeLoyalty({ config: makeLoyaltyConfig({ organizations: [ORG], programs, ...opts.loyaltyOverrides }), clock });
   const events = new RecordingOrderEvents();
   const deps = {
     db,

@@ -196,14 +196,16 @@ describe('defect 4: accrual is bounded, fair and skips tenants without loyalty',
     }
   });
 
-  it('a tenant with loyalty off: pending accruals are skipped without a loyalty call', async () => {
+  it('a tenant with loyalty off: pending accruals wait without a loyalty call (issue 21: no longer skipped for good)', async () => {
     const id = await deliveredOrder();
     await new TenantsRepo(w.db).updateSettings('t1', { loyaltyEnabled: false });
     const calls = w.loyalty.count('accrue') + w.loyalty.count('getAccrual');
     await w.services.sweeper.runOnce();
-    await new TenantsRepo(w.db).updateSettings('t1', { loyaltyEnabled: true });
     expect(w.loyalty.count('accrue') + w.loyalty.count('getAccrual')).toBe(calls);
-    expect((await orderRow(id)).accrual_state).toBe('skipped');
+    expect((await orderRow(id)).accrual_state).toBe('pending');
+    await new TenantsRepo(w.db).updateSettings('t1', { loyaltyEnabled: true });
+    await w.services.sweeper.runOnce();
+    expect((await orderRow(id)).accrual_state).toBe('done');
   });
 });
 
@@ -252,7 +254,7 @@ describe('defect 5: failed settlement ends in settle_failed, logged, listed and 
 });
 
 describe('defect 6: every path that decides a cancellation emits order.cancel_result', () => {
-  it('a 202-requested cancellation executed by the server after the POS claim expired', async () => {
+  it('a 202-requested cancellation executed by the POS after its claim expired (issue 21: the claim expiry itself decides nothing)', async () => {
     const { order } = await checkoutOrder(w);
     const o = (await createOrder(w, order)).json();
     await claimOrder(w, o.id);
@@ -260,6 +262,10 @@ describe('defect 6: every path that decides a cancellation emits order.cancel_re
     w.clock.advance(121_000);
     try {
       await w.call(w.pos['1'], 'POST', '/pos/v1/orders/claim', { limit: 50 });
+      expect((await orderRow(o.id)).state).toBe('claimed');
+      expect(eventsOf(o.id).filter((e) => e === 'order.cancel_result')).toHaveLength(0);
+      await w.call(w.pos['1'], 'POST', '/pos/v1/cancellations/claim', {});
+      await w.call(w.pos['1'], 'POST', `/pos/v1/orders/${o.id}/cancel-result`, { result: 'cancelled' });
     } finally {
       w.clock.advance(-121_000);
     }

@@ -134,6 +134,53 @@ describe('operator CLI', () => {
     await expect(order('legs --leg 00000000-0000-4000-8000-00000000abcd')).rejects.toThrow(/not settle_failed/);
   });
 
+  it('issue 21: order accruals --pending|--failed list accruals, order accrual --retry queues a failed one again', async () => {
+    const order = (args: string[]) => runOrderCommand(args, { loyaltyTimeoutMs: 1000 } as DeliveryConfig, db, box, (l) => lines.push(l));
+    expect(await run('tenant create --id acc --name Accruals')).toBe(0);
+    const insert = (id: string, state: string, error: string | null) =>
+      db.query(
+        `INSERT INTO orders (id, tenant_id, source, external_order_id, point_id, organization_id, terminal_group_id, kind, state, payload_sha256,
+           request, pos_payload, route, accrual_state, accrual_attempts, accrual_error, created_at, updated_at)
+         VALUES ($1::uuid, 'acc', 'website', $1::text, '1', 'org', 'tg', 'checkout', 'created_verified', 'h', '{}', '{}', '{}', $2, 8, $3, now(), now())`,
+        [id, state, error],
+      );
+    await insert('00000000-0000-4000-8000-0000000acc01', 'pending', null);
+    await insert('00000000-0000-4000-8000-0000000acc02', 'failed', 'unavailable: timeout');
+    expect(await order(['accruals', '--pending'])).toBe(0);
+    expect(JSON.parse(lines.at(-1)!).map((a: { orderId: string }) => a.orderId)).toContain('00000000-0000-4000-8000-0000000acc01');
+    expect(await order(['accruals', '--failed'])).toBe(0);
+    expect(JSON.parse(lines.at(-1)!)).toEqual([
+      expect.objectContaining({ orderId: '00000000-0000-4000-8000-0000000acc02', attempts: 8, error: 'unavailable: timeout' }),
+    ]);
+    expect(await order(['accrual', '--retry', '--id', '00000000-0000-4000-8000-0000000acc02'])).toBe(0);
+    const row = await db.query<{ accrual_state: string; accrual_attempts: number }>(
+      `SELECT accrual_state, accrual_attempts FROM orders WHERE id = '00000000-0000-4000-8000-0000000acc02'`,
+    );
+    expect(row[0]).toEqual({ accrual_state: 'pending', accrual_attempts: 0 });
+    await expect(order(['accrual', '--retry', '--id', '00000000-0000-4000-8000-0000000acc02'])).rejects.toThrow(/no failed accrual/);
+    await expect(order(['accruals'])).rejects.toThrow(/--pending or --failed/);
+  });
+
+  it('issue 21: order refunds lists spends a person must decide; order refund --leg --note records the decision', async () => {
+    const order = (args: string[]) => runOrderCommand(args, { loyaltyTimeoutMs: 1000 } as DeliveryConfig, db, box, (l) => lines.push(l));
+    expect(await order(['refunds'])).toBe(0);
+    expect(lines.at(-1)).toBe('no refunds to decide');
+    await db.query(
+      `INSERT INTO loyalty_legs (id, tenant_id, source, external_order_id, payload_sha256, kind, organization_id, amount_minor, state, hold_id,
+         refund_state, refund_note, refund_flagged_at, created_at, updated_at)
+       VALUES ('00000000-0000-4000-8000-00000000aef1', 'demo', 'website', 'W-R', 'h', 'coupon', 'org', 20000, 'confirmed', 'hold-r',
+         'required', 'the POS cancelled the order after it was verified', now(), now(), now())`,
+    );
+    expect(await order(['refunds'])).toBe(0);
+    expect(JSON.parse(lines.at(-1)!)).toEqual([
+      expect.objectContaining({ legId: '00000000-0000-4000-8000-00000000aef1', kind: 'coupon', state: 'confirmed', amountMinor: 20000 }),
+    ]);
+    await expect(order(['refund', '--leg', '00000000-0000-4000-8000-00000000aef1'])).rejects.toThrow(/--note/);
+    expect(await order(['refund', '--leg', '00000000-0000-4000-8000-00000000aef1', '--note', 'coupon re-issued by hand'])).toBe(0);
+    expect(await order(['refunds'])).toBe(0);
+    expect(lines.at(-1)).toBe('no refunds to decide');
+  });
+
   it('refuses bad input with a clear message and changes nothing', async () => {
     await expect(run('point set --tenant demo --point 102 --schedule \'[{"weekday":7,"open":"10:00","close":"22:00"}]\'')).rejects.toThrow(
       /weekday must be 0..6/,

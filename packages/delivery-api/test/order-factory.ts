@@ -16,14 +16,17 @@ export async function checkoutOrder(
     location?: { lat: number; lon: number };
     method?: 'cash' | 'online' | 'card_on_delivery';
     externalOrderId?: string;
+    /** The guest's phone (default PHONE). */
+    phone?: string;
   } = {},
 ) {
+  const phone = over.phone ?? PHONE;
   const items = over.items ?? [{ id: MARGHERITA, quantity: '1' }];
   const cart: Record<string, unknown> = {
     pointId: '1',
     deliveryType: over.deliveryType ?? 'pickup',
     items,
-    guest: { phone: PHONE },
+    guest: { phone },
     ...(over.location ? { location: over.location } : {}),
     ...(over.coupon ? { coupon: over.coupon } : {}),
     ...(over.bonus !== undefined ? { bonusToSpend: { amountMinor: over.bonus, currency: 'RUB' } } : {}),
@@ -38,7 +41,7 @@ export async function checkoutOrder(
     source: 'website',
     externalOrderId: over.externalOrderId ?? `ord-${Date.now()}-${++seq}`,
     externalPointId: '1',
-    guest: { name: 'Иван', phone: PHONE },
+    guest: { name: 'Иван', phone },
     address: { city: 'Москва', street: 'Тверская улица', house: '1', flat: '5' },
     items: calc.items.map((l: { id: string; quantity: string; unitPrice: { amountMinor: number } }) => ({
       externalProductId: l.id,

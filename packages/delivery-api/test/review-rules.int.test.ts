@@ -132,7 +132,7 @@ describe('cancellation edge cases', () => {
     const claimed = (await w.call(w.pos['1'], 'POST', '/pos/v1/orders/claim', { limit: 50 })).json().orders;
     expect(claimed.map((c: { orderId: string }) => c.orderId)).toContain(o.id);
   });
-  it('a cancel requested in creation is executed when the claim expires (no order left queued with nobody working on it)', async () => {
+  it('a cancel requested in creation stays with the POS when the claim expires; its answer executes it (issue 21)', async () => {
     const { order } = await checkoutOrder(w, { coupon: 'WELCOME200', items: [{ id: MARGHERITA, quantity: '2' }] });
     const o = (await createOrder(w, order)).json();
     await w.call(w.pos['1'], 'POST', '/pos/v1/orders/claim', { limit: 50 });
@@ -140,6 +140,13 @@ describe('cancellation edge cases', () => {
     w.clock.advance(121_000);
     await w.call(w.pos['1'], 'POST', '/pos/v1/heartbeat', {});
     await w.call(w.pos['1'], 'POST', '/pos/v1/orders/claim', { limit: 50 });
+    expect((await w.call(w.partner, 'GET', `/v1/orders/${o.id}?source=website`)).json()).toMatchObject({
+      state: 'claimed',
+      cancelState: 'requested',
+    });
+    const handed = (await w.call(w.pos['1'], 'POST', '/pos/v1/cancellations/claim', {})).json().cancellations;
+    expect(handed.map((c: { orderId: string }) => c.orderId)).toContain(o.id);
+    await w.call(w.pos['1'], 'POST', `/pos/v1/orders/${o.id}/cancel-result`, { result: 'cancelled' });
     const v = (await w.call(w.partner, 'GET', `/v1/orders/${o.id}?source=website`)).json();
     expect(v).toMatchObject({ state: 'cancelled', cancelState: 'done' });
     const legs = await w.db.query<{ state: string }>('SELECT state FROM loyalty_legs WHERE order_id = $1', [o.id]);

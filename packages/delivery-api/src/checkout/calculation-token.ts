@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { SignJWT, jwtVerify } from 'jose';
+import { SignJWT, decodeJwt, jwtVerify } from 'jose';
 
 /** Validity of a calculationId: 15 minutes. Spec: calculate rule 3, Limits. */
 export const CALCULATION_TTL_SECONDS = 15 * 60;
@@ -76,6 +76,12 @@ export class CalculationTokens {
       if (JSON.stringify(payload[k]) !== JSON.stringify(want[k])) return `token does not match ${k}`;
     }
     return null;
+  }
+
+  /** When a token (already checked with {@link check}) was issued; null when it carries no issue time. */
+  issuedAt(token: string): Date | null {
+    const { iat } = decodeJwt(token);
+    return typeof iat === 'number' ? new Date(iat * 1000) : null;
   }
 
   private claims(b: CalculationBinding): Claims {

@@ -176,6 +176,10 @@ export class CheckoutCalculator {
       certificate = { status: c.status, requestedMinor: cart.certificate.amountMinor, spendMinor: certificateSpend };
     }
     const total = beforeCertificate - certificateSpend;
+    // the fee is added after the cart's own cap: the total the guest pays must be an amount order creation accepts
+    if (total > MAX_AMOUNT_MINOR) {
+      throw new ApiError('invalid_request', {}, `the total with delivery exceeds the largest accepted amount (${MAX_AMOUNT_MINOR} kopecks)`);
+    }
     const couponStatus = !cart.coupon ? 'not_requested' : loyalty?.coupon.status === 'applied' ? 'applied' : 'invalid';
 
     const body: CheckoutResultBody = {

@@ -76,6 +76,15 @@ async function scenario(port: LoyaltyPort, clock: ManualClock): Promise<unknown[
   await hold('hold 4th write', { ...bonus, idempotencyKey: 'b5', amountMinor: 100 });
   await hold('hold 5th write', { ...bonus, idempotencyKey: 'b6', amountMinor: 100 });
   clock.advance(60_000);
+  // issue 21 defect 5: the same key answers its hold as it is now (released), not as `held`
+  await hold('hold coupon again after release', {
+    idempotencyKey: 'c1',
+    kind: 'coupon',
+    organizationId: org,
+    orderRef: 'o1',
+    amountMinor: 4500,
+    coupon: 'once15',
+  });
   await step('get hold', () => port.getHold('b1'));
   await step('get unknown hold', () => port.getHold('nope'));
   const acc = { idempotencyKey: 'a1', organizationId: org, phone: GUEST_PHONE, orderRef: 'o1', paidMinor: 99999 };
@@ -104,7 +113,12 @@ describe('FakeLoyalty behaves like the simulator behind HttpLoyalty', () => {
     expect(kinds).toEqual(expect.arrayContaining(['ok:[object Object]', 'error:rate_limited', 'error:rejected', 'error:unavailable']));
     const byName = (n: string) => viaHttp.find((s) => (s as unknown[])[0] === n);
     expect(byName('accrue')).toEqual(['accrue', 'ok', { accruedMinor: 4999 }]);
-    expect(byName('hold 4th write')).toEqual(['hold 4th write', 'ok', { holdId: 'H3', amountMinor: 100 }]);
+    expect(byName('hold 4th write')).toEqual(['hold 4th write', 'ok', { holdId: 'H3', amountMinor: 100, status: 'held' }]);
+    expect(byName('hold coupon again after release')).toEqual([
+      'hold coupon again after release',
+      'ok',
+      { holdId: 'H2', amountMinor: 4500, status: 'released' },
+    ]);
     expect(byName('hold 5th write')).toEqual(['hold 5th write', 'error', 'rate_limited', 'write_limit', 60]);
   });
 });

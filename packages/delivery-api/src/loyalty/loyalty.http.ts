@@ -48,7 +48,7 @@ export class HttpLoyalty implements LoyaltyPort {
     return fromCalculateAnswer(a, req.coupon !== undefined, req.certificate !== undefined);
   }
 
-  async hold(req: HoldRequest, opts?: CallOptions): Promise<Hold> {
+  async hold(req: HoldRequest, opts?: CallOptions): Promise<Hold & { status: HoldStatus }> {
     const d = this.http.deadline(opts?.signal);
     const common = { organizationId: req.organizationId, sum: W.toRub(req.amountMinor), idempotencyKey: req.idempotencyKey, orderId: req.orderRef };
     let answer: unknown;
@@ -60,7 +60,8 @@ export class HttpLoyalty implements LoyaltyPort {
       answer = await this.http.post(`${P}/customer/wallet/hold`, { ...common, customerId: wallet.customerId, walletId: wallet.walletId }, d);
     }
     const h = W.expectShape(W.HoldAnswer, answer, 'hold');
-    return { holdId: h.transactionId, amountMinor: W.fromRub(h.sum) };
+    // the same key answers the same hold in its current state: what the service says is what the caller records
+    return { holdId: h.transactionId, amountMinor: W.fromRub(h.sum), status: h.status };
   }
 
   /** The guest's bonus wallet (by phone) or the certificate's wallet (serial as card number). */

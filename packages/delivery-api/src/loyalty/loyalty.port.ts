@@ -135,12 +135,13 @@ export interface LoyaltyPort {
   /** Prices loyalty for a cart without side effects. Errors: `unavailable` (incl. organization not connected), `rate_limited`. */
   calculate(req: CalculateRequest, opts?: CallOptions): Promise<CalculateResult>;
   /**
-   * Reserves one leg. Idempotent by `idempotencyKey`: a repeat returns the same hold; a repeat with different
+   * Reserves one leg. Idempotent by `idempotencyKey`: a repeat returns the same hold in its current `status` (a
+   * hold released or spent since is answered so, not as `held`); a repeat with different
    * kind/amount/target is `rejected`/`idempotency_conflict`. Errors: `rejected` (invalid coupon, insufficient
    * balance, invalid certificate, unknown guest), `unavailable` (outcome unknown: read back with {@link getHold}),
    * `rate_limited`.
    */
-  hold(req: HoldRequest, opts?: CallOptions): Promise<Hold>;
+  hold(req: HoldRequest, opts?: CallOptions): Promise<Hold & { status: HoldStatus }>;
   /** Reads back a hold by its idempotency key (after an unknown outcome); null = the service never recorded it. */
   getHold(idempotencyKey: string, opts?: CallOptions): Promise<(Hold & { status: HoldStatus }) | null>;
   /** Charges a held leg off (spends it). Idempotent; `rejected`/`hold_state` if it was released, `hold_not_found` if unknown. */

@@ -42,6 +42,10 @@ export const USAGE = `delivery-operator <command> [options]
   order show|manual-review|reject|release-holds --id ORDER_ID   (support)
   order legs --stuck                 loyalty legs whose confirm/release gave up (settle_failed)
   order legs --leg LEG_ID            retry a stuck leg's settlement (back to held; the sweeper settles it by its order's state)
+  order refunds                      loyalty spends a person must decide on (the POS cancelled a verified order)
+  order refund --leg LEG_ID --note TEXT   record the decision on a flagged leg (reverse the spend in loyalty by hand first)
+  order accruals --pending|--failed  bonus accruals waiting (also while loyalty is off) or given up
+  order accrual --retry --id ORDER_ID     queue a failed accrual again
   webhook ...        (see docs/webhooks.md)
 
 Secrets are printed once, when issued, and stored encrypted under MASTER_KEY.`;
@@ -251,7 +255,15 @@ export async function runOrderCommand(argv: string[], config: DeliveryConfig, db
   const [action, ...rest] = argv;
   const { values } = parseArgs({
     args: rest,
-    options: { id: { type: 'string' }, stuck: { type: 'boolean' }, leg: { type: 'string' } },
+    options: {
+      id: { type: 'string' },
+      stuck: { type: 'boolean' },
+      leg: { type: 'string' },
+      note: { type: 'string' },
+      pending: { type: 'boolean' },
+      failed: { type: 'boolean' },
+      retry: { type: 'boolean' },
+    },
     strict: true,
   });
   const events = createOutboxOrderEvents(randomIds);
@@ -280,6 +292,27 @@ export async function runOrderCommand(argv: string[], config: DeliveryConfig, db
       return 0;
     }
     throw new OperatorError('order legs needs --stuck or --leg LEG_ID');
+  }
+  if (action === 'refunds') {
+    const legs = await support.refunds();
+    out(legs.length ? JSON.stringify(legs, null, 2) : 'no refunds to decide');
+    return 0;
+  }
+  if (action === 'refund') {
+    if (!values.leg || !values.note) throw new OperatorError('order refund needs --leg LEG_ID and --note TEXT (what was decided)');
+    out(JSON.stringify(await support.refundDone(values.leg, values.note), null, 2));
+    return 0;
+  }
+  if (action === 'accruals') {
+    if (values.pending === values.failed) throw new OperatorError('order accruals needs --pending or --failed');
+    const list = await support.accruals(values.pending ? 'pending' : 'failed');
+    out(list.length ? JSON.stringify(list, null, 2) : `no ${values.pending ? 'pending' : 'failed'} accruals`);
+    return 0;
+  }
+  if (action === 'accrual') {
+    if (!values.retry || !values.id) throw new OperatorError('order accrual needs --retry --id ORDER_ID');
+    out(JSON.stringify(await support.retryAccrual(values.id), null, 2));
+    return 0;
   }
   const id = values.id;
   if (!id) throw new OperatorError('--id is required');

@@ -21,8 +21,9 @@ export interface CancelOutcome {
 /**
  * Spec: POST /v1/orders/{id}/cancel. queued → cancelled at once (holds released); in creation → cancelState
  * requested (202, event order.cancel_requested); final → 200 without change; POS refused → 409 cancel_rejected.
- * Restriction: an order with online payment or bonus is not cancelled through the API (cancelState rejected,
- * cancelDetail sdk_error, 409 cancel_rejected); the restaurant cancels it at the POS.
+ * Restriction: an order with online payment or bonus, and a `created_verified` order with any loyalty leg not
+ * released, is not cancelled through the API (cancelState rejected, cancelDetail sdk_error, 409 cancel_rejected);
+ * the restaurant cancels it at the POS. A `created_verified` order without loyalty gets 202 as an order in creation.
  */
 export class CancelService {
   constructor(private readonly deps: { db: Db; clock: Clock; events: OrderEvents; holds: LoyaltyHolds; crash: CrashPoints }) {}
@@ -46,13 +47,19 @@ export class CancelService {
         return { status: 200 as const, order: upd, release: true };
       }
       if (order.cancelState === 'requested') {
-        if (order.cancelRequestedBy === 'partner') return { status: 202 as const, order, release: false };
+        // already with the POS; a sweeper-made request on a verified order is not made the partner's (it would be
+        // handed out again): the POS's answer to the one it has decides (docs/loyalty.md)
+        if (order.cancelRequestedBy === 'partner' || order.state === 'created_verified') return { status: 202 as const, order, release: false };
         // the sweeper asked first; now the partner asks too: it is the partner's request (never withdrawn)
         const upd = await repo.update(order.id, { ...base, cancelRequestedBy: 'partner' }, now);
         return { status: 202 as const, order: upd, release: false };
       }
       const legs = await new LegsRepo(q).forOrder(order.id);
-      const restricted = order.paymentMethod === 'online' || legs.some((l) => l.kind === 'bonus' && l.state !== 'released');
+      // A verified order whose coupon, bonus or certificate is spent (or being spent) is not cancelled through the
+      // API: a cancellation executed now would leave the spend confirmed on a cancelled order (defect 1 of issue 21).
+      // Same answer as the spec's restriction for online and bonus orders: the restaurant cancels it at the POS.
+      const spending = order.state === 'created_verified' && legs.some((l) => l.state !== 'released' && l.state !== 'failed');
+      const restricted = order.paymentMethod === 'online' || legs.some((l) => l.kind === 'bonus' && l.state !== 'released') || spending;
       if (restricted) {
         const upd = await repo.update(order.id, { ...base, cancelState: 'rejected', cancelDetail: 'sdk_error' }, now);
         await this.deps.events.emit(q, 'order.cancel_result', toView(upd), now);

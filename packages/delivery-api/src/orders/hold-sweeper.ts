@@ -1,7 +1,8 @@
 import type { Clock, Db } from '@app/shared';
 import { isLoyaltyError, type LoyaltyPort } from '../loyalty/loyalty.port.js';
 import type { LegMetrics } from './leg-metrics.js';
-import { LegsRepo, type LegRecord } from './legs.repo.js';
+import type { CrashPoints } from './crash-points.js';
+import { LegsRepo, type HeldLegOrder, type LegRecord } from './legs.repo.js';
 import type { LegLog, LoyaltyHolds } from './loyalty-holds.js';
 import type { OrderEvents } from './order-events.js';
 import { IN_CREATION_STATES } from './order-states.js';
@@ -21,6 +22,13 @@ export const ACCRUAL_MAX_ATTEMPTS = 8;
 const ACCRUAL_DELAYS_MIN = [1, 5, 15, 60, 180, 360, 720];
 /** Accruals per sweep (the loyalty service's write budget is small: spec Limits). */
 const ACCRUALS_PER_SWEEP = 20;
+/** The `held` work list is read in pages of this many legs, at most this many pages per sweep. */
+const HELD_PAGE = 500;
+const HELD_PAGES = 20;
+/** At most this many held legs are acted on per sweep (those that wait are taken out of the list without a limit of their own). */
+const HELD_ACTIONS = 500;
+/** The next look of a leg that only its order's next move can concern (OrdersRepo.update resets it). */
+export const UNTIL_ORDER_MOVES = new Date('9999-12-31T00:00:00Z');
 
 /** What one sweep did (for logs and tests). */
 export interface SweepReport {
@@ -31,6 +39,35 @@ export interface SweepReport {
   cancelRequested: number;
   accrued: number;
   accrualsFailed: number;
+  /** Held legs claimed and acted on (or re-checked). */
+  heldLooked: number;
+  /** Held legs taken out of the work list until they are due or their order moves. */
+  heldWaiting: number;
+}
+
+/**
+ * When a held leg of the work list needs the sweeper next (the rules of {@link HoldSweeper.held}, from the order's
+ * state read with the leg): `now`, or a time: its 30 minutes are up, or {@link UNTIL_ORDER_MOVES} when only a change
+ * of its order can give it something to do (manual review, a cancellation already requested or refused).
+ */
+export function nextLook(leg: LegRecord, order: HeldLegOrder | null, now: Date): 'now' | Date {
+  const due = new Date(leg.updatedAt.getTime() + HOLD_TIMEOUT_MS);
+  if (!leg.orderId) return due <= now ? 'now' : due;
+  if (!order) return 'now';
+  switch (order.state) {
+    case 'queued':
+      return due <= now ? 'now' : due;
+    case 'claimed':
+    case 'prepared':
+    case 'create_sending':
+    case 'reconciliation_required':
+      if (order.cancelState !== 'none') return UNTIL_ORDER_MOVES;
+      return due <= now ? 'now' : due;
+    case 'manual_review':
+      return UNTIL_ORDER_MOVES;
+    default:
+      return 'now'; // created_verified, rejected_final, cancelled: settle
+  }
 }
 
 /**
@@ -48,27 +85,36 @@ export class HoldSweeper {
       events: OrderEvents;
       log: LegLog;
       metrics: LegMetrics;
+      crash: CrashPoints;
     },
   ) {}
 
   async runOnce(): Promise<SweepReport> {
-    const rep: SweepReport = { readBack: 0, released: 0, confirmed: 0, cancelled: 0, cancelRequested: 0, accrued: 0, accrualsFailed: 0 };
+    const rep: SweepReport = {
+      readBack: 0,
+      released: 0,
+      confirmed: 0,
+      cancelled: 0,
+      cancelRequested: 0,
+      accrued: 0,
+      accrualsFailed: 0,
+      heldLooked: 0,
+      heldWaiting: 0,
+    };
     if (!this.deps.loyalty) return rep;
     const now = this.deps.clock.now();
     const legs = new LegsRepo(this.deps.db);
     // Each leg is claimed before it is looked at (its next look moved to `later`), so of several instances only
-    // one calls the loyalty service for it; a leg nothing could be done for yet simply stays deferred.
+    // one calls the loyalty service for it; the settlement it starts takes the same claim again (`later` is its mark).
     const later = new Date(now.getTime() + DEFER_MS);
     const claim = (leg: LegRecord) => legs.claim(leg.id, leg.state, now, later);
     for (const leg of await legs.stale(['holding'], new Date(now.getTime() - HOLDING_STUCK_MS), 100, now)) {
       if (await claim(leg)) rep.readBack += await this.readBack(leg);
     }
     for (const leg of await legs.stale(['releasing'], new Date(now.getTime() - SETTLE_RETRY_MS), 100, now)) {
-      if (await claim(leg)) rep.released += await this.deps.holds.releaseUnlinked([leg]); // a release claimed before a crash
+      if (await claim(leg)) rep.released += await this.deps.holds.releaseUnlinked([leg], later); // a release claimed before a crash
     }
-    for (const leg of await legs.stale(['held'], new Date(now.getTime() - SETTLE_RETRY_MS), 500, now)) {
-      if (await claim(leg)) await this.held(leg, now, rep);
-    }
+    await this.heldLegs(now, later, rep);
     for (const leg of await legs.stale(['failed'], new Date(now.getTime() - HOLD_TIMEOUT_MS), 100, now)) {
       if (await claim(leg)) rep.released += await this.releaseUnknown(leg);
     }
@@ -76,15 +122,55 @@ export class HoldSweeper {
     return rep;
   }
 
-  /** A crashed hold call: held in the loyalty service → `held`; never recorded → `failed` (safe to retry). */
+  /**
+   * The `held` work list (defect 2 of issue 21): a page of legs with their orders' states; legs that need no action
+   * now leave the list in bulk (until their 30 minutes are up, or until their order moves: manual review, a
+   * cancellation waiting at the POS), the others are claimed and acted on (at most HELD_ACTIONS per sweep). Pages
+   * follow while the list is full, so legs that wait are taken out in one sweep and never hold back one that needs
+   * action.
+   */
+  private async heldLegs(now: Date, later: Date, rep: SweepReport): Promise<void> {
+    const legs = new LegsRepo(this.deps.db);
+    const before = new Date(now.getTime() - SETTLE_RETRY_MS);
+    for (let page = 0; page < HELD_PAGES; page++) {
+      const rows = await legs.staleHeld(before, HELD_PAGE, now);
+      const waits: { id: string; orderId: string; orderUpdatedAt: Date; until: Date }[] = [];
+      const orphans: { id: string; until: Date }[] = [];
+      const act: LegRecord[] = [];
+      for (const { leg, order } of rows) {
+        const next = nextLook(leg, order, now);
+        if (next === 'now') act.push(leg);
+        else if (order) waits.push({ id: leg.id, orderId: order.id, orderUpdatedAt: order.updatedAt, until: next });
+        else orphans.push({ id: leg.id, until: next });
+      }
+      rep.heldWaiting += (await legs.waitForOrder(waits, now)) + (await legs.deferUnlinked(orphans, now));
+      for (const leg of act) {
+        if (rep.heldLooked >= HELD_ACTIONS) return; // the rest next sweep (the loyalty write budget is small)
+        if (!(await legs.claim(leg.id, 'held', now, later))) continue;
+        rep.heldLooked++;
+        await this.held(leg, now, later, rep);
+        // a leg still held and still ours (nothing to settle, or the order changed meanwhile) is free again at once,
+        // so the POS's report settles it without waiting out the claim; the next sweep sees it as it is then
+        await legs.unclaim(leg.id, later);
+      }
+      if (rows.length < HELD_PAGE) return;
+    }
+  }
+
+  /**
+   * A crashed hold call, recorded as the loyalty service has it: held → `held`; never recorded → `failed` (a retry
+   * holds with the same key); released meanwhile → `released` (a retry holds with a new key: the old one would only
+   * return the released hold); spent → `confirmed`, flagged for a person (no order owns it).
+   */
   private async readBack(leg: LegRecord): Promise<number> {
     try {
       const h = await this.deps.loyalty!.getHold(leg.holdKey!);
       const now = this.deps.clock.now();
       const legs = new LegsRepo(this.deps.db);
       if (h && h.status === 'held') await legs.move(leg.id, 'read_back', 'held', now, { holdId: h.holdId, amountMinor: h.amountMinor });
-      else if (h && h.status === 'confirmed') await legs.move(leg.id, 'read_back', 'confirmed', now, { holdId: h.holdId });
-      else await legs.move(leg.id, 'read_back', 'failed', now, { error: h ? 'released in loyalty' : 'hold never recorded' });
+      else if (h && h.status === 'confirmed') await this.deps.holds.spentWithoutOrder(legs, leg, h.holdId, 'read_back');
+      else if (h) await legs.move(leg.id, 'read_back', 'released', now, { holdId: h.holdId, error: 'released in loyalty' });
+      else await legs.move(leg.id, 'read_back', 'failed', now, { error: 'hold never recorded' });
       return 1;
     } catch (err) {
       if (isLoyaltyError(err)) return 0;
@@ -114,24 +200,26 @@ export class HoldSweeper {
     }
   }
 
-  /** One held leg, by the state of its order. */
-  private async held(leg: LegRecord, now: Date, rep: SweepReport): Promise<void> {
+  /** One held leg (claimed with the mark `claim`), by the state of its order as read now. */
+  private async held(leg: LegRecord, now: Date, claim: Date, rep: SweepReport): Promise<void> {
     const timedOut = now.getTime() - leg.updatedAt.getTime() >= HOLD_TIMEOUT_MS;
     const order = leg.orderId ? await new OrdersRepo(this.deps.db).byId(leg.orderId) : null;
     if (!order) {
-      if (timedOut) rep.released += await this.deps.holds.releaseUnlinked([leg]); // orphaned hold
+      if (timedOut) rep.released += await this.deps.holds.releaseUnlinked([leg], claim); // orphaned hold
       return;
     }
     switch (order.state) {
       case 'created_verified':
-        rep.confirmed += await this.deps.holds.settleLegs([leg], 'confirm');
+        this.deps.crash.at('sweep.confirm.after_claim');
+        rep.confirmed += await this.deps.holds.settleLegs([leg], 'confirm', claim);
         return;
       case 'rejected_final':
       case 'cancelled':
-        rep.released += await this.deps.holds.settleLegs([leg], 'release'); // release stuck
+        this.deps.crash.at('sweep.release.after_claim');
+        rep.released += await this.deps.holds.settleLegs([leg], 'release', claim); // release stuck
         return;
       case 'queued':
-        if (timedOut) await this.cancelQueued(order.id, now, rep);
+        if (timedOut) await this.cancelQueued(order.id, now, claim, rep);
         return;
       case 'claimed':
       case 'prepared':
@@ -145,7 +233,7 @@ export class HoldSweeper {
   }
 
   /** queued + 30 min → cancelled and released in the same action; re-checked under the lock (a POS may claim it meanwhile). */
-  private async cancelQueued(orderId: string, now: Date, rep: SweepReport): Promise<void> {
+  private async cancelQueued(orderId: string, now: Date, claim: Date, rep: SweepReport): Promise<void> {
     const cancelled = await this.deps.db.tx(async (q) => {
       const locked = await new OrdersRepo(q).byId(orderId, true);
       if (locked?.state !== 'queued') return false;
@@ -154,7 +242,8 @@ export class HoldSweeper {
     });
     if (!cancelled) return;
     rep.cancelled++;
-    rep.released += await this.deps.holds.settle(orderId, 'release');
+    this.deps.crash.at('sweep.cancel_queued.after_commit');
+    rep.released += await this.deps.holds.settle(orderId, 'release', claim);
   }
 
   /**
@@ -174,17 +263,19 @@ export class HoldSweeper {
       await this.deps.events.emit(q, 'order.cancel_requested', toView(upd), now);
       return true;
     });
-    if (requested) rep.cancelRequested++;
+    if (!requested) return;
+    rep.cancelRequested++;
+    this.deps.crash.at('sweep.request_cancel.after_commit');
   }
 
   /**
    * Accrues bonus for delivered checkout orders of tenants with loyalty; an unknown outcome is read back first.
-   * Failures back off per order (1 min … 12 h); a refusal or the last attempt ends the order's accrual as `failed`.
+   * Failures back off per order (1 min … 12 h); a refusal or the last attempt ends the order's accrual as `failed`
+   * (an operator may queue it again: `order accrual --retry`). Accruals of a tenant whose loyalty is off wait as
+   * `pending` (they are never dropped) and are counted by age in `delivery_loyalty_accruals_pending`.
    */
   private async accrue(rep: SweepReport): Promise<void> {
     const repo = new OrdersRepo(this.deps.db);
-    const skipped = await repo.skipAccrualsWithoutLoyalty(this.deps.clock.now());
-    for (let i = 0; i < skipped; i++) this.deps.metrics.accrualEnded('skipped');
     for (const order of await repo.dueAccruals(this.deps.clock.now(), ACCRUALS_PER_SWEEP)) {
       const key = `accrue:${order.id}`;
       try {
@@ -198,6 +289,7 @@ export class HoldSweeper {
             orderRef: order.id,
             paidMinor: order.paidMinor,
           }));
+        this.deps.crash.at('sweep.accrue.after_call');
         const now = this.deps.clock.now();
         // Another instance may have read the same due order and recorded its accrual first (the loyalty call is
         // idempotent by key, the event is not): record and announce it only while it is still pending.

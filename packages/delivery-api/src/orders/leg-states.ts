@@ -8,7 +8,7 @@ export type LegState = 'holding' | 'held' | 'releasing' | 'confirmed' | 'release
 
 /** Why a leg moves: the outcome of our own call, the sweeper's read-back, a retry, settlement, or support. */
 export type LegCause =
-  | 'hold_ok' // the loyalty service answered the hold call
+  | 'hold_ok' // the loyalty service answered the hold call (with the hold's status: held, or already released/confirmed)
   | 'hold_failed' // it refused, or the outcome is unknown (timeout, 5xx, 429)
   | 'read_back' // the sweeper read a crashed `holding` leg back (getHold)
   | 'retry' // a retry of the same order body holds a failed or released leg again
@@ -22,7 +22,10 @@ export type LegCause =
 export const LEG_TRANSITIONS: readonly { from: readonly LegState[]; to: LegState; causes: readonly LegCause[] }[] = [
   { from: ['holding'], to: 'held', causes: ['hold_ok', 'read_back'] },
   { from: ['holding'], to: 'failed', causes: ['hold_failed', 'read_back'] },
-  { from: ['holding'], to: 'confirmed', causes: ['read_back'] },
+  // the service's answer or read-back is recorded as it is: a hold already released elsewhere ends the leg
+  // `released` (a retry then holds with a new key), one already spent ends it `confirmed` (flagged for a person)
+  { from: ['holding'], to: 'confirmed', causes: ['hold_ok', 'read_back'] },
+  { from: ['holding'], to: 'released', causes: ['hold_ok', 'read_back'] },
   { from: ['failed', 'released'], to: 'holding', causes: ['retry'] },
   { from: ['held'], to: 'releasing', causes: ['claim_release'] },
   { from: ['held'], to: 'confirmed', causes: ['confirm', 'support'] },

@@ -1,6 +1,7 @@
 import type { Queryable } from '@app/shared';
 import type { HoldKind, LoyaltyDiscount } from '../loyalty/loyalty.port.js';
 import { legSources, type LegCause, type LegState } from './leg-states.js';
+import type { OrderState } from './order-view.js';
 
 export type { LegState };
 
@@ -21,9 +22,19 @@ export interface LegRecord {
   discount: LoyaltyDiscount | null;
   /** Failed confirm/release calls so far. */
   settleAttempts: number;
+  /** A spend a person must decide on (docs/loyalty.md "Cancellation of a verified order"); null = none. */
+  refundState: 'required' | 'done' | null;
   lastError: string | null;
   externalOrderId: string;
   createdAt: Date;
+  updatedAt: Date;
+}
+
+/** What the sweeper's `held` work list reads of a leg's order with the leg. */
+export interface HeldLegOrder {
+  id: string;
+  state: OrderState;
+  cancelState: string;
   updatedAt: Date;
 }
 
@@ -50,8 +61,10 @@ export interface LegRow {
   certificate_serial_enc: string | null;
   discount: LoyaltyDiscount | null;
   settle_attempts: number | string | null;
+  refund_state?: 'required' | 'done' | null;
   last_error: string | null;
   external_order_id: string;
+  payload_sha256?: string;
   created_at: Date | string;
   updated_at: Date | string;
 }
@@ -72,6 +85,7 @@ export function rowToLeg(r: LegRow): LegRecord {
     certificateSerialEnc: r.certificate_serial_enc ?? null,
     discount: r.discount ?? null,
     settleAttempts: Number(r.settle_attempts ?? 0),
+    refundState: r.refund_state ?? null,
     lastError: r.last_error ?? null,
     externalOrderId: r.external_order_id,
     createdAt: new Date(r.created_at),
@@ -89,7 +103,10 @@ export class LegsRepo {
    */
   async insertHolding(
     a: Attempt,
-    leg: Omit<LegRecord, 'state' | 'holdId' | 'orderId' | 'externalOrderId' | 'settleAttempts' | 'lastError' | 'createdAt' | 'updatedAt'>,
+    leg: Omit<
+      LegRecord,
+      'state' | 'holdId' | 'orderId' | 'externalOrderId' | 'settleAttempts' | 'refundState' | 'lastError' | 'createdAt' | 'updatedAt'
+    >,
     now: Date,
   ): Promise<{ leg: LegRecord; created: boolean }> {
     const rows = await this.q.query<LegRow>(
@@ -143,7 +160,7 @@ export class LegsRepo {
     const from = legSources(to, cause);
     if (from.length === 0) throw new Error(`loyalty leg: no transition to ${to} by ${cause}`);
     const rows = await this.q.query<LegRow>(
-      `UPDATE loyalty_legs SET state = $3, updated_at = $4, check_after = '1970-01-01T00:00:00Z',
+      `UPDATE loyalty_legs SET state = $3, updated_at = $4, check_after = '1970-01-01T00:00:00Z', waits_for_order = false,
          hold_id = COALESCE($5, hold_id), hold_key = COALESCE($6, hold_key), amount_minor = COALESCE($7, amount_minor), last_error = $8,
          discount = CASE WHEN $9::boolean THEN $10::jsonb ELSE discount END,
          settle_attempts = CASE WHEN $3 IN ('held', 'holding') THEN 0 ELSE settle_attempts END
@@ -167,10 +184,142 @@ export class LegsRepo {
   /** Records a failed confirm/release call (the leg keeps its state); returns the attempts so far. */
   async recordSettleFailure(id: string, error: string, retryAt: Date): Promise<number> {
     const rows = await this.q.query<{ settle_attempts: number }>(
-      `UPDATE loyalty_legs SET settle_attempts = settle_attempts + 1, last_error = $2, check_after = $3 WHERE id = $1 RETURNING settle_attempts`,
+      `UPDATE loyalty_legs SET settle_attempts = settle_attempts + 1, last_error = $2, check_after = $3, waits_for_order = false
+        WHERE id = $1 RETURNING settle_attempts`,
       [id, error, retryAt.toISOString()],
     );
     return Number(rows[0]?.settle_attempts ?? 0);
+  }
+
+  /**
+   * Gives back a claim that is still the caller's (`mark`): the leg is in the work list again at once (the sweeper
+   * looked and found nothing to do now; a settlement path may take it). No-op when the leg moved or got a retry time.
+   */
+  async unclaim(id: string, mark: Date): Promise<void> {
+    await this.q.query(`UPDATE loyalty_legs SET check_after = '1970-01-01T00:00:00Z' WHERE id = $1 AND check_after = $2`, [id, mark.toISOString()]);
+  }
+
+  /**
+   * Puts off the next look at a leg without counting a failed attempt (the loyalty service answered 429: its write
+   * budget, not the leg, is the problem).
+   */
+  async defer(id: string, until: Date, why: string): Promise<void> {
+    await this.q.query(`UPDATE loyalty_legs SET check_after = $2, last_error = $3, waits_for_order = false WHERE id = $1`, [
+      id,
+      until.toISOString(),
+      why,
+    ]);
+  }
+
+  /**
+   * Takes held legs out of the sweeper's work list until `until` or until their order moves, whichever is first:
+   * each only while it is still `held`, unclaimed, and its order is unchanged since the sweeper read it (`orderUpdatedAt`;
+   * the order row is locked FOR SHARE, so an order change that commits meanwhile is seen and the leg stays in the
+   * list). OrdersRepo.update wakes the legs of an order whose state or cancel state changes. Returns how many.
+   */
+  async waitForOrder(legs: { id: string; orderId: string; orderUpdatedAt: Date; until: Date }[], now: Date): Promise<number> {
+    if (legs.length === 0) return 0;
+    const rows = await this.q.query<{ id: string }>(
+      `WITH locked AS (SELECT o.id, o.updated_at FROM orders o WHERE o.id = ANY($2::uuid[]) FOR SHARE)
+       UPDATE loyalty_legs l SET check_after = w.until, waits_for_order = true
+         FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::timestamptz[]) AS w(id, order_id, order_updated_at, until), locked
+        WHERE l.id = w.id AND l.order_id = w.order_id AND locked.id = w.order_id AND locked.updated_at = w.order_updated_at
+          AND l.state = 'held' AND l.check_after <= $5
+        RETURNING l.id`,
+      [
+        legs.map((l) => l.id),
+        legs.map((l) => l.orderId),
+        legs.map((l) => l.orderUpdatedAt.toISOString()),
+        legs.map((l) => l.until.toISOString()),
+        now.toISOString(),
+      ],
+    );
+    return rows.length;
+  }
+
+  /** Held legs that no order owns yet are looked at again when their 30 minutes are up (linking an order resets it). */
+  async deferUnlinked(legs: { id: string; until: Date }[], now: Date): Promise<number> {
+    if (legs.length === 0) return 0;
+    const rows = await this.q.query<{ id: string }>(
+      `UPDATE loyalty_legs l SET check_after = w.until
+         FROM unnest($1::uuid[], $2::timestamptz[]) AS w(id, until)
+        WHERE l.id = w.id AND l.state = 'held' AND l.order_id IS NULL AND l.check_after <= $3
+        RETURNING l.id`,
+      [legs.map((l) => l.id), legs.map((l) => l.until.toISOString()), now.toISOString()],
+    );
+    return rows.length;
+  }
+
+  /**
+   * The sweeper's `held` work list: held legs last changed before `before`, neither claimed nor waiting past `now`,
+   * oldest first, each with the state of its order as read now (null when no order owns it).
+   */
+  async staleHeld(before: Date, limit: number, now: Date): Promise<{ leg: LegRecord; order: HeldLegOrder | null }[]> {
+    const rows = await this.q.query<
+      LegRow & { o_id: string | null; o_state: OrderState | null; o_cancel_state: string | null; o_updated_at: Date | string | null }
+    >(
+      `SELECT l.*, o.id AS o_id, o.state AS o_state, o.cancel_state AS o_cancel_state, o.updated_at AS o_updated_at
+         FROM loyalty_legs l LEFT JOIN orders o ON o.id = l.order_id
+        WHERE l.state = 'held' AND l.updated_at < $1 AND l.check_after <= $2
+        ORDER BY l.updated_at LIMIT $3`,
+      [before.toISOString(), now.toISOString(), limit],
+    );
+    return rows.map((r) => ({
+      leg: rowToLeg(r),
+      order: r.o_id ? { id: r.o_id, state: r.o_state!, cancelState: r.o_cancel_state!, updatedAt: new Date(r.o_updated_at!) } : null,
+    }));
+  }
+
+  /**
+   * Flags the order's legs that were or are being spent (held, confirmed, settle_failed) as a refund a person must
+   * decide; returns them.
+   */
+  async flagRefund(orderId: string, now: Date, note: string): Promise<LegRecord[]> {
+    return (
+      await this.q.query<LegRow>(
+        `UPDATE loyalty_legs SET refund_state = 'required', refund_flagged_at = $2, refund_note = $3
+          WHERE order_id = $1 AND state IN ('holding', 'held', 'confirmed', 'settle_failed') AND refund_state IS NULL RETURNING *`,
+        [orderId, now.toISOString(), note],
+      )
+    ).map(rowToLeg);
+  }
+
+  /** Flags one leg (no order) whose hold the loyalty service reported as already spent. */
+  async flagLegRefund(id: string, now: Date, note: string): Promise<void> {
+    await this.q.query(`UPDATE loyalty_legs SET refund_state = 'required', refund_flagged_at = $2, refund_note = $3 WHERE id = $1`, [
+      id,
+      now.toISOString(),
+      note,
+    ]);
+  }
+
+  /** Legs whose refund a person must decide (operator: `order refunds`), oldest first. */
+  async refundsRequired(limit = 200): Promise<(LegRecord & { refundNote: string | null; refundFlaggedAt: Date | null })[]> {
+    const rows = await this.q.query<LegRow & { refund_note: string | null; refund_flagged_at: Date | string | null }>(
+      `SELECT * FROM loyalty_legs WHERE refund_state = 'required' ORDER BY refund_flagged_at LIMIT $1`,
+      [limit],
+    );
+    return rows.map((r) => ({
+      ...rowToLeg(r),
+      refundNote: r.refund_note ?? null,
+      refundFlaggedAt: r.refund_flagged_at ? new Date(r.refund_flagged_at) : null,
+    }));
+  }
+
+  /** Records a person's refund decision on a flagged leg; null when the leg is not flagged `required`. */
+  async refundDone(id: string, note: string): Promise<LegRecord | null> {
+    const rows = await this.q.query<LegRow>(
+      `UPDATE loyalty_legs SET refund_state = 'done', refund_note = COALESCE(refund_note || E'\n', '') || $2
+        WHERE id = $1 AND refund_state = 'required' RETURNING *`,
+      [id, note],
+    );
+    return rows[0] ? rowToLeg(rows[0]) : null;
+  }
+
+  /** Number of legs whose refund is still to be decided (metrics). */
+  async countRefundsRequired(): Promise<number> {
+    const rows = await this.q.query<{ n: number }>(`SELECT count(*)::int AS n FROM loyalty_legs WHERE refund_state = 'required'`);
+    return Number(rows[0]?.n ?? 0);
   }
 
   /** Every leg of one order attempt (any state), by kind. */
@@ -219,12 +368,16 @@ export class LegsRepo {
    * deferred past `now`, its next look moves to `until` (compare-and-set). Of several instances sweeping at once
    * only one acts on the leg, so the loyalty service's small write budget is not spent twice on it; a settlement
    * resets the mark (see {@link move}), a failed one sets its own retry time. Returns false when another instance
-   * took the leg first or it left `state`.
+   * took the leg first or it left `state`. `own`: the mark of a claim the caller already holds on the leg (the
+   * sweeper's, passed on to the settlement it starts), which it may take again. A leg that waits for its order
+   * (out of the work list, nobody working on it) may always be taken: support releasing the holds of an order in
+   * manual review, for one.
    */
-  async claim(id: string, state: LegState, now: Date, until: Date): Promise<boolean> {
+  async claim(id: string, state: LegState, now: Date, until: Date, own?: Date): Promise<boolean> {
     const rows = await this.q.query<{ id: string }>(
-      `UPDATE loyalty_legs SET check_after = $4 WHERE id = $1 AND state = $2 AND check_after <= $3 RETURNING id`,
-      [id, state, now.toISOString(), until.toISOString()],
+      `UPDATE loyalty_legs SET check_after = $4, waits_for_order = false
+        WHERE id = $1 AND state = $2 AND (check_after <= $3 OR waits_for_order OR check_after = $5::timestamptz) RETURNING id`,
+      [id, state, now.toISOString(), until.toISOString(), own ? own.toISOString() : null],
     );
     return rows.length === 1;
   }

@@ -4,10 +4,14 @@ import { ApiError } from '../errors.js';
 import { isLoyaltyError, type HoldKind, type LoyaltyDiscount, type LoyaltyError, type LoyaltyPort } from '../loyalty/loyalty.port.js';
 import type { CrashPoints } from './crash-points.js';
 import type { LegMetrics } from './leg-metrics.js';
-import { canMoveLeg } from './leg-states.js';
+import { canMoveLeg, type LegState } from './leg-states.js';
 import type { OrderEvents } from './order-events.js';
 import { LegsRepo, type Attempt, type LegRecord } from './legs.repo.js';
 import { OrdersRepo, toView } from './orders.repo.js';
+
+/** A leg whose hold was spent although no order owns it: never usable for an order; a person decides. */
+const spentWithoutOrder = (kind: HoldKind) =>
+  new ApiError('loyalty_rejected', {}, `the ${kind} hold of this order is spent in the loyalty service without an order: support decides`);
 
 /** A leg the order needs: what to hold, in kopecks. */
 export interface WantedLeg {
@@ -23,6 +27,8 @@ export interface WantedLeg {
 
 /** A failed confirm/release is retried by the sweeper at most this many times, then the leg is `settle_failed`. */
 export const SETTLE_MAX_ATTEMPTS = 8;
+/** How long one confirm/release may take before another instance may take the leg (the claim window). */
+export const SETTLE_CLAIM_MS = 60_000;
 /** Back-off between settlement retries: 1, 2, 4, … minutes, at most 60. */
 export const settleRetryDelayMs = (attempt: number) => Math.min(60, 2 ** Math.max(0, attempt - 1)) * 60_000;
 
@@ -92,6 +98,7 @@ export class LoyaltyHolds {
     );
     if (created) return this.callHold(legs, leg, w, orderRef);
     if (leg.state === 'held') return leg;
+    if (leg.state === 'confirmed') throw spentWithoutOrder(leg.kind);
     // the states a retry may hold again come from the leg table (failed, released); others are in progress
     if (!canMoveLeg(leg.state, 'holding', 'retry')) throw new ApiError('hold_in_progress', {}, `${leg.kind} hold of this order is ${leg.state}`);
     // failed: retry with the same idempotency key, so a call that took effect unseen is not held twice;
@@ -106,14 +113,15 @@ export class LoyaltyHolds {
     return this.callHold(legs, retried, w, orderRef);
   }
 
-  private async callHold(legs: LegsRepo, leg: LegRecord, w: WantedLeg, orderRef: string): Promise<LegRecord> {
+  private async callHold(legs: LegsRepo, leg: LegRecord, w: WantedLeg, orderRef: string, renewed = false): Promise<LegRecord> {
     if (!this.deps.loyalty) {
       await legs.move(leg.id, 'hold_failed', 'failed', this.deps.clock.now(), { error: 'loyalty not connected' });
       throw new ApiError('loyalty_unavailable', {}, 'loyalty not connected');
     }
     this.deps.crash.at(`hold.before_call.${w.kind}`);
+    let hold: Awaited<ReturnType<LoyaltyPort['hold']>>;
     try {
-      const hold = await this.deps.loyalty.hold({
+      hold = await this.deps.loyalty.hold({
         idempotencyKey: leg.holdKey!,
         kind: w.kind,
         organizationId: w.organizationId,
@@ -123,11 +131,6 @@ export class LoyaltyHolds {
         coupon: w.coupon ?? undefined,
         certificateSerial: w.certificateSerial ?? undefined,
       });
-      this.deps.crash.at(`hold.after_call.${w.kind}`);
-      const held = await legs.move(leg.id, 'hold_ok', 'held', this.deps.clock.now(), { holdId: hold.holdId, amountMinor: hold.amountMinor });
-      if (!held) throw new ApiError('hold_in_progress', {}, 'leg changed while holding');
-      this.deps.crash.at(`hold.after_record.${w.kind}`);
-      return held;
     } catch (err) {
       if (!isLoyaltyError(err)) throw err;
       await legs.move(leg.id, 'hold_failed', 'failed', this.deps.clock.now(), { error: `${err.code}: ${err.reason}` });
@@ -136,6 +139,42 @@ export class LoyaltyHolds {
         throw new ApiError('rate_limited', {}, 'loyalty write limit', { 'Retry-After': String(err.retryAfterSeconds ?? 60) });
       throw new ApiError('loyalty_unavailable', {}, `loyalty unavailable during the ${w.kind} hold`);
     }
+    this.deps.crash.at(`hold.after_call.${w.kind}`);
+    const now = this.deps.clock.now();
+    // Recorded as the service answered it (defect 5 of issue 21): the same key answers the same hold in its current
+    // state, so a key whose hold was released meanwhile must not become a `held` leg.
+    if (hold.status === 'released') {
+      const released = await legs.move(leg.id, 'hold_ok', 'released', now, { holdId: hold.holdId, error: 'hold answered as released' });
+      if (!released || renewed) throw new ApiError('hold_in_progress', {}, `${w.kind} hold of this order changed while holding`);
+      // a released hold is finished: hold again under a new key, once
+      const again = await legs.move(leg.id, 'retry', 'holding', now, { holdKey: this.deps.ids.uuid(), amountMinor: w.amountMinor, error: null });
+      if (!again) throw new ApiError('hold_in_progress', {}, `${w.kind} hold of this order is in progress`);
+      return this.callHold(legs, again, w, orderRef, true);
+    }
+    if (hold.status === 'confirmed') {
+      await this.spentWithoutOrder(legs, leg, hold.holdId, 'hold_ok');
+      throw spentWithoutOrder(w.kind);
+    }
+    const held = await legs.move(leg.id, 'hold_ok', 'held', now, { holdId: hold.holdId, amountMinor: hold.amountMinor });
+    if (!held) throw new ApiError('hold_in_progress', {}, 'leg changed while holding');
+    this.deps.crash.at(`hold.after_record.${w.kind}`);
+    return held;
+  }
+
+  /**
+   * A leg that no order owns whose hold the loyalty service reports as spent (confirmed): recorded `confirmed` and
+   * flagged for a person (`order refunds`), never used for an order. Our code confirms only legs of verified orders,
+   * so this is an anomaly of the service or of an operator.
+   */
+  async spentWithoutOrder(legs: LegsRepo, leg: LegRecord, holdId: string, cause: 'hold_ok' | 'read_back'): Promise<void> {
+    const now = this.deps.clock.now();
+    const moved = await legs.move(leg.id, cause, 'confirmed', now, { holdId, error: 'hold answered as already spent' });
+    if (!moved) return;
+    await legs.flagLegRefund(leg.id, now, 'the loyalty service reported this order-less hold as spent');
+    this.deps.log.error(
+      { legId: leg.id, externalOrderId: leg.externalOrderId, kind: leg.kind, amountMinor: leg.amountMinor },
+      'loyalty hold of a leg without an order is spent: a person decides the refund (delivery-operator order refunds)',
+    );
   }
 
   /** Releases the `held` legs of an attempt that no order owns (a sibling was rejected). Failures are left to the sweeper. */
@@ -149,7 +188,7 @@ export class LoyaltyHolds {
    * a concurrent retry of the same body cannot reuse it; then the loyalty release; then `released`. A crash
    * after the claim leaves a `releasing` leg that the sweeper finishes. Returns how many were released.
    */
-  async releaseUnlinked(legs: LegRecord[]): Promise<number> {
+  async releaseUnlinked(legs: LegRecord[], claim?: Date): Promise<number> {
     let done = 0;
     for (const leg of legs) {
       const claimed =
@@ -157,33 +196,62 @@ export class LoyaltyHolds {
           ? leg
           : await new LegsRepo(this.deps.db).move(leg.id, 'claim_release', 'releasing', this.deps.clock.now(), { unlinked: true });
       if (!claimed) continue; // linked to an order meanwhile, or already settled
-      if (await this.settleOne(claimed, 'release')) done++;
+      if (await this.settleOne(claimed, 'release', leg.state === 'releasing' ? claim : undefined)) done++;
     }
     return done;
   }
 
   /**
+   * A person resolves a held or stuck leg of an order under review: the hold is read back from the loyalty service
+   * and recorded as it is there (spent → `confirmed`, released or unknown → `released`); one still held is released
+   * now. Returns the leg's state; throws when the service does not answer or the release fails (try again).
+   */
+  async resolveByHand(leg: LegRecord): Promise<LegState> {
+    if (!this.deps.loyalty) throw new Error('loyalty is not connected');
+    const h = await this.deps.loyalty.getHold(leg.holdKey!);
+    const legs = new LegsRepo(this.deps.db);
+    const now = this.deps.clock.now();
+    const cur = leg.state === 'settle_failed' ? await legs.move(leg.id, 'support', 'held', now, { error: null }) : leg;
+    if (cur?.state !== 'held') throw new Error(`leg ${leg.id} changed meanwhile; try again`);
+    if (h?.status === 'confirmed') return (await legs.move(leg.id, 'support', 'confirmed', now))?.state ?? 'held';
+    if (!h || h.status === 'released')
+      return (await legs.move(leg.id, 'support', 'released', now, { error: 'released in loyalty' }))?.state ?? 'held';
+    if (await this.settleOne(cur, 'release')) return 'released';
+    throw new Error(`leg ${leg.id}: its release failed; try again`);
+  }
+
+  /**
    * Confirms (spends) or releases the held legs of an order; each success is recorded with its event
    * (`order.loyalty_confirmed` / `order.loyalty_released`) in one transaction. A failure stays for the sweeper
-   * (bounded, see {@link SETTLE_MAX_ATTEMPTS}). Returns how many legs were settled.
+   * (bounded, see {@link SETTLE_MAX_ATTEMPTS}). Returns how many legs were settled. Each leg is claimed first (the
+   * sweeper's compare-and-set, {@link LegsRepo.claim}): a leg another instance is settling is left to it.
+   * @param claim the mark of the caller's own claim on legs it already took (the sweeper's).
    */
-  async settle(orderId: string, effect: 'confirm' | 'release'): Promise<number> {
+  async settle(orderId: string, effect: 'confirm' | 'release', claim?: Date): Promise<number> {
     const legs = await new LegsRepo(this.deps.db).forOrder(orderId);
     return this.settleLegs(
       legs.filter((l) => l.state === 'held'),
       effect,
+      claim,
     );
   }
 
-  /** Settles the given held legs of orders. */
-  async settleLegs(held: LegRecord[], effect: 'confirm' | 'release'): Promise<number> {
+  /** Settles the given held legs of orders (each claimed first; `claim` as for {@link settle}). */
+  async settleLegs(held: LegRecord[], effect: 'confirm' | 'release', claim?: Date): Promise<number> {
     let done = 0;
-    for (const leg of held) if (await this.settleOne(leg, effect)) done++;
+    for (const leg of held) if (await this.settleOne(leg, effect, claim)) done++;
     return done;
   }
 
-  private async settleOne(leg: LegRecord, effect: 'confirm' | 'release'): Promise<boolean> {
+  /**
+   * One confirm/release: the leg is claimed (compare-and-set of `check_after` while it is still in its state, as the
+   * sweeper does), so of several instances and paths only one spends a loyalty write on it (defect 6 of issue 21).
+   */
+  private async settleOne(leg: LegRecord, effect: 'confirm' | 'release', claim?: Date): Promise<boolean> {
     if (!this.deps.loyalty) return false;
+    const at = this.deps.clock.now();
+    const until = new Date(at.getTime() + SETTLE_CLAIM_MS);
+    if (!(await new LegsRepo(this.deps.db).claim(leg.id, leg.state, at, until, claim))) return false;
     this.deps.crash.at(`settle.before_call.${effect}`);
     try {
       const req = { holdId: leg.holdId!, idempotencyKey: `${effect}:${leg.id}` };
@@ -221,6 +289,11 @@ export class LoyaltyHolds {
     const now = this.deps.clock.now();
     const legs = new LegsRepo(this.deps.db);
     const why = `${effect} failed: ${err.code}/${err.reason}`;
+    if (err.code === 'rate_limited') {
+      // the service's write budget is spent, not the leg's chances: look again when it allows, no attempt counted
+      await legs.defer(leg.id, new Date(now.getTime() + (err.retryAfterSeconds ?? 60) * 1000), why);
+      return;
+    }
     const attempts = await legs.recordSettleFailure(leg.id, why, new Date(now.getTime() + settleRetryDelayMs(leg.settleAttempts + 1)));
     if (err.code !== 'rejected' && attempts < SETTLE_MAX_ATTEMPTS) {
       this.deps.log.warn(

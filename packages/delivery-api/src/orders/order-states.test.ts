@@ -28,6 +28,12 @@ const EXPECTED: { spec: string; from: OrderState[]; to: OrderState; causes: Tran
   { spec: 'any state | POS refuses → rejected_final (support may record it)', from: IN_POS, to: 'rejected_final', causes: ['pos', 'support'] },
   { spec: 'any state | order is cancelled (at the POS) → cancelled', from: [...IN_POS, 'created_verified'], to: 'cancelled', causes: ['pos_cancel'] },
   { spec: 'any state | order goes to manual review → manual_review', from: ['queued', ...IN_POS], to: 'manual_review', causes: ['support'] },
+  {
+    spec: 'ours (issue 21): the POS cancelled a verified order whose loyalty spend is confirmed → manual_review, a person decides the refund',
+    from: ['created_verified'],
+    to: 'manual_review',
+    causes: ['pos_cancel'],
+  },
   { spec: 'queued | hold not confirmed within 30 minutes → cancelled', from: ['queued'], to: 'cancelled', causes: ['hold_timeout'] },
   { spec: 'POS protocol: claim', from: ['queued'], to: 'claimed', causes: ['pos'] },
   { spec: 'POS protocol: claim lease expired', from: ['claimed'], to: 'queued', causes: ['claim_expired'] },

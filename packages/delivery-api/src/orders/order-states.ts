@@ -2,6 +2,9 @@ import type { OrderState } from './order-view.js';
 
 /** Who moves an order: the POS plugin, the partner, the hold sweeper or support. */
 export type TransitionCause = 'pos' | 'partner_cancel' | 'pos_cancel' | 'hold_timeout' | 'claim_expired' | 'support';
+// `pos_cancel` from `created_verified`: to `cancelled` only when no loyalty spend of the order is confirmed or being
+// confirmed, otherwise to `manual_review` with the legs flagged for a refund (PosOrdersService.cancelResult;
+// docs/loyalty.md "Cancellation of a verified order"). A person decides a reversal; nothing reverses it automatically.
 
 /**
  * The order state machine as data. Spec: States and transitions (the shown rows), plus the POS protocol's normal
@@ -19,12 +22,16 @@ export const ORDER_TRANSITIONS: { from: OrderState[]; to: OrderState; causes: Tr
   { from: ['queued'], to: 'cancelled', causes: ['partner_cancel', 'hold_timeout'] },
   { from: ['claimed', 'prepared', 'create_sending', 'reconciliation_required', 'created_verified'], to: 'cancelled', causes: ['pos_cancel'] },
   { from: ['queued', 'claimed', 'prepared', 'create_sending', 'reconciliation_required'], to: 'manual_review', causes: ['support'] },
+  { from: ['created_verified'], to: 'manual_review', causes: ['pos_cancel'] },
 ];
 
 /** States after which nothing moves the order any more (a cancel request answers 200 without change). */
 export const FINAL_STATES: ReadonlySet<OrderState> = new Set(['rejected_final', 'cancelled', 'manual_review']);
 
-/** States in which the POS holds the order: a cancellation is queued for the POS (202). */
+/**
+ * States in which the POS holds the order: a cancellation is queued for the POS (202). The spec's 202 row names the
+ * first four; `created_verified` is ours and only for orders without a loyalty spend (CancelService).
+ */
 export const IN_CREATION_STATES: ReadonlySet<OrderState> = new Set([
   'claimed',
   'prepared',

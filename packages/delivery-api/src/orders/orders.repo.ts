@@ -33,9 +33,15 @@ export interface OrderRecord {
   cancelReason: CancelReason | null;
   cancelDetail: CancelDetail | null;
   cancelRequestedAt: Date | null;
+  /** When the requested cancellation was last handed to the POS (null: never, or withdrawn before it was). */
+  cancelDispatchedAt: Date | null;
   /** Who asked for the cancellation: the partner, or the hold sweeper's 30-minute rule (withdrawn on verification). */
   cancelRequestedBy: 'partner' | 'hold_timeout' | null;
-  /** Bonus accrual after delivery: `failed` after bounded attempts, `skipped` when the tenant has no loyalty. */
+  /**
+   * Bonus accrual after delivery: `pending` until done (also while the tenant's loyalty is off), `failed` after
+   * bounded attempts or a refusal (an operator may queue it again). `skipped` is no longer written (migration 008
+   * re-queued the old ones).
+   */
   accrualState: 'none' | 'pending' | 'done' | 'failed' | 'skipped';
   accrualAttempts: number;
   accrualError: string | null;
@@ -44,6 +50,9 @@ export interface OrderRecord {
 }
 
 type Timestamp = Date | string;
+
+/** Buckets of the pending-accrual gauge: time since the accrual became pending or was last tried. */
+export type AccrualAge = 'under_15m' | '15m_1h' | '1h_1d' | 'over_1d';
 
 /** An `orders` row (SELECT * / RETURNING *). Integer sums may come back as strings (bigint). */
 export interface OrderRow {
@@ -74,6 +83,7 @@ export interface OrderRow {
   cancel_reason: CancelReason | null;
   cancel_detail: CancelDetail | null;
   cancel_requested_at: Timestamp | null;
+  cancel_dispatched_at?: Timestamp | null;
   cancel_requested_by: OrderRecord['cancelRequestedBy'];
   accrual_state: OrderRecord['accrualState'];
   accrual_attempts: number | string | null;
@@ -114,6 +124,7 @@ export function rowToOrder(r: OrderRow): OrderRecord {
     cancelReason: r.cancel_reason ?? null,
     cancelDetail: r.cancel_detail ?? null,
     cancelRequestedAt: d(r.cancel_requested_at),
+    cancelDispatchedAt: d(r.cancel_dispatched_at),
     cancelRequestedBy: r.cancel_requested_by ?? null,
     accrualState: r.accrual_state,
     accrualAttempts: Number(r.accrual_attempts ?? 0),
@@ -164,6 +175,7 @@ const UPDATABLE: Record<string, string> = {
   accruedMinor: 'accrued_minor',
   accrualAttempts: 'accrual_attempts',
   accrualNextAt: 'accrual_next_at',
+  accrualSince: 'accrual_since',
   accrualError: 'accrual_error',
 };
 
@@ -228,7 +240,8 @@ export class OrdersRepo {
          SELECT $1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11::jsonb,$12::jsonb,$13::jsonb,$14,$15,$16,$17,$18,$18 FROM legs_ok WHERE legs_ok.ok
          RETURNING id
        ), linked AS (
-         UPDATE loyalty_legs l SET order_id = new_order.id FROM new_order WHERE l.id IN (SELECT id FROM legs)
+         UPDATE loyalty_legs l SET order_id = new_order.id, check_after = '1970-01-01T00:00:00Z', waits_for_order = false
+           FROM new_order WHERE l.id IN (SELECT id FROM legs)
          RETURNING l.id
        ), ${outboxCtes(20, 'new_order')}
        SELECT (SELECT ok FROM legs_ok) AS ok, (SELECT count(*) FROM linked) AS linked, (SELECT count(*) FROM outbox_deliveries) AS events`,
@@ -241,19 +254,25 @@ export class OrdersRepo {
   }
 
   /**
-   * The order of (tenantId, source, externalOrderId) and the legs of the attempt `payloadSha256` (its own holds,
-   * ordered by kind), in one statement: what order creation reads first (idempotency, then own holds).
+   * The order of (tenantId, source, externalOrderId) and the legs of that external order id (ordered by kind), in
+   * one statement: what order creation reads first (idempotency, then the attempt's own holds, and the held legs of
+   * other bodies of the same external id, which a newer calculation supersedes).
    */
-  async byExternalIdWithLegs(a: Attempt): Promise<{ order: OrderRecord | null; legs: LegRecord[] }> {
+  async byExternalIdWithLegs(a: Attempt): Promise<{ order: OrderRecord | null; legs: LegRecord[]; others: LegRecord[] }> {
     const rows = await this.q.query<{ o: OrderRow | null; legs: LegRow[] }>(
       `SELECT (SELECT to_jsonb(o) FROM orders o WHERE o.tenant_id = $1 AND o.source = $2 AND o.external_order_id = $3) AS o,
               (SELECT COALESCE(jsonb_agg(to_jsonb(l) ORDER BY l.kind), '[]'::jsonb) FROM loyalty_legs l
-                WHERE l.tenant_id = $1 AND l.source = $2 AND l.external_order_id = $3 AND l.payload_sha256 = $4) AS legs`,
-      [a.tenantId, a.source, a.externalOrderId, a.payloadSha256],
-      { name: 'orders_lookup_with_legs' }, // jsonb results: stable under migrations that add columns
+                WHERE l.tenant_id = $1 AND l.source = $2 AND l.external_order_id = $3) AS legs`,
+      [a.tenantId, a.source, a.externalOrderId],
+      { name: 'orders_lookup_with_all_legs' }, // jsonb results: stable under migrations that add columns
     );
     const r = rows[0];
-    return { order: r.o ? rowToOrder(r.o) : null, legs: r.legs.map(rowToLeg) };
+    const all = r.legs.map((l) => ({ hash: l.payload_sha256 as string, leg: rowToLeg(l) }));
+    return {
+      order: r.o ? rowToOrder(r.o) : null,
+      legs: all.filter((x) => x.hash === a.payloadSha256).map((x) => x.leg),
+      others: all.filter((x) => x.hash !== a.payloadSha256).map((x) => x.leg),
+    };
   }
 
   async byExternalId(tenantId: string, source: string, externalOrderId: string): Promise<OrderRecord | null> {
@@ -271,10 +290,16 @@ export class OrdersRepo {
     return rows[0] ? rowToOrder(rows[0]) : null;
   }
 
-  /** Claimed orders of a route whose lease ran out, locked (skipping rows another instance holds). POS claim. */
+  /**
+   * Claimed orders of a route whose lease ran out, locked (skipping rows another instance holds). POS claim. An order
+   * with a pending cancellation is not among them: it stays with the POS that claimed it (docs/loyalty.md "Claim
+   * expiry"), which gets the cancellation handed out and may still report under its claim.
+   */
   async expiredClaims(organizationId: string, terminalGroupId: string, now: Date): Promise<OrderRecord[]> {
     const rows = await this.q.query<OrderRow>(
-      `SELECT * FROM orders WHERE organization_id = $1 AND terminal_group_id = $2 AND state = 'claimed' AND claim_expires_at < $3 FOR UPDATE SKIP LOCKED`,
+      `SELECT * FROM orders WHERE organization_id = $1 AND terminal_group_id = $2 AND state = 'claimed' AND claim_expires_at < $3
+          AND cancel_state <> 'requested'
+        FOR UPDATE SKIP LOCKED`,
       [organizationId, terminalGroupId, now.toISOString()],
     );
     return rows.map(rowToOrder);
@@ -328,18 +353,48 @@ export class OrdersRepo {
     return rows.map(rowToOrder);
   }
 
-  /** Pending accruals of tenants whose loyalty is off leave the queue as `skipped`; returns how many. */
-  async skipAccrualsWithoutLoyalty(now: Date): Promise<number> {
-    const rows = await this.q.query(
-      `UPDATE orders SET accrual_state = 'skipped', accrual_error = 'loyalty is off for the tenant', updated_at = $1
-        WHERE id IN (SELECT o.id FROM orders o JOIN tenants t ON t.id = o.tenant_id WHERE o.accrual_state = 'pending' AND NOT t.loyalty_enabled LIMIT 500)
-        RETURNING id`,
+  /**
+   * Pending accruals by how long they have waited since they became pending (delivered, or queued again), in the
+   * buckets of the gauge `delivery_loyalty_accruals_pending{age}` (also those the sweeper cannot do now: loyalty
+   * off for the tenant, or no loyalty service configured).
+   */
+  async pendingAccrualsByAge(now: Date): Promise<Record<AccrualAge, number>> {
+    const rows = await this.q.query<{ age: AccrualAge; n: number }>(
+      `SELECT CASE WHEN w < interval '15 minutes' THEN 'under_15m' WHEN w < interval '1 hour' THEN '15m_1h'
+                   WHEN w < interval '1 day' THEN '1h_1d' ELSE 'over_1d' END AS age, count(*)::int AS n
+         FROM (SELECT $1::timestamptz - COALESCE(accrual_since, updated_at) AS w FROM orders WHERE accrual_state = 'pending') p GROUP BY 1`,
       [now.toISOString()],
     );
-    return rows.length;
+    const out: Record<AccrualAge, number> = { under_15m: 0, '15m_1h': 0, '1h_1d': 0, over_1d: 0 };
+    for (const r of rows) out[r.age] = Number(r.n);
+    return out;
   }
 
-  /** Sets the given fields and `updated_at`; returns the updated record. */
+  /** Accruals in `state` (operator: `order accruals --pending|--failed`), oldest first. */
+  async accruals(state: 'pending' | 'failed', limit = 200): Promise<(OrderRecord & { accrualNextAt: Date | null; loyaltyEnabled: boolean })[]> {
+    const rows = await this.q.query<OrderRow & { accrual_next_at: Timestamp | null; loyalty_enabled: boolean }>(
+      `SELECT o.*, t.loyalty_enabled FROM orders o JOIN tenants t ON t.id = o.tenant_id WHERE o.accrual_state = $1
+        ORDER BY o.updated_at LIMIT $2`,
+      [state, limit],
+    );
+    return rows.map((r) => ({ ...rowToOrder(r), accrualNextAt: d(r.accrual_next_at), loyaltyEnabled: r.loyalty_enabled }));
+  }
+
+  /** Puts a failed accrual back in the queue with fresh attempts (operator: `order accrual --retry`); null when not failed. */
+  async retryAccrual(id: string, now: Date): Promise<OrderRecord | null> {
+    const rows = await this.q.query<OrderRow>(
+      `UPDATE orders SET accrual_state = 'pending', accrual_attempts = 0, accrual_next_at = NULL, accrual_since = $2, updated_at = $2
+        WHERE id = $1 AND accrual_state = 'failed' RETURNING *`,
+      [id, now.toISOString()],
+    );
+    return rows[0] ? rowToOrder(rows[0]) : null;
+  }
+
+  /**
+   * Sets the given fields and `updated_at`; returns the updated record. A change of `state` or `cancelState` also
+   * wakes the order's legs that wait for it to move (LegsRepo.waitForOrder), in the caller's transaction, as its own
+   * statement (a fresh snapshot: a wait committed while this transaction waited for the order's lock is seen).
+   */
   async update(id: string, fields: Record<string, unknown>, at: Date): Promise<OrderRecord> {
     const keys = Object.keys(fields);
     const sets = keys.map((k, i) => {
@@ -355,6 +410,12 @@ export class OrdersRepo {
       at.toISOString(),
       ...values,
     ]);
+    if ('state' in fields || 'cancelState' in fields) {
+      await this.q.query(
+        `UPDATE loyalty_legs SET check_after = '1970-01-01T00:00:00Z', waits_for_order = false WHERE order_id = $1 AND waits_for_order`,
+        [id],
+      );
+    }
     return rowToOrder(rows[0]);
   }
 }

@@ -69,7 +69,7 @@ export class OrdersService {
     const repo = new OrdersRepo(this.deps.db);
     const attempt: Attempt = { tenantId: cred.tenantId, source: req.source, externalOrderId: req.externalOrderId, payloadSha256: hash };
     // one round trip: the idempotency check and this attempt's own holds (used below for a checkout order)
-    const { order: existing, legs: attemptLegs } = await repo.byExternalIdWithLegs(attempt);
+    const { order: existing, legs: attemptLegs, others } = await repo.byExternalIdWithLegs(attempt);
     if (existing) return this.repeat(existing, hash);
 
     const point = await this.deps.points.getForSource(cred.tenantId, req.source, req.externalPointId);
@@ -84,7 +84,7 @@ export class OrdersService {
     let calc: Calculation | null = null;
     let legs: LegRecord[] = [];
     if (req.payment) {
-      calc = await this.verifyCheckout(cred, req, ownHolds(attemptLegs), point as RoutedPoint);
+      calc = await this.verifyCheckout(cred, req, ownHolds(attemptLegs), point as RoutedPoint, others);
       payload = checkoutPayload(ctx, calc);
       legs = await this.deps.holds.holdAll(attempt, wantedLegs(req, calc), orderId);
       // a reused held leg keeps its recorded amount (spec: Loyalty hold legs); the fresh calculation must agree
@@ -124,6 +124,7 @@ export class OrdersService {
       cancelReason: null,
       cancelDetail: null,
       cancelRequestedAt: null,
+      cancelDispatchedAt: null,
       cancelRequestedBy: null,
       accrualState: 'none',
       accrualAttempts: 0,
@@ -188,8 +189,35 @@ export class OrdersService {
     if (p.change && p.change.from < p.amountMinor) throw invalid('change.from is less than the amount');
   }
 
-  /** Rules 2-5 and 8: fresh calculation, token binding, catalog prices, warnings, minimum, serviceability, mapping. */
-  private async verifyCheckout(cred: Credential, req: OrderRequest, own: OwnHolds, point: RoutedPoint): Promise<Calculation> {
+  /**
+   * Rules 2-5 and 8: token binding, fresh calculation, catalog prices, warnings, minimum, serviceability, mapping.
+   * A body whose calculation is valid and newer than the holds of another body of the same externalOrderId (the
+   * partner corrected the order after a 409 price_changed) first releases those holds: only one body can become the
+   * order, and the fresh calculation must see the guest's coupon and balance as they are for this body (defect 4 of
+   * issue 21; docs/loyalty.md "A corrected body").
+   */
+  private async verifyCheckout(cred: Credential, req: OrderRequest, own: OwnHolds, point: RoutedPoint, others: LegRecord[]): Promise<Calculation> {
+    const why = await this.deps.tokens.check(
+      req.calculationId!,
+      {
+        tenantId: cred.tenantId,
+        source: req.source,
+        pointId: req.externalPointId,
+        deliveryType: req.deliveryType,
+        items: req.items.map((l) => [l.externalProductId.toLowerCase(), parseQuantityMilli(l.quantity)!]),
+        coupon: req.coupon ?? null,
+        bonusToSpendMinor: req.bonusToSpend?.amountMinor ?? null,
+        certificate: req.certificate ?? null,
+        phone: req.guest.phone,
+        totalMinor: req.payment!.amountMinor,
+      },
+      this.deps.clock.now(),
+    );
+    if (!why) {
+      const issued = this.deps.tokens.issuedAt(req.calculationId!);
+      const superseded = others.filter((l) => l.state === 'held' && l.orderId === null && issued !== null && l.updatedAt < issued);
+      if (superseded.length > 0) await this.deps.holds.releaseUnlinked(superseded);
+    }
     const cart = {
       pointId: req.externalPointId,
       deliveryType: req.deliveryType,
@@ -206,22 +234,6 @@ export class OrdersService {
     const wantsLoyalty = req.coupon !== undefined || (req.bonusToSpend?.amountMinor ?? 0) > 0 || req.certificate !== undefined;
     if (wantsLoyalty && calc.loyalty === null) throw new ApiError('loyalty_unavailable', {}, 'coupon or bonus while loyalty is unavailable');
     const changed = (why: string) => new ApiError('price_changed', { calculation: calc.body }, why);
-    const why = await this.deps.tokens.check(
-      req.calculationId!,
-      {
-        tenantId: cred.tenantId,
-        source: req.source,
-        pointId: req.externalPointId,
-        deliveryType: req.deliveryType,
-        items: cart.items.map((l) => [l.id.toLowerCase(), parseQuantityMilli(l.quantity)!]),
-        coupon: req.coupon ?? null,
-        bonusToSpendMinor: req.bonusToSpend?.amountMinor ?? null,
-        certificate: req.certificate ?? null,
-        phone: req.guest.phone,
-        totalMinor: req.payment!.amountMinor,
-      },
-      this.deps.clock.now(),
-    );
     if (why) throw changed(why);
     if (calc.lines.some((l) => l.warning)) throw changed('a line has a warning');
     req.items.forEach((l, i) => {

@@ -71,7 +71,7 @@ export function legacyPayload(ctx: PayloadContext, productIds: string[]): PosOrd
 
 /**
  * Checkout order payload, checked against the invariant of rule 9 before anything is stored:
- * Σ line sums at catalog price − Σ mapped discounts + delivery fee = Σ payments.
+ * Σ line sums at catalog price − Σ mapped discounts + delivery fee = Σ payments, and a non-zero fee has its line.
  * @throws ApiError internal_error when the invariant does not hold (a defect, never sent to the POS).
  */
 export function checkoutPayload(ctx: PayloadContext, calc: Calculation): PosOrderPayload {
@@ -102,6 +102,11 @@ export function checkoutPayload(ctx: PayloadContext, calc: Calculation): PosOrde
       sumMinor: amounts.certificateSpend,
       isProcessedExternally: true,
     });
+  // the fee reaches the POS only as its service line: a fee without a fee product would be paid but never sold
+  // (the database refuses zone pricing without one; this is the check at the place that builds the line)
+  if (amounts.deliveryFee > 0 && !settings.deliveryFeeProductId) {
+    throw new ApiError('internal_error', {}, `delivery fee ${amounts.deliveryFee} without a delivery-fee product: no service line for the POS`);
+  }
   const items = calc.lines.map((l) => ({
     productId: l.item!.id,
     amount: formatQuantity(l.quantityMilli),
@@ -117,8 +122,7 @@ export function checkoutPayload(ctx: PayloadContext, calc: Calculation): PosOrde
       amount: formatQuantity(g.quantityMilli),
       discountTypeId: g.posDiscountId!,
     })),
-    deliveryFeeLine:
-      amounts.deliveryFee > 0 && settings.deliveryFeeProductId ? { productId: settings.deliveryFeeProductId, sumMinor: amounts.deliveryFee } : null,
+    deliveryFeeLine: amounts.deliveryFee > 0 ? { productId: settings.deliveryFeeProductId!, sumMinor: amounts.deliveryFee } : null,
     deliveryFeeMinor: amounts.deliveryFee,
     payments,
   };

@@ -25,7 +25,8 @@ const errors = errorResponses(
   ],
   PosErrorBody,
 );
-const Params = Type.Object({ id: Type.String() });
+/** The order id in POS paths: a UUID in its canonical form, checked before anything reaches the database. */
+const Params = Type.Object({ id: Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' }) });
 
 /** POS protocol: order claims, state and delivery reports, cancellations (docs/pos-protocol.md). */
 export function posOrdersRoutes(root: FastifyInstance, svc: PosOrdersService): void {

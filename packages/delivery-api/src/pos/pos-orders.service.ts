@@ -1,7 +1,8 @@
 import type { Clock, Db, IdSource, Queryable } from '@app/shared';
 import type { Credential } from '../auth/credentials.repo.js';
 import { ApiError, invalid } from '../errors.js';
-import type { LoyaltyHolds } from '../orders/loyalty-holds.js';
+import { LegsRepo, type LegRecord } from '../orders/legs.repo.js';
+import type { LegLog, LoyaltyHolds } from '../orders/loyalty-holds.js';
 import type { OrderEvents } from '../orders/order-events.js';
 import type { CrashPoints } from '../orders/crash-points.js';
 import { holdEffectOf } from '../orders/order-states.js';
@@ -9,6 +10,8 @@ import type { OrderState } from '../orders/order-view.js';
 import { OrdersRepo, toView, type OrderRecord } from '../orders/orders.repo.js';
 import { transition } from '../orders/transition.js';
 import type { CancellationRequest, CancelResultReport, ClaimedOrder, DeliveryStatusReport, StateReport } from './pos-protocol.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A claim lease: the POS must report within it or the order returns to the queue. */
 export const CLAIM_LEASE_SECONDS = 120;
@@ -20,23 +23,23 @@ const CANCEL_DISPATCH_STATES: OrderState[] = ['claimed', 'create_sending', 'crea
  * Spec: issue "POS order flow", ARCHITECTURE "POS protocol"; docs/pos-protocol.md.
  */
 export class PosOrdersService {
-  constructor(private readonly deps: { db: Db; clock: Clock; ids: IdSource; events: OrderEvents; holds: LoyaltyHolds; crash: CrashPoints }) {}
+  constructor(
+    private readonly deps: { db: Db; clock: Clock; ids: IdSource; events: OrderEvents; holds: LoyaltyHolds; crash: CrashPoints; log?: LegLog },
+  ) {}
 
-  /** Claims up to `limit` queued orders of the route with a lease; expired claims go back to the queue first. */
+  /**
+   * Claims up to `limit` queued orders of the route with a lease; expired claims go back to the queue first. A
+   * claimed order with a pending cancellation does not: the POS that claimed it may still be creating it, so it
+   * keeps the order and its claim (reports under it are accepted), and gets the cancellation handed out; its answer
+   * decides (docs/loyalty.md "Claim expiry"). Nothing is cancelled or released because a lease ran out.
+   */
   async claim(cred: Credential, limit: number): Promise<ClaimedOrder[]> {
     const now = this.deps.clock.now();
     const expires = new Date(now.getTime() + CLAIM_LEASE_SECONDS * 1000);
-    const cancelledNow: string[] = [];
     const claimed = await this.deps.db.tx(async (q) => {
       const repo = new OrdersRepo(q);
       for (const expired of await repo.expiredClaims(cred.organizationId!, cred.terminalGroupId!, now)) {
-        const back = await transition(q, this.deps.events, expired, 'queued', 'claim_expired', now, { claimId: null, claimExpiresAt: null });
-        // a cancellation requested while the POS held the order is executed now that nobody holds it
-        if (back.cancelState === 'requested') {
-          const done = await transition(q, this.deps.events, back, 'cancelled', 'partner_cancel', now, { cancelState: 'done' });
-          await this.deps.events.emit(q, 'order.cancel_result', toView(done), now);
-          cancelledNow.push(done.id);
-        }
+        await transition(q, this.deps.events, expired, 'queued', 'claim_expired', now, { claimId: null, claimExpiresAt: null });
       }
       const out: ClaimedOrder[] = [];
       for (const queued of await repo.claimable(cred.organizationId!, cred.terminalGroupId!, limit)) {
@@ -48,7 +51,6 @@ export class PosOrdersService {
       return out;
     });
     this.deps.crash.at('claim.after_commit');
-    for (const id of cancelledNow) await this.deps.holds.settle(id, 'release');
     return claimed;
   }
 
@@ -64,13 +66,17 @@ export class PosOrdersService {
       if (r.stableId !== o.id) throw new ApiError('stable_id_mismatch', {}, 'stableId does not match the order');
       if (o.posOrderId && r.posOrderId && r.posOrderId !== o.posOrderId)
         throw new ApiError('stable_id_mismatch', {}, 'posOrderId differs from the one reported before');
-      if (o.claimId !== r.claimId || (o.state === 'claimed' && o.claimExpiresAt! < now))
+      // the lease of an order with a pending cancellation does not run out (see claim): its POS may report late
+      if (o.claimId !== r.claimId || (o.state === 'claimed' && o.claimExpiresAt! < now && o.cancelState !== 'requested'))
         throw new ApiError('invalid_or_expired_claim', {}, 'claim is not current');
       if (o.state === r.state) return null;
       if (r.state === 'created_verified' && !r.posOrderId && !o.posOrderId) throw invalid('created_verified needs posOrderId');
-      // a cancellation the hold sweeper asked for (not the partner) is withdrawn once the POS verified the order:
-      // the holds are confirmed now, and cancelling would leave the guest's spent coupon on a cancelled order
-      const withdraw = r.state === 'created_verified' && o.cancelState === 'requested' && o.cancelRequestedBy === 'hold_timeout';
+      // a cancellation the hold sweeper asked for (not the partner) is withdrawn once the POS verified the order —
+      // the holds are confirmed now, and cancelling would leave the guest's spent coupon on a cancelled order — but
+      // only while the POS was never handed it: one already handed out stays requested, and the POS's result is
+      // accepted when it comes (cancelResult: to manual_review when the spend is confirmed)
+      const withdraw =
+        r.state === 'created_verified' && o.cancelState === 'requested' && o.cancelRequestedBy === 'hold_timeout' && o.cancelDispatchedAt === null;
       const moved = await transition(q, this.deps.events, o, r.state, 'pos', now, {
         claimExpiresAt: new Date(now.getTime() + CLAIM_LEASE_SECONDS * 1000),
         ...(r.posOrderId ? { posOrderId: r.posOrderId } : {}),
@@ -87,19 +93,42 @@ export class PosOrdersService {
     return toView(order);
   }
 
-  /** A delivery status report (created orders only); Delivered/Closed of a checkout order schedules the bonus accrual. */
+  /**
+   * A delivery status report (docs/loyalty.md "Delivery statuses after a cancellation"): any status of a
+   * `created_verified` order, where Delivered/Closed of a checkout order schedules the bonus accrual; of a
+   * `manual_review` order that the POS created, any status, recorded for the person deciding it, never an accrual;
+   * of a `cancelled` order, only `Cancelled` (what the POS shows after executing the cancellation). Anything else
+   * is 409 invalid_state_transition.
+   */
   async deliveryStatus(cred: Credential, orderId: string, r: DeliveryStatusReport) {
     const now = this.deps.clock.now();
     return this.deps.db.tx(async (q) => {
       const o = await this.scoped(q, cred, orderId);
-      if (o.state !== 'created_verified' && o.state !== 'cancelled')
-        throw new ApiError('invalid_state_transition', {}, 'delivery status before the order was created');
+      const accepted =
+        o.state === 'created_verified' ||
+        (o.state === 'manual_review' && o.posOrderId !== null) ||
+        (o.state === 'cancelled' && r.status === 'Cancelled');
+      if (!accepted) {
+        throw new ApiError(
+          'invalid_state_transition',
+          {},
+          o.state === 'cancelled' ? 'a cancelled order takes only the delivery status Cancelled' : 'delivery status before the order was created',
+        );
+      }
       if (o.deliveryStatus === r.status) return toView(o);
       const accrue =
-        (r.status === 'Delivered' || r.status === 'Closed') && o.kind === 'checkout' && o.accrualState === 'none' && o.guestPhone !== null;
+        o.state === 'created_verified' &&
+        (r.status === 'Delivered' || r.status === 'Closed') &&
+        o.kind === 'checkout' &&
+        o.accrualState === 'none' &&
+        o.guestPhone !== null;
       const upd = await new OrdersRepo(q).update(
         o.id,
-        { deliveryStatus: r.status, deliveryStatusAt: r.at ? new Date(r.at) : now, ...(accrue ? { accrualState: 'pending' } : {}) },
+        {
+          deliveryStatus: r.status,
+          deliveryStatusAt: r.at ? new Date(r.at) : now,
+          ...(accrue ? { accrualState: 'pending', accrualSince: now } : {}),
+        },
         now,
       );
       await this.deps.events.emit(q, 'order.delivery_status_changed', toView(upd), now);
@@ -118,31 +147,57 @@ export class PosOrdersService {
       retryBefore,
       CANCEL_DISPATCH_STATES,
     );
+    this.deps.crash.at('cancel.dispatch.after_commit');
     return rows.map((o) => ({ orderId: o.id, stableId: o.id, posOrderId: o.posOrderId, state: o.state, reason: 'client refusal' as const }));
   }
 
-  /** The POS outcome of a cancellation: cancelled (holds released) or rejected with a cancelDetail. */
+  /**
+   * The POS outcome of a cancellation: `rejected` → cancelState rejected with a cancelDetail; `cancelled` → state
+   * `cancelled`, holds released. A cancellation the POS executed after it verified the order (requested before, by
+   * the partner or the sweeper) never leaves the loyalty spend confirmed on a cancelled order: when a leg of the
+   * order is confirmed or being confirmed, the order goes to `manual_review` (cancelState done) with those legs
+   * flagged for a refund that a person decides (operator `order refunds`; docs/loyalty.md). A repeat of the result
+   * already recorded is answered without change.
+   */
   async cancelResult(cred: Credential, orderId: string, r: CancelResultReport) {
     const now = this.deps.clock.now();
-    const order = await this.deps.db.tx(async (q) => {
+    const out = await this.deps.db.tx(async (q) => {
       const o = await this.scoped(q, cred, orderId);
-      if (o.cancelState !== 'requested') throw new ApiError('invalid_state_transition', {}, 'no cancellation is requested for this order');
+      if (o.cancelState !== 'requested') {
+        const repeat = (r.result === 'cancelled' && o.cancelState === 'done') || (r.result === 'rejected' && o.cancelState === 'rejected');
+        if (repeat) return { order: o, refunds: [] as LegRecord[], repeat: true };
+        throw new ApiError('invalid_state_transition', {}, 'no cancellation is requested for this order');
+      }
       if (r.result === 'rejected') {
         if (!r.detail) throw invalid('a rejected cancellation needs detail');
         const upd = await new OrdersRepo(q).update(o.id, { cancelState: 'rejected', cancelDetail: r.detail }, now);
         await this.deps.events.emit(q, 'order.cancel_result', toView(upd), now);
-        return upd;
+        return { order: upd, refunds: [], repeat: false };
       }
-      const upd = await transition(q, this.deps.events, o, 'cancelled', 'pos_cancel', now, {
+      const legs = new LegsRepo(q);
+      const spent = o.state === 'created_verified' && (await legs.forOrder(o.id)).some((l) => l.state !== 'released' && l.state !== 'failed');
+      const upd = await transition(q, this.deps.events, o, spent ? 'manual_review' : 'cancelled', 'pos_cancel', now, {
         cancelState: 'done',
         ...(o.deliveryStatus ? { deliveryStatus: 'Cancelled', deliveryStatusAt: now } : {}),
       });
+      const refunds = spent ? await legs.flagRefund(o.id, now, 'the POS cancelled the order after it was verified') : [];
       if (o.deliveryStatus && o.deliveryStatus !== 'Cancelled') await this.deps.events.emit(q, 'order.delivery_status_changed', toView(upd), now);
       await this.deps.events.emit(q, 'order.cancel_result', toView(upd), now);
-      return upd;
+      return { order: upd, refunds, repeat: false };
     });
-    if (order.state === 'cancelled') await this.deps.holds.settle(order.id, 'release');
-    return toView(order);
+    this.deps.crash.at('cancel_result.after_commit');
+    if (out.refunds.length > 0) {
+      this.deps.log?.error(
+        {
+          orderId: out.order.id,
+          externalOrderId: out.order.externalOrderId,
+          legs: out.refunds.map((l) => ({ legId: l.id, kind: l.kind, state: l.state, amountMinor: l.amountMinor })),
+        },
+        'the POS cancelled a verified order whose loyalty spend is confirmed: manual_review, refund to decide (delivery-operator order refunds)',
+      );
+    }
+    if (out.order.state === 'cancelled' && !out.repeat) await this.deps.holds.settle(out.order.id, 'release');
+    return toView(out.order);
   }
 
   /**
@@ -150,7 +205,7 @@ export class PosOrdersService {
    * any object outside a key's scope; `scope_violation` stays reserved for internal defects).
    */
   private async scoped(q: Queryable, cred: Credential, orderId: string): Promise<OrderRecord> {
-    if (!/^[0-9a-f-]{36}$/i.test(orderId)) throw invalid('order id is not a UUID');
+    if (!UUID.test(orderId)) throw invalid('order id is not a UUID');
     const o = await new OrdersRepo(q).byId(orderId.toLowerCase(), true);
     if (!o) throw new ApiError('not_found', {}, 'no such order');
     if (o.organizationId !== cred.organizationId || o.terminalGroupId !== cred.terminalGroupId) {

@@ -21,6 +21,9 @@ export const GUEST_BONUS = 50000;
 /** Guest n's phone and coupon: every scenario has its own, so the loyalty ledger can be checked per scenario. */
 export const phoneOf = (n: number) => `+7999100${String(n).padStart(4, '0')}`;
 export const couponOf = (n: number) => `CRASH${n}`;
+/** Guest n's gift certificate (its own, so its wallet can be checked per scenario). */
+export const certificateOf = (n: number) => `CERT-CRASH-${n}`;
+export const CERTIFICATE_BALANCE = 100000;
 
 export interface Key {
   apiKey: string;
@@ -95,7 +98,7 @@ export async function makeCrashWorld(baseUrl: string): Promise<CrashWorld> {
         bonusBalanceMinor: GUEST_BONUS,
         accrualPercent: 5,
       })),
-      certificates: [],
+      certificates: Array.from({ length: GUESTS }, (_, n) => ({ serial: certificateOf(n), balanceMinor: CERTIFICATE_BALANCE })),
       faults: { writeLimitPerMinute: 0 },
     },
     port: 0,
@@ -126,7 +129,12 @@ export async function makeCrashWorld(baseUrl: string): Promise<CrashWorld> {
   });
   const pos = await ops.issuePosCredential({ tenantId: 't1', organizationId: ORG, terminalGroupId: TG(1) });
   const partner = await ops.issuePartnerCredential({ tenantId: 't1', source: 'website', pointIds: ['1'] });
-  await new TenantsRepo(db).updateSettings('t1', { bonusPaymentTypeCode: 'BONUS', deliveryFeeProductId: 'fee', zonePricing: true });
+  await new TenantsRepo(db).updateSettings('t1', {
+    bonusPaymentTypeCode: 'BONUS',
+    certificatePaymentTypeCode: 'CERT',
+    deliveryFeeProductId: 'fee',
+    zonePricing: true,
+  });
 
   const clock = new ManualClock(new Date());
   const loyalty = new HttpLoyalty({ baseUrl: sim.url, apiLogin: 'crash-login', timeoutMs: 2000 });
@@ -238,8 +246,14 @@ export async function makeCrashWorld(baseUrl: string): Promise<CrashWorld> {
   };
 }
 
-/** A calculation and the matching order body for guest `n` (coupon of n and `bonus` kopecks), pickup, cash. */
-export async function orderFor(child: Child, w: CrashWorld, n: number, ext: string, opts: { bonus?: number; coupon?: boolean } = {}) {
+/** A calculation and the matching order body for guest `n` (coupon of n, `bonus` kopecks, `certificate` kopecks of n's certificate), pickup, cash. */
+export async function orderFor(
+  child: Child,
+  w: CrashWorld,
+  n: number,
+  ext: string,
+  opts: { bonus?: number; coupon?: boolean; certificate?: number } = {},
+) {
   const cart = {
     pointId: '1',
     deliveryType: 'pickup',
@@ -247,6 +261,7 @@ export async function orderFor(child: Child, w: CrashWorld, n: number, ext: stri
     guest: { phone: phoneOf(n) },
     ...(opts.coupon === false ? {} : { coupon: couponOf(n) }),
     ...(opts.bonus ? { bonusToSpend: { amountMinor: opts.bonus, currency: 'RUB' } } : {}),
+    ...(opts.certificate ? { certificate: { serial: certificateOf(n), amountMinor: opts.certificate } } : {}),
   };
   const c = await child.call(w.partner, 'POST', '/v1/checkout/calculate', cart);
   if (c.status !== 200) throw new Error(`calculate ${c.status} ${JSON.stringify(c.json)}`);
@@ -264,5 +279,6 @@ export async function orderFor(child: Child, w: CrashWorld, n: number, ext: stri
     payment: { method: 'cash', paid: false, amountMinor: c.json.total.amountMinor },
     ...(cart.coupon ? { coupon: cart.coupon } : {}),
     ...(cart.bonusToSpend ? { bonusToSpend: cart.bonusToSpend } : {}),
+    ...(cart.certificate ? { certificate: cart.certificate } : {}),
   };
 }

@@ -1,5 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { couponOf, GUEST_BONUS, makeCrashWorld, orderFor, phoneOf, type Child, type CrashWorld } from './crash-world.js';
+import {
+  CERTIFICATE_BALANCE,
+  certificateOf,
+  couponOf,
+  GUEST_BONUS,
+  makeCrashWorld,
+  orderFor,
+  phoneOf,
+  type Child,
+  type CrashWorld,
+} from './crash-world.js';
 
 /**
  * Issue 15, fault-injection harness: the delivery API dies (SIGKILL) at each recovery point of order creation,
@@ -66,13 +76,17 @@ async function checkInvariants(n: number, ext: string, final: string): Promise<v
   }
   const customer = w.sim.engine.customers.find({ phone: phoneOf(n) });
   const bonusWallet = customer.wallets.find((x) => x.type === 'bonus')!;
-  const holds = w.sim.engine.holds.list().filter((h) => h.walletId === bonusWallet.id || h.couponCode === couponOf(n));
+  const certWallet = w.sim.engine.customers.find({ cardNumber: certificateOf(n) }).wallets.find((x) => x.type === 'certificate')!;
+  const holds = w.sim.engine.holds
+    .list()
+    .filter((h) => h.walletId === bonusWallet.id || h.walletId === certWallet.id || h.couponCode === couponOf(n));
   expect(holds.filter((h) => h.status === 'held')).toEqual([]);
   const confirmed = holds.filter((h) => h.status === 'confirmed');
   const confirmedLegs = legs.filter((l) => l.state === 'confirmed');
   expect(confirmed.map((h) => h.id).sort()).toEqual(confirmedLegs.map((l) => l.hold_id).sort());
-  const spent = confirmed.filter((h) => h.walletId).reduce((s, h) => s + h.amountMinor, 0);
-  expect({ balance: bonusWallet.balanceMinor, held: bonusWallet.heldMinor }).toEqual({ balance: GUEST_BONUS - spent, held: 0 });
+  const spent = (walletId: string) => confirmed.filter((h) => h.walletId === walletId).reduce((s, h) => s + h.amountMinor, 0);
+  expect({ balance: bonusWallet.balanceMinor, held: bonusWallet.heldMinor }).toEqual({ balance: GUEST_BONUS - spent(bonusWallet.id), held: 0 });
+  expect({ balance: certWallet.balanceMinor, held: certWallet.heldMinor }).toEqual({ balance: CERTIFICATE_BALANCE - spent(certWallet.id), held: 0 });
 }
 
 /** Settles leftovers the way production does: the sweeper after 2 and after 31 minutes. */
@@ -83,7 +97,7 @@ async function sweepThrough(): Promise<void> {
 }
 
 let guest = 0;
-const creationPoints = ['coupon', 'bonus']
+const creationPoints = ['coupon', 'bonus', 'certificate']
   .flatMap((k) => [`hold.before_call.${k}`, `hold.after_call.${k}`, `hold.after_record.${k}`])
   .concat('order.after_insert');
 
@@ -95,7 +109,7 @@ describe('crash during order creation → restart → same request again → ver
       const first = await w.start(point);
       // the whole bonus balance and a single-use coupon: the loyalty service counts this attempt's own holds
       // against the guest, so only a retry that reuses them (spec: Loyalty hold legs) is created at all
-      const order = await orderFor(first, w, n, ext, { bonus: GUEST_BONUS });
+      const order = await orderFor(first, w, n, ext, { bonus: GUEST_BONUS, certificate: 5000 });
       await untilDead(first, () => first.call(w.partner, 'POST', '/v1/orders', order));
       const second = await w.start();
       const created = await retryOrder(second, order);
@@ -158,6 +172,41 @@ describe('crash around the POS claim, the state report and settlement', () => {
     await checkInvariants(n, ext, 'cancelled');
     await second.kill();
   }, 120_000);
+});
+
+describe('crash around a cancellation the POS executes (issue 21)', () => {
+  // coupon only: bonus orders are not cancelled through the API
+  for (const point of ['cancel.dispatch.after_commit', 'cancel_result.after_commit']) {
+    it(`${point}: the POS's cancellation is handed out again / its result repeated; the order ends cancelled, released`, async () => {
+      const n = guest++;
+      const ext = `crash-${point}`;
+      const first = await w.start(point);
+      const order = await orderFor(first, w, n, ext);
+      const created = await first.call(w.partner, 'POST', '/v1/orders', order);
+      expect(created.status).toBe(201);
+      const id = created.json.id as string;
+      const claim = await first.call(w.pos, 'POST', '/pos/v1/orders/claim', { limit: 50 });
+      expect(claim.json.orders.map((x: Row) => x.orderId)).toContain(id);
+      expect((await first.call(w.partner, 'POST', `/v1/orders/${id}/cancel`, { reason: 'guest_request', comment: '' })).status).toBe(202);
+      await untilDead(first, async () => {
+        await first.call(w.pos, 'POST', '/pos/v1/cancellations/claim', {});
+        await first.call(w.pos, 'POST', `/pos/v1/orders/${id}/cancel-result`, { result: 'cancelled' });
+      });
+      const second = await w.start();
+      if (point === 'cancel.dispatch.after_commit') {
+        // the hand-out committed but its answer died with the process: handed out again after its 120-second lease
+        // (the processes keep real time, so the hand-out is moved back instead)
+        await w.db.query(`UPDATE orders SET cancel_dispatched_at = cancel_dispatched_at - interval '121 seconds' WHERE id = $1`, [id]);
+        const again = await second.call(w.pos, 'POST', '/pos/v1/cancellations/claim', {});
+        expect(again.json.cancellations.map((c: Row) => c.orderId)).toContain(id);
+      }
+      // the POS repeats its result (its answer was lost): accepted without change when already recorded
+      expect((await second.call(w.pos, 'POST', `/pos/v1/orders/${id}/cancel-result`, { result: 'cancelled' })).status).toBe(200);
+      await sweepThrough();
+      await checkInvariants(n, ext, 'cancelled');
+      await second.kill();
+    }, 120_000);
+  }
 });
 
 /**

@@ -39,6 +39,8 @@ export type ScriptedFailure = 'unavailable' | 'rejected' | 'rate_limited' | Loya
 export class FakeLoyalty implements LoyaltyPort {
   readonly engine: LoyaltyEngine;
   readonly calls: { method: LoyaltyMethod; args: unknown }[] = [];
+  /** Every scripted failure that was used, in order (`before`: the call changed nothing; `after`: it took effect). */
+  readonly scriptsUsed: { method: LoyaltyMethod; failure: string; when: 'before' | 'after' }[] = [];
   private readonly limiter: WriteLimiter;
   private readonly before = new Map<LoyaltyMethod, ScriptedFailure[]>();
   private readonly after = new Map<LoyaltyMethod, ScriptedFailure[]>();
@@ -86,6 +88,11 @@ export class FakeLoyalty implements LoyaltyPort {
     return { open };
   }
 
+  /** Scripted failures of `method` not used yet. */
+  scripted(method: LoyaltyMethod): number {
+    return (this.before.get(method)?.length ?? 0) + (this.after.get(method)?.length ?? 0);
+  }
+
   /** Number of calls of a method so far. */
   count(method: LoyaltyMethod): number {
     return this.calls.filter((c) => c.method === method).length;
@@ -98,13 +105,13 @@ export class FakeLoyalty implements LoyaltyPort {
     });
   }
 
-  hold(req: HoldRequest, opts?: CallOptions): Promise<Hold> {
+  hold(req: HoldRequest, opts?: CallOptions): Promise<Hold & { status: HoldStatus }> {
     const common = { idempotencyKey: req.idempotencyKey, organizationId: req.organizationId, orderRef: req.orderRef, amountMinor: req.amountMinor };
     if (req.kind === 'coupon') {
       return this.run('hold', req, opts, () => {
         if (!req.coupon) throw new LoyaltyError('rejected', 'coupon_invalid', 'coupon hold without a coupon code');
         const h = this.engine.holds.holdCoupon({ ...common, code: req.coupon });
-        return { holdId: h.id, amountMinor: h.amountMinor };
+        return { holdId: h.id, amountMinor: h.amountMinor, status: h.status };
       });
     }
     let wallet: { customerId: string; walletId: string } | undefined;
@@ -124,7 +131,7 @@ export class FakeLoyalty implements LoyaltyPort {
       opts,
       () => {
         const h = this.engine.holds.holdWallet({ ...common, ...wallet! });
-        return { holdId: h.id, amountMinor: h.amountMinor };
+        return { holdId: h.id, amountMinor: h.amountMinor, status: h.status };
       },
       lookup,
     );
@@ -161,7 +168,10 @@ export class FakeLoyalty implements LoyaltyPort {
     const ms = this.delays.get(method);
     if (ms) await abortable(new Promise((r) => setTimeout(r, ms)), opts?.signal);
     const pre = this.before.get(method)?.shift();
-    if (pre) throw toError(pre);
+    if (pre) {
+      this.scriptsUsed.push({ method, failure: scriptName(pre), when: 'before' });
+      throw toError(pre);
+    }
     const out = engineCall(() => {
       read?.();
       if (WRITES.has(method)) {
@@ -171,7 +181,10 @@ export class FakeLoyalty implements LoyaltyPort {
       return body();
     });
     const post = this.after.get(method)?.shift();
-    if (post) throw toError(post);
+    if (post) {
+      this.scriptsUsed.push({ method, failure: scriptName(post), when: 'after' });
+      throw toError(post);
+    }
     return out;
   }
 }
@@ -184,6 +197,10 @@ function engineCall<T>(f: () => T): T {
     if (e instanceof SimError) throw serviceError(e.status, e.code, e.message, e.retryAfterSeconds?.toString());
     throw e;
   }
+}
+
+function scriptName(f: ScriptedFailure): string {
+  return typeof f === 'string' ? f : f.code;
 }
 
 function toError(f: ScriptedFailure): LoyaltyError {

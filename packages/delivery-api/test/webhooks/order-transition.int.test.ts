@@ -56,6 +56,7 @@ function orderRecord(id: string): OrderRecord {
     cancelReason: null,
     cancelDetail: null,
     cancelRequestedAt: null,
+    cancelDispatchedAt: null,
     cancelRequestedBy: null,
     accrualState: 'none',
     accrualAttempts: 0,
