@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { callbackHeaders, CallbackVerificationError, newCallbackSecret, signCallback, verifyCallback } from '../../src/callbacks/callback-signature.js';
+import {
+  callbackHeaders,
+  CallbackVerificationError,
+  newCallbackSecret,
+  signCallback,
+  verifyCallback,
+} from '../../src/callbacks/callback-signature.js';
 
 /** Known-answer vectors. The first is the Standard Webhooks specification's reference example. */
 const VECTORS = [

@@ -1,7 +1,14 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { photoOnTable, Rng } from '@app/docgen';
-import { findPageQuad, isProperQuad, looksLikeSheetOnBackground, orderCorners, type GrayImage, type Point } from '../../../src/engine/ocr/page-quad.js';
+import {
+  findPageQuad,
+  isProperQuad,
+  looksLikeSheetOnBackground,
+  orderCorners,
+  type GrayImage,
+  type Point,
+} from '../../../src/engine/ocr/page-quad.js';
 
 /**
  * A synthetic printed page: white A4 at 150 DPI (the photo is ~2000 px wide anyway, and this keeps the test fast
