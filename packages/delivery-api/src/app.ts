@@ -38,7 +38,7 @@ import { RedisRequestIds } from './auth/request-ids.redis.js';
 import { timedRequestIdStore } from './auth/request-id-metrics.js';
 import type { LoyaltyPort } from './loyalty/loyalty.port.js';
 import { CancelService } from './orders/cancel.service.js';
-import { noCrashPoints, type CrashPoints } from './orders/crash-points.js';
+import { noStepObserver, type StepObserver } from './common/recovery-points.js';
 import { HoldSweeper } from './orders/hold-sweeper.js';
 import { createLegMetrics } from './orders/leg-metrics.js';
 import { createOrderMetrics } from './orders/order-metrics.js';
@@ -76,8 +76,8 @@ export interface AppDeps {
   logger?: boolean | LoggerOptions;
   /** Where log lines go (default stdout). */
   logDestination?: DestinationStream;
-  /** Fault-injection harness only (orders/crash-points.ts); production: none. */
-  crash?: CrashPoints;
+  /** Told at each recovery point (common/recovery-points.ts); default nobody. */
+  steps?: StepObserver;
   /**
    * Redis (REDIS_URL): single-use request ids and the per-phone loyalty limit shared by all instances; absent =
    * request ids in the database and the phone limit in memory per instance.
@@ -127,7 +127,7 @@ export function createServices(deps: AppDeps) {
   });
   const checkout = new CheckoutService({ calculator, tokens, clock: deps.clock, db: deps.db });
   const log = createLogger(deps.logger, deps.logDestination);
-  const crash = deps.crash ?? noCrashPoints;
+  const steps = deps.steps ?? noStepObserver;
   const metrics = createLegMetrics(metricsRegistry, {
     legsByState: () => new LegsRepo(deps.db).countByState(),
     pendingAccruals: () => new OrdersRepo(deps.db).pendingAccrualsByAge(deps.clock.now()),
@@ -142,7 +142,7 @@ export function createServices(deps: AppDeps) {
     events,
     log,
     metrics,
-    crash,
+    steps,
   });
   const orders = new OrdersService({
     db: deps.db,
@@ -155,11 +155,11 @@ export function createServices(deps: AppDeps) {
     points: pointsRepo,
     zones,
     terminalGroups,
-    crash,
+    steps,
     metrics: createOrderMetrics(metricsRegistry),
   });
-  const cancel = new CancelService({ db: deps.db, clock: deps.clock, events, holds, crash });
-  const posOrders = new PosOrdersService({ db: deps.db, clock: deps.clock, ids: deps.ids, events, holds, crash, log });
+  const cancel = new CancelService({ db: deps.db, clock: deps.clock, events, holds, steps });
+  const posOrders = new PosOrdersService({ db: deps.db, clock: deps.clock, ids: deps.ids, events, holds, steps, log });
   const retention = new Retention({
     db: deps.db,
     clock: deps.clock,
@@ -168,7 +168,7 @@ export function createServices(deps: AppDeps) {
     webhookRetentionDays: deps.webhookRetentionDays ?? DEFAULT_WEBHOOK_RETENTION_DAYS,
     requestIdsInDatabase: !deps.redis,
   });
-  const sweeper = new HoldSweeper({ db: deps.db, clock: deps.clock, loyalty: deps.loyalty, holds, events, log, metrics, crash });
+  const sweeper = new HoldSweeper({ db: deps.db, clock: deps.clock, loyalty: deps.loyalty, holds, events, log, metrics, steps });
   return {
     terminalGroups,
     pointsRepo,

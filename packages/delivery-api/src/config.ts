@@ -40,11 +40,6 @@ export interface DeliveryConfig {
   loyaltyTimeoutMs: number;
   /** Allow plain-http webhook URLs to loopback (WEBHOOKS_ALLOW_INSECURE_LOOPBACK=1; tests and the demo only). */
   webhooksAllowInsecureLoopback: boolean;
-  /**
-   * Fault-injection harness only: the recovery point at which the process kills itself (DELIVERY_CRASH_AT),
-   * honoured only with DELIVERY_TEST_HOOKS=1; null in every other case. See orders/crash-points.ts.
-   */
-  crashAt: string | null;
 }
 
 function parseKey(raw: string, name: string): Buffer {
@@ -91,6 +86,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DeliveryConfig
     loyaltyApiLogin: env.LOYALTY_API_LOGIN || undefined,
     loyaltyTimeoutMs: envInt(env, 'LOYALTY_TIMEOUT_MS', 5000, 100, 60000),
     webhooksAllowInsecureLoopback: envFlag(env, 'WEBHOOKS_ALLOW_INSECURE_LOOPBACK'),
-    crashAt: envFlag(env, 'DELIVERY_TEST_HOOKS') && env.DELIVERY_CRASH_AT ? env.DELIVERY_CRASH_AT : null,
   };
 }

@@ -8,7 +8,7 @@ import { SecretBox } from './auth/secret-box.js';
 import type { DeliveryConfig } from './config.js';
 import { HttpLoyalty } from './loyalty/loyalty.http.js';
 import type { LoyaltyPort } from './loyalty/loyalty.port.js';
-import { killAt } from './orders/crash-points.js';
+import type { StepObserver } from './common/recovery-points.js';
 import type { OrderEvents } from './orders/order-events.js';
 import { createWebhookDispatcher, type WebhookDispatcher } from './webhooks/dispatcher.js';
 import { createOutboxOrderEvents } from './webhooks/outbox.js';
@@ -51,6 +51,8 @@ export async function startDeliveryServer(opts: {
   loyalty?: LoyaltyPort | null;
   /** Order events; default the webhook outbox. */
   events?: OrderEvents;
+  /** Told at each recovery point (default nobody). */
+  steps?: StepObserver;
   /** Run the webhook dispatcher in this instance (default true; poll interval 1 s). */
   dispatchWebhooks?: boolean;
 }): Promise<DeliveryServer> {
@@ -71,7 +73,7 @@ export async function startDeliveryServer(opts: {
     events: opts.events ?? createOutboxOrderEvents(opts.ids ?? randomIds),
     logger: opts.logger ?? { level: config.logLevel },
     logDestination: opts.logDestination,
-    crash: config.crashAt ? killAt(config.crashAt) : undefined,
+    steps: opts.steps,
     redis,
     webhookRetentionDays: config.webhookRetentionDays,
   };

@@ -10,8 +10,9 @@ import { OperatorService } from '../src/operator/operator.service.js';
 import type { SimulatorConfig } from '@app/loyalty-simulator';
 import { FakeLoyalty } from './support/loyalty.fake.js';
 import { makeLoyaltyConfig } from './support/loyalty.fixtures.js';
-import type { CrashPoints } from '../src/orders/crash-points.js';
-import { RecordingOrderEvents, type OrderEvents } from '../src/orders/order-events.js';
+import type { StepObserver } from '../src/common/recovery-points.js';
+import type { OrderEvents } from '../src/orders/order-events.js';
+import { RecordingOrderEvents } from './support/recording-order-events.js';
 import { TenantsRepo } from '../src/tenants/tenants.repo.js';
 
 export const MIGRATIONS = join(import.meta.dirname, '..', 'migrations');
@@ -48,7 +49,7 @@ export interface World {
 export async function makeWorld(
   opts: {
     loyaltyRequestsPerMinute?: number;
-    crash?: CrashPoints;
+    crash?: StepObserver;
     redis?: RedisDeps;
     /** Wraps the database the services use (e.g. a statement counter); the world's `db` stays the unwrapped one. */
     wrapDb?: (db: Db) => Db;
@@ -77,7 +78,7 @@ export async function makeWorld(
     loyalty,
     events: opts.orderEvents ?? events,
     loyaltyRequestsPerMinute: opts.loyaltyRequestsPerMinute,
-    crash: opts.crash,
+    steps: opts.crash,
     redis: opts.redis,
   };
   const services = createServices(deps);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CRASH_POINTS, type CrashPoint } from '../src/orders/crash-points.js';
+import { RECOVERY_POINTS as CRASH_POINTS, type RecoveryPoint as CrashPoint } from '../src/common/recovery-points.js';
 import { canMoveLeg, LEG_TRANSITIONS, type LegState } from '../src/orders/leg-states.js';
 import { OrderSupportService } from '../src/orders/order-support.js';
 import { SimulatedCrash, throwAt } from './support/crash-points.js';
@@ -31,9 +31,9 @@ const inner = throwAt([]);
 let hitThisRun = new Set<string>();
 const crash = {
   armed: inner.armed,
-  at(p: CrashPoint) {
+  reached(p: CrashPoint) {
     if (inner.armed.has(p)) hitThisRun.add(p);
-    inner.at(p);
+    inner.reached(p);
   },
 };
 let w: World;

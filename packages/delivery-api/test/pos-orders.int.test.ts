@@ -234,12 +234,12 @@ describe('hold sweeper: the 30-minute rules by order state', () => {
     const { order } = await checkoutOrder(w, { coupon: 'WELCOME200' });
     // the process "dies" between the hold and the order insert: the insert step fails (its events are built
     // just before the one statement that writes order, links and events)
-    const entries = w.events.entries.bind(w.events);
-    w.events.entries = () => {
+    const entries = w.events.inStatement.bind(w.events);
+    w.events.inStatement = () => {
       throw new Error('crash before commit');
     };
     expect((await createOrder(w, order)).statusCode).toBe(500);
-    w.events.entries = entries;
+    w.events.inStatement = entries;
     const rows = () =>
       w.db.query<{ state: string; order_id: string | null }>('SELECT state, order_id FROM loyalty_legs WHERE external_order_id = $1', [
         order.externalOrderId,

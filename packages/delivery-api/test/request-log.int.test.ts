@@ -6,7 +6,7 @@ import { openTestDb } from '@app/shared/testing';
 import { buildApp, createServices } from '../src/app.js';
 import { SecretBox } from '../src/auth/secret-box.js';
 import { OperatorService } from '../src/operator/operator.service.js';
-import { RecordingOrderEvents } from '../src/orders/order-events.js';
+import { RecordingOrderEvents } from './support/recording-order-events.js';
 import { MIGRATIONS, ORG, T0, TG } from './harness.js';
 
 // Issue 9 item 11: one line per request; routine POS sync at debug, so the info log stays readable.

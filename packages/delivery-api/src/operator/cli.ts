@@ -18,7 +18,7 @@ import { OperatorError } from '../errors.js';
 import { OperatorService } from './operator.service.js';
 import { Registry } from 'prom-client';
 import { createLogger } from '../http/logger.js';
-import { noCrashPoints } from '../orders/crash-points.js';
+import { noStepObserver } from '../common/recovery-points.js';
 import { createLegMetrics } from '../orders/leg-metrics.js';
 
 export const USAGE = `delivery-operator <command> [options]
@@ -278,7 +278,7 @@ export async function runOrderCommand(argv: string[], config: DeliveryConfig, db
     events,
     log,
     metrics,
-    crash: noCrashPoints,
+    steps: noStepObserver,
   });
   const support = new OrderSupportService({ db, clock: systemClock, events, holds });
   if (action === 'legs') {

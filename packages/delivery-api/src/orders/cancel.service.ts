@@ -1,7 +1,7 @@
 import type { Clock, Db } from '@app/shared';
 import type { Credential } from '../auth/credentials.repo.js';
 import { ApiError, invalid } from '../errors.js';
-import type { CrashPoints } from './crash-points.js';
+import type { StepObserver } from '../common/recovery-points.js';
 import { LegsRepo } from './legs.repo.js';
 import type { LoyaltyHolds } from './loyalty-holds.js';
 import type { OrderEvents } from './order-events.js';
@@ -26,7 +26,7 @@ export interface CancelOutcome {
  * the restaurant cancels it at the POS. A `created_verified` order without loyalty gets 202 as an order in creation.
  */
 export class CancelService {
-  constructor(private readonly deps: { db: Db; clock: Clock; events: OrderEvents; holds: LoyaltyHolds; crash: CrashPoints }) {}
+  constructor(private readonly deps: { db: Db; clock: Clock; events: OrderEvents; holds: LoyaltyHolds; steps: StepObserver }) {}
 
   async cancel(cred: Credential, id: string, req: { reason: CancelReason; comment?: string }): Promise<CancelOutcome> {
     if (!UUID.test(id)) throw invalid('order id is not a UUID');
@@ -77,7 +77,7 @@ export class CancelService {
       return { status: 200 as const, order, release: false };
     });
     if ('rejected' in result) throw new ApiError('cancel_rejected', {}, 'the cancellation was refused');
-    this.deps.crash.at('cancel.after_commit');
+    this.deps.steps.reached('cancel.after_commit');
     if (result.release) await this.deps.holds.settle(result.order.id, 'release');
     return { status: result.status, order: toView(result.order) };
   }

@@ -1,7 +1,7 @@
 import type { Clock, Db } from '@app/shared';
 import { isLoyaltyError, type LoyaltyPort } from '../loyalty/loyalty.port.js';
 import type { LegMetrics } from './leg-metrics.js';
-import type { CrashPoints } from './crash-points.js';
+import type { StepObserver } from '../common/recovery-points.js';
 import { LegsRepo, type HeldLegOrder, type LegRecord } from './legs.repo.js';
 import type { LegLog, LoyaltyHolds } from './loyalty-holds.js';
 import type { OrderEvents } from './order-events.js';
@@ -85,7 +85,7 @@ export class HoldSweeper {
       events: OrderEvents;
       log: LegLog;
       metrics: LegMetrics;
-      crash: CrashPoints;
+      steps: StepObserver;
     },
   ) {}
 
@@ -210,12 +210,12 @@ export class HoldSweeper {
     }
     switch (order.state) {
       case 'created_verified':
-        this.deps.crash.at('sweep.confirm.after_claim');
+        this.deps.steps.reached('sweep.confirm.after_claim');
         rep.confirmed += await this.deps.holds.settleLegs([leg], 'confirm', claim);
         return;
       case 'rejected_final':
       case 'cancelled':
-        this.deps.crash.at('sweep.release.after_claim');
+        this.deps.steps.reached('sweep.release.after_claim');
         rep.released += await this.deps.holds.settleLegs([leg], 'release', claim); // release stuck
         return;
       case 'queued':
@@ -242,7 +242,7 @@ export class HoldSweeper {
     });
     if (!cancelled) return;
     rep.cancelled++;
-    this.deps.crash.at('sweep.cancel_queued.after_commit');
+    this.deps.steps.reached('sweep.cancel_queued.after_commit');
     rep.released += await this.deps.holds.settle(orderId, 'release', claim);
   }
 
@@ -265,7 +265,7 @@ export class HoldSweeper {
     });
     if (!requested) return;
     rep.cancelRequested++;
-    this.deps.crash.at('sweep.request_cancel.after_commit');
+    this.deps.steps.reached('sweep.request_cancel.after_commit');
   }
 
   /**
@@ -289,7 +289,7 @@ export class HoldSweeper {
             orderRef: order.id,
             paidMinor: order.paidMinor,
           }));
-        this.deps.crash.at('sweep.accrue.after_call');
+        this.deps.steps.reached('sweep.accrue.after_call');
         const now = this.deps.clock.now();
         // Another instance may have read the same due order and recorded its accrual first (the loyalty call is
         // idempotent by key, the event is not): record and announce it only while it is still pending.

@@ -2,7 +2,7 @@ import type { Clock, Db, IdSource } from '@app/shared';
 import type { SecretBox } from '../auth/secret-box.js';
 import { ApiError } from '../errors.js';
 import { isLoyaltyError, type HoldKind, type LoyaltyDiscount, type LoyaltyError, type LoyaltyPort } from '../loyalty/loyalty.port.js';
-import type { CrashPoints } from './crash-points.js';
+import type { StepObserver } from '../common/recovery-points.js';
 import type { LegMetrics } from './leg-metrics.js';
 import { canMoveLeg, type LegState } from './leg-states.js';
 import type { OrderEvents } from './order-events.js';
@@ -47,7 +47,7 @@ export interface LoyaltyHoldsDeps {
   events: OrderEvents;
   log: LegLog;
   metrics: LegMetrics;
-  crash: CrashPoints;
+  steps: StepObserver;
 }
 
 /**
@@ -118,7 +118,7 @@ export class LoyaltyHolds {
       await legs.move(leg.id, 'hold_failed', 'failed', this.deps.clock.now(), { error: 'loyalty not connected' });
       throw new ApiError('loyalty_unavailable', {}, 'loyalty not connected');
     }
-    this.deps.crash.at(`hold.before_call.${w.kind}`);
+    this.deps.steps.reached(`hold.before_call.${w.kind}`);
     let hold: Awaited<ReturnType<LoyaltyPort['hold']>>;
     try {
       hold = await this.deps.loyalty.hold({
@@ -139,7 +139,7 @@ export class LoyaltyHolds {
         throw new ApiError('rate_limited', {}, 'loyalty write limit', { 'Retry-After': String(err.retryAfterSeconds ?? 60) });
       throw new ApiError('loyalty_unavailable', {}, `loyalty unavailable during the ${w.kind} hold`);
     }
-    this.deps.crash.at(`hold.after_call.${w.kind}`);
+    this.deps.steps.reached(`hold.after_call.${w.kind}`);
     const now = this.deps.clock.now();
     // Recorded as the service answered it (defect 5 of issue 21): the same key answers the same hold in its current
     // state, so a key whose hold was released meanwhile must not become a `held` leg.
@@ -157,7 +157,7 @@ export class LoyaltyHolds {
     }
     const held = await legs.move(leg.id, 'hold_ok', 'held', now, { holdId: hold.holdId, amountMinor: hold.amountMinor });
     if (!held) throw new ApiError('hold_in_progress', {}, 'leg changed while holding');
-    this.deps.crash.at(`hold.after_record.${w.kind}`);
+    this.deps.steps.reached(`hold.after_record.${w.kind}`);
     return held;
   }
 
@@ -252,7 +252,7 @@ export class LoyaltyHolds {
     const at = this.deps.clock.now();
     const until = new Date(at.getTime() + SETTLE_CLAIM_MS);
     if (!(await new LegsRepo(this.deps.db).claim(leg.id, leg.state, at, until, claim))) return false;
-    this.deps.crash.at(`settle.before_call.${effect}`);
+    this.deps.steps.reached(`settle.before_call.${effect}`);
     try {
       const req = { holdId: leg.holdId!, idempotencyKey: `${effect}:${leg.id}` };
       if (effect === 'confirm') await this.deps.loyalty.confirm(req);
@@ -262,7 +262,7 @@ export class LoyaltyHolds {
       await this.settleFailed(leg, effect, err);
       return false;
     }
-    this.deps.crash.at(`settle.after_call.${effect}`);
+    this.deps.steps.reached(`settle.after_call.${effect}`);
     const moved = await this.deps.db.tx(async (q) => {
       const m = await new LegsRepo(q).move(leg.id, effect, effect === 'confirm' ? 'confirmed' : 'released', this.deps.clock.now());
       if (m && leg.orderId) {

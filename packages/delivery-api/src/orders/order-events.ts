@@ -1,6 +1,5 @@
 import type { Queryable } from '@app/shared';
 import type { OrderView } from './order-view.js';
-import type { OutboxEntry } from './outbox.repo.js';
 
 /** The eight working event types. Spec: Events. */
 export type OrderEventType =
@@ -28,21 +27,20 @@ export interface OrderEvents {
   /** Writes the event inside the caller's transaction `q` (one statement). */
   emit(q: Queryable, type: OrderEventType, order: OrderView, occurredAt: Date): Promise<void>;
   /**
-   * The outbox entries of `events` (new event ids), for a caller that writes them in its own statement with the
-   * change they report (order creation: OrdersRepo.create, one round trip). The caller must write all of them or
-   * none. A port that keeps events elsewhere (a test recorder) takes them here and returns none.
+   * The write of `events` as part of the caller's own statement, with the change they report (order creation:
+   * OrdersRepo.create, one round trip, so the events exist exactly when the order does). An adapter that keeps
+   * events elsewhere takes them here and returns a write of nothing.
    */
-  entries(events: OrderEvent[]): OutboxEntry[];
+  inStatement(events: OrderEvent[]): EventsWrite;
 }
 
-/** Records events in memory (tests that do not look at webhooks). */
-export class RecordingOrderEvents implements OrderEvents {
-  readonly events: { type: OrderEventType; order: OrderView }[] = [];
-  async emit(_q: Queryable, type: OrderEventType, order: OrderView): Promise<void> {
-    this.events.push({ type, order });
-  }
-  entries(events: OrderEvent[]): OutboxEntry[] {
-    for (const e of events) this.events.push({ type: e.type, order: e.order });
-    return [];
-  }
+/**
+ * Events written inside another statement (SQL owned by the adapter, webhooks/outbox.repo.ts): `ctes(param, gate)`
+ * is a comma-separated list of data-modifying CTEs (no `WITH`) that reads its rows from parameter `$param` (the
+ * value `value`), writes only when the CTE or table `gate` has rows, and ends with a CTE `events_written`. Its
+ * text depends on the arguments only, so it can sit in a named prepared statement.
+ */
+export interface EventsWrite {
+  ctes(param: number, gate: string | null): string;
+  value: string;
 }

@@ -1,8 +1,8 @@
 import type { Queryable } from '@app/shared';
 import type { CancelDetail, CancelReason, CancelState, DeliveryStatus, OrderRoute, OrderState, OrderView } from './order-view.js';
+import type { EventsWrite } from './order-events.js';
 import type { PosOrderPayload } from '../pos/pos-protocol.js';
 import { rowToLeg, type Attempt, type LegRecord, type LegRow } from './legs.repo.js';
-import { outboxCtes, outboxParam, type OutboxEntry } from './outbox.repo.js';
 
 /** An order row as the services use it. Times UTC. */
 export interface OrderRecord {
@@ -207,25 +207,16 @@ function orderRowParams(o: OrderRecord): unknown[] {
 export class OrdersRepo {
   constructor(private readonly q: Queryable) {}
 
-  async insert(o: OrderRecord): Promise<void> {
-    await this.q.query(
-      `INSERT INTO orders (id, tenant_id, source, external_order_id, point_id, organization_id, terminal_group_id, kind, state,
-         payload_sha256, request, pos_payload, route, guest_phone, payment_method, bonus_spend_minor, paid_minor, created_at, updated_at)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11::jsonb,$12::jsonb,$13::jsonb,$14,$15,$16,$17,$18,$18)`,
-      orderRowParams(o),
-    );
-  }
-
   /**
    * Creates an order in one statement, so in one round trip and atomically without BEGIN/COMMIT: inserts the row
    * (which is also the idempotency record: unique on tenant, source and externalOrderId, spec POST /v1/orders
    * rule 1), links the legs `legIds` of its attempt (same tenant, source, externalOrderId and body hash as `o`) to
-   * it, and writes its outbox entries (see outboxCtes), all or
+   * it, and writes its events (`events`, the OrderEvents port's in-statement write), all or
    * nothing. The legs are locked first and must all still be `held` and unlinked (a leg claimed for release
    * meanwhile must not carry this order, docs/loyalty.md): otherwise nothing is written and it returns false.
    * @throws the driver's unique violation (23505) when a concurrent request created the same order; nothing written.
    */
-  async create(o: OrderRecord, legIds: string[], outbox: OutboxEntry[]): Promise<boolean> {
+  async create(o: OrderRecord, legIds: string[], events: EventsWrite): Promise<boolean> {
     const rows = await this.q.query<{ ok: boolean }>(
       `WITH legs AS (
          SELECT id FROM loyalty_legs
@@ -243,9 +234,9 @@ export class OrdersRepo {
          UPDATE loyalty_legs l SET order_id = new_order.id, check_after = '1970-01-01T00:00:00Z', waits_for_order = false
            FROM new_order WHERE l.id IN (SELECT id FROM legs)
          RETURNING l.id
-       ), ${outboxCtes(20, 'new_order')}
-       SELECT (SELECT ok FROM legs_ok) AS ok, (SELECT count(*) FROM linked) AS linked, (SELECT count(*) FROM outbox_deliveries) AS events`,
-      [...orderRowParams(o), legIds, outboxParam(outbox)],
+       ), ${events.ctes(20, 'new_order')}
+       SELECT (SELECT ok FROM legs_ok) AS ok, (SELECT count(*) FROM linked) AS linked, (SELECT count(*) FROM events_written) AS events`,
+      [...orderRowParams(o), legIds, events.value],
       // prepared once per connection: a large statement, parsed and planned once (fixed result columns, so a
       // migration adding columns cannot invalidate it)
       { name: 'orders_create' },

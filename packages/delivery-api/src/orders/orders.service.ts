@@ -9,7 +9,7 @@ import { ApiError, invalid } from '../errors.js';
 import type { PointsRepo } from '../points/points.repo.js';
 import type { ZonesService } from '../zones/zones.service.js';
 import type { OwnHolds } from '../checkout/own-holds.js';
-import type { CrashPoints } from './crash-points.js';
+import type { StepObserver } from '../common/recovery-points.js';
 import type { Attempt, LegRecord } from './legs.repo.js';
 import type { RoutedPoint } from '../catalog/catalog-revision-cache.js';
 import type { LoyaltyHolds, WantedLeg } from './loyalty-holds.js';
@@ -37,7 +37,7 @@ export interface OrdersDeps {
   points: PointsRepo;
   zones: ZonesService;
   terminalGroups: TerminalGroupsRepo;
-  crash: CrashPoints;
+  steps: StepObserver;
   /** Creation outcomes at /metrics; default none. */
   metrics?: OrderMetrics;
 }
@@ -141,7 +141,7 @@ export class OrdersService {
       created = await repo.create(
         record,
         legs.map((l) => l.id),
-        this.deps.events.entries(events),
+        this.deps.events.inStatement(events),
       );
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
@@ -157,7 +157,7 @@ export class OrdersService {
       if (winner) return this.repeat(winner, hash);
       throw new ApiError('hold_in_progress', {}, 'a hold of this order changed while the order was created');
     }
-    this.deps.crash.at('order.after_insert');
+    this.deps.steps.reached('order.after_insert');
     return { status: 201, order: toView(record) };
   }
 

@@ -4,7 +4,7 @@ import { ApiError, invalid } from '../errors.js';
 import { LegsRepo, type LegRecord } from '../orders/legs.repo.js';
 import type { LegLog, LoyaltyHolds } from '../orders/loyalty-holds.js';
 import type { OrderEvents } from '../orders/order-events.js';
-import type { CrashPoints } from '../orders/crash-points.js';
+import type { StepObserver } from '../common/recovery-points.js';
 import { holdEffectOf } from '../orders/order-states.js';
 import type { OrderState } from '../orders/order-view.js';
 import { OrdersRepo, toView, type OrderRecord } from '../orders/orders.repo.js';
@@ -24,7 +24,7 @@ const CANCEL_DISPATCH_STATES: OrderState[] = ['claimed', 'create_sending', 'crea
  */
 export class PosOrdersService {
   constructor(
-    private readonly deps: { db: Db; clock: Clock; ids: IdSource; events: OrderEvents; holds: LoyaltyHolds; crash: CrashPoints; log?: LegLog },
+    private readonly deps: { db: Db; clock: Clock; ids: IdSource; events: OrderEvents; holds: LoyaltyHolds; steps: StepObserver; log?: LegLog },
   ) {}
 
   /**
@@ -47,10 +47,10 @@ export class PosOrdersService {
         const o = await transition(q, this.deps.events, queued, 'claimed', 'pos', now, { claimId, claimExpiresAt: expires });
         out.push({ orderId: o.id, claimId, claimExpiresAt: expires.toISOString(), stableId: o.id, order: o.posPayload });
       }
-      this.deps.crash.at('claim.before_commit');
+      this.deps.steps.reached('claim.before_commit');
       return out;
     });
-    this.deps.crash.at('claim.after_commit');
+    this.deps.steps.reached('claim.after_commit');
     return claimed;
   }
 
@@ -86,7 +86,7 @@ export class PosOrdersService {
       if (withdraw) await this.deps.events.emit(q, 'order.cancel_result', toView(moved), now);
       return moved;
     });
-    this.deps.crash.at('report.after_commit');
+    this.deps.steps.reached('report.after_commit');
     if (!order) return toView((await new OrdersRepo(this.deps.db).byId(orderId))!);
     const effect = holdEffectOf(order.state);
     if (effect !== 'keep') await this.deps.holds.settle(order.id, effect);
@@ -147,7 +147,7 @@ export class PosOrdersService {
       retryBefore,
       CANCEL_DISPATCH_STATES,
     );
-    this.deps.crash.at('cancel.dispatch.after_commit');
+    this.deps.steps.reached('cancel.dispatch.after_commit');
     return rows.map((o) => ({ orderId: o.id, stableId: o.id, posOrderId: o.posOrderId, state: o.state, reason: 'client refusal' as const }));
   }
 
@@ -185,7 +185,7 @@ export class PosOrdersService {
       await this.deps.events.emit(q, 'order.cancel_result', toView(upd), now);
       return { order: upd, refunds, repeat: false };
     });
-    this.deps.crash.at('cancel_result.after_commit');
+    this.deps.steps.reached('cancel_result.after_commit');
     if (out.refunds.length > 0) {
       this.deps.log?.error(
         {

@@ -1,6 +1,6 @@
 import { randomIds, type IdSource, type Queryable } from '@app/shared';
 import type { OrderEvent, OrderEvents, OrderEventType } from '../orders/order-events.js';
-import { OutboxRepo, type OutboxEntry } from '../orders/outbox.repo.js';
+import { OutboxRepo, outboxWrite, type OutboxEntry } from './outbox.repo.js';
 import type { OrderView } from '../orders/order-view.js';
 import { serialiseWebhookBody, toWebhookOrder } from './webhook-body.js';
 
@@ -67,6 +67,6 @@ export function createOutboxOrderEvents(ids: IdSource): OrderEvents {
     );
   return {
     emit: (q, type, order, occurredAt) => new OutboxRepo(q).enqueue(entries([{ type, order, occurredAt }])),
-    entries,
+    inStatement: (events) => outboxWrite(entries(events)),
   };
 }

@@ -9,13 +9,13 @@ import { createServices, type Services } from '../../src/app.js';
 import { SecretBox } from '../../src/auth/secret-box.js';
 import { HttpLoyalty } from '../../src/loyalty/loyalty.http.js';
 import { OperatorService } from '../../src/operator/operator.service.js';
-import { RecordingOrderEvents } from '../../src/orders/order-events.js';
+import { RecordingOrderEvents } from '../support/recording-order-events.js';
 import { openDeliveryDb } from '../../src/server.js';
 import { TenantsRepo } from '../../src/tenants/tenants.repo.js';
 import { MARGHERITA, ORG, TG, sampleMenu } from '../harness.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..', '..');
-const MAIN = join(ROOT, 'packages', 'delivery-api', 'src', 'main.ts');
+const MAIN = join(import.meta.dirname, 'crash-server.ts');
 export const GUESTS = 30;
 export const GUEST_BONUS = 50000;
 /** Guest n's phone and coupon: every scenario has its own, so the loyalty ledger can be checked per scenario. */
@@ -30,7 +30,7 @@ export interface Key {
   apiSecret: string;
 }
 
-/** A delivery API process started as in production (src/main.ts) on the crash database. */
+/** A delivery API process (the production server, started by crash-server.ts) on the crash database. */
 export interface Child {
   url: string;
   proc: ChildProcess;
@@ -167,8 +167,7 @@ export async function makeCrashWorld(baseUrl: string): Promise<CrashWorld> {
         LOYALTY_TIMEOUT_MS: '600',
         LOG_LEVEL: 'error',
         POS_HEARTBEAT_WINDOW_SECONDS: '3600',
-        DELIVERY_TEST_HOOKS: '1',
-        ...(crashAt ? { DELIVERY_CRASH_AT: crashAt } : {}),
+        ...(crashAt ? { CRASH_AT: crashAt } : {}),
         // With REDIS_URL the processes share the Redis stores too, under this world's own key prefix.
         ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL, REDIS_KEY_PREFIX: `test:${dbName}:` } : {}),
       },

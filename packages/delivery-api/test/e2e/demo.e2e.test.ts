@@ -1,4 +1,4 @@
-import { RecordingOrderEvents } from '../../src/orders/order-events.js';
+import { RecordingOrderEvents } from '../support/recording-order-events.js';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';

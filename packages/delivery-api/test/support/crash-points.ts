@@ -1,4 +1,4 @@
-import type { CrashPoints } from '../../src/orders/crash-points.js';
+import type { StepObserver } from '../../src/common/recovery-points.js';
 
 /** In-process tests: arriving at `point` throws {@link SimulatedCrash} (the request dies there; nothing after it runs). */
 export class SimulatedCrash extends Error {
@@ -7,12 +7,25 @@ export class SimulatedCrash extends Error {
   }
 }
 
-export function throwAt(points: string[]): CrashPoints & { armed: Set<string> } {
+/** A step observer that throws {@link SimulatedCrash} at the first arrival at each armed point (then disarms it). */
+export function throwAt(points: string[]): StepObserver & { armed: Set<string> } {
   const armed = new Set(points);
   return {
     armed,
-    at(p) {
+    reached(p) {
       if (armed.delete(p)) throw new SimulatedCrash(p);
+    },
+  };
+}
+
+/**
+ * Child-process harness: the process dies at once at the first arrival at `point`, as a power cut would: SIGKILL,
+ * no handlers, no flush, no rollback other than PostgreSQL's own for an open transaction.
+ */
+export function killAt(point: string, kill: () => void = () => process.kill(process.pid, 'SIGKILL')): StepObserver {
+  return {
+    reached(p) {
+      if (p === point) kill();
     },
   };
 }

@@ -2,7 +2,7 @@ import { buildSignedHeaders, randomIds, type Db } from '@app/shared';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { buildApp, createServices, type Services } from '../../src/app.js';
-import { RecordingOrderEvents } from '../../src/orders/order-events.js';
+import { RecordingOrderEvents } from './recording-order-events.js';
 import type { Key, World } from '../harness.js';
 
 /** Another instance of the delivery API on `db` (the world's database, or a second connection to it). */

@@ -4,6 +4,7 @@ import type { SecretBox } from '../../src/auth/secret-box.js';
 import { OrdersRepo, toView, type OrderRecord } from '../../src/orders/orders.repo.js';
 import { transition } from '../../src/orders/transition.js';
 import { createOutboxEvents, createWebhookDispatcher, setWebhookConfig, toWebhookOrder } from '../../src/webhooks/index.js';
+import { outboxWrite } from '../../src/webhooks/outbox.repo.js';
 import { makeOrderView, memoryLog, newClock, openWebhookDb, startReceiver, T0, WEBHOOK_SECRET, type TestReceiver } from './webhook-world.js';
 
 // The orders feature's real transition() writing through the outbox adapter: the webhook is the committed change.
@@ -69,7 +70,7 @@ function orderRecord(id: string): OrderRecord {
 describe('order transition → outbox → signed webhook', () => {
   it('a committed state change is delivered with the webhook projection of the new order view', async () => {
     const order = orderRecord('5d0f1c2a-3b4c-4d5e-8f60-000000000001');
-    await new OrdersRepo(db).insert(order);
+    expect(await new OrdersRepo(db).create(order, [], outboxWrite([]))).toBe(true);
     const events = createOutboxEvents(new SequentialIds());
     const at = new Date(T0.getTime() + 5000);
     const updated = await db.tx((q) => transition(q, events, order, 'claimed', 'pos', at));
@@ -91,7 +92,7 @@ describe('order transition → outbox → signed webhook', () => {
 
   it('a refused transition rolls back and leaves no event', async () => {
     const order = orderRecord('5d0f1c2a-3b4c-4d5e-8f60-000000000002');
-    await new OrdersRepo(db).insert(order);
+    expect(await new OrdersRepo(db).create(order, [], outboxWrite([]))).toBe(true);
     const events = createOutboxEvents(new SequentialIds());
     await expect(db.tx((q) => transition(q, events, order, 'created_verified', 'pos', T0))).rejects.toMatchObject({
       code: 'invalid_state_transition',

@@ -1,4 +1,5 @@
 import type { Queryable } from '@app/shared';
+import type { EventsWrite } from '../orders/order-events.js';
 
 /**
  * One webhook event as the transactional outbox stores it, with the id of its first delivery. Built by the
@@ -22,10 +23,11 @@ export interface OutboxEntry {
 
 /**
  * The outbox rows of `$<param>` (a jsonb array of {@link OutboxEntry} in snake case, see {@link outboxParam}) as
- * two data-modifying CTEs, `outbox_events` and `outbox_deliveries`, for a caller's own statement: an entry is written
+ * data-modifying CTEs for a caller's own statement, the last one `events_written` (one row per written delivery): an entry is written
  * only when its (tenant, source) has a webhook endpoint subscribed to its type (decision: no backlog for a URL set
  * later, docs/webhooks.md), with one `pending` delivery due at `occurred_at`. `gate` names a CTE or table whose
- * rows gate the writes (e.g. the inserted order: no order, no events); null = always.
+ * rows gate the writes (e.g. the inserted order: no order, no events); null = always. The text depends on the
+ * arguments only, so a named prepared statement that embeds it stays the same.
  */
 export function outboxCtes(param: number, gate: string | null): string {
   const from = gate ? `${gate}, ` : '';
@@ -38,7 +40,7 @@ export function outboxCtes(param: number, gate: string | null): string {
         WHERE EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.tenant_id = e.tenant_id AND w.source = e.source
                         AND (w.events IS NULL OR w.events @> to_jsonb(e.type)))
        RETURNING event_id
-     ), outbox_deliveries AS (
+     ), events_written AS (
        INSERT INTO webhook_deliveries (id, event_id, tenant_id, source, status, next_attempt_at, created_at, updated_at)
        SELECT e.delivery_id, e.event_id, e.tenant_id, e.source, 'pending', e.occurred_at, e.occurred_at, e.occurred_at
          FROM outbox_events v JOIN outbox_in e ON e.event_id = v.event_id
@@ -62,6 +64,11 @@ export function outboxParam(entries: OutboxEntry[]): string {
   );
 }
 
+/** The {@link EventsWrite} of `entries`: the outbox rows as CTEs of the caller's statement. */
+export function outboxWrite(entries: OutboxEntry[]): EventsWrite {
+  return { ctes: outboxCtes, value: outboxParam(entries) };
+}
+
 /** SQL access to the webhook outbox (`webhook_events` and their `webhook_deliveries`). */
 export class OutboxRepo {
   constructor(private readonly q: Queryable) {}
@@ -73,6 +80,6 @@ export class OutboxRepo {
    */
   async enqueue(entries: OutboxEntry[]): Promise<void> {
     if (entries.length === 0) return;
-    await this.q.query(`WITH ${outboxCtes(1, null)} SELECT count(*) FROM outbox_deliveries`, [outboxParam(entries)]);
+    await this.q.query(`WITH ${outboxCtes(1, null)} SELECT count(*) FROM events_written`, [outboxParam(entries)]);
   }
 }
