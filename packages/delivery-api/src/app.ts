@@ -40,14 +40,15 @@ import type { LoyaltyPort } from './loyalty/loyalty.port.js';
 import { CancelService } from './orders/cancel.service.js';
 import { noStepObserver, type StepObserver } from './common/recovery-points.js';
 import { HoldSweeper } from './orders/hold-sweeper.js';
-import { createLegMetrics } from './orders/leg-metrics.js';
+import { createLegMetrics } from './holds/leg-metrics.js';
 import { createOrderMetrics } from './orders/order-metrics.js';
 import { createRetentionMetrics } from './retention/retention-metrics.js';
 import { DEFAULT_WEBHOOK_RETENTION_DAYS, Retention } from './retention/retention.js';
-import { LegsRepo } from './orders/legs.repo.js';
+import { LegsRepo } from './holds/legs.repo.js';
 import { OrdersRepo } from './orders/orders.repo.js';
 import { createLogger } from './http/logger.js';
-import { LoyaltyHolds } from './orders/loyalty-holds.js';
+import { LoyaltyHolds } from './holds/loyalty-holds.js';
+import { orderSettlementEvents } from './orders/settlement-events.js';
 import type { OrderEvents } from './orders/order-events.js';
 import { OrdersService } from './orders/orders.service.js';
 import { ordersRoutes } from './orders/orders.routes.js';
@@ -139,7 +140,7 @@ export function createServices(deps: AppDeps) {
     clock: deps.clock,
     ids: deps.ids,
     box: deps.box,
-    events,
+    settlements: orderSettlementEvents(events),
     log,
     metrics,
     steps,

@@ -19,5 +19,5 @@ export {
   type IssuedCredential,
 } from './operator/operator.service.js';
 export { seedDemoChain, type ChainSeed, type DemoCredentials } from './operator/demo-seed.js';
-export type { OrderView, OrderState } from './orders/order-view.js';
+export type { OrderView, OrderState } from '@app/delivery-contract';
 export * from './webhooks/index.js';

@@ -1,5 +1,5 @@
 /**
- * The catalog revision cache on PostgreSQL (issue 13, item 2): two app instances, each with its own connection
+ * The catalog revision cache on PostgreSQL: two app instances, each with its own connection
  * pool and LISTEN connection to one database. A change committed through one reaches the other by NOTIFY; a killed
  * LISTEN connection turns the cache off until the adapter has listened again. PostgreSQL only: vitest.config.ts
  * collects `*.pg.test.ts` only when DATABASE_URL is PostgreSQL.

@@ -2,13 +2,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { LoyaltyError } from '../src/loyalty/loyalty.port.js';
 import { OperatorError } from '../src/errors.js';
 import { throwAt } from './support/crash-points.js';
-import { SETTLE_MAX_ATTEMPTS, settleRetryDelayMs } from '../src/orders/loyalty-holds.js';
+import { SETTLE_MAX_ATTEMPTS, settleRetryDelayMs } from '../src/holds/loyalty-holds.js';
 import { OrderSupportService } from '../src/orders/order-support.js';
 import { TenantsRepo } from '../src/tenants/tenants.repo.js';
 import { MARGHERITA, makeWorld, sampleMenu, type World } from './harness.js';
 import { checkoutOrder, claimOrder, createOrder, legsOf, reportState } from './order-factory.js';
 
-// Regression tests of issue 15 (defects 1-7, 9-10); each fails on the code before the fix.
+// Regression tests of the hold recovery rules (docs/loyalty.md); each failed on the code before its fix.
 const crash = throwAt([]);
 let w: World;
 beforeAll(async () => {
@@ -196,7 +196,7 @@ describe('defect 4: accrual is bounded, fair and skips tenants without loyalty',
     }
   });
 
-  it('a tenant with loyalty off: pending accruals wait without a loyalty call (issue 21: no longer skipped for good)', async () => {
+  it('a tenant with loyalty off: pending accruals wait without a loyalty call (no longer skipped for good)', async () => {
     const id = await deliveredOrder();
     await new TenantsRepo(w.db).updateSettings('t1', { loyaltyEnabled: false });
     const calls = w.loyalty.count('accrue') + w.loyalty.count('getAccrual');
@@ -254,7 +254,7 @@ describe('defect 5: failed settlement ends in settle_failed, logged, listed and 
 });
 
 describe('defect 6: every path that decides a cancellation emits order.cancel_result', () => {
-  it('a 202-requested cancellation executed by the POS after its claim expired (issue 21: the claim expiry itself decides nothing)', async () => {
+  it('a 202-requested cancellation executed by the POS after its claim expired (the claim expiry itself decides nothing)', async () => {
     const { order } = await checkoutOrder(w);
     const o = (await createOrder(w, order)).json();
     await claimOrder(w, o.id);

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OrderSupportService } from '../src/orders/order-support.js';
-import { SETTLE_MAX_ATTEMPTS } from '../src/orders/loyalty-holds.js';
+import { SETTLE_MAX_ATTEMPTS } from '../src/holds/loyalty-holds.js';
 import { TenantsRepo } from '../src/tenants/tenants.repo.js';
 import { throwAt } from './support/crash-points.js';
 import { CAPPUCCINO, MARGHERITA, makeWorld, ORG, sampleMenu, squareZone, TG, type World } from './harness.js';
 import { checkoutOrder, claimOrder, createOrder, legsOf, reportState } from './order-factory.js';
 
-// Regression tests of issue 21 (defects 1-8); each fails on the code before its fix (docs/loyalty.md).
+// Regression tests of the hold and cancellation rules (docs/loyalty.md); each failed on the code before its fix.
 const crash = throwAt([]);
 let w: World;
 let support: OrderSupportService;

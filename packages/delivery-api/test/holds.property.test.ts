@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECOVERY_POINTS as CRASH_POINTS, type RecoveryPoint as CrashPoint } from '../src/common/recovery-points.js';
-import { canMoveLeg, LEG_TRANSITIONS, type LegState } from '../src/orders/leg-states.js';
+import { canMoveLeg, LEG_TRANSITIONS, type LegState } from '../src/holds/leg-states.js';
 import { OrderSupportService } from '../src/orders/order-support.js';
 import { SimulatedCrash, throwAt } from './support/crash-points.js';
 import { MARGHERITA, makeWorld, sampleMenu, type World } from './harness.js';
@@ -150,7 +150,7 @@ const step = (orders: number): fc.Arbitrary<Step> => {
         weight: 4,
       },
       { arbitrary: fc.record({ t: fc.constant('cancel' as const), o }), weight: 1 },
-      // partner cancellations at every state, including created_verified (issue 21 defect 1)
+      // partner cancellations at every state, including created_verified
       {
         arbitrary: fc.record({
           t: fc.constant('cancelAt' as const),
@@ -510,7 +510,7 @@ async function safe(o: RunOrder): Promise<void> {
   const state = orders[0]?.state;
   for (const l of linked) {
     const at = { kind: l.kind, leg: l.state, order: state, refund: l.refund_state };
-    // spend is confirmed only for a verified order, or for one a person reviews with the spend flagged (issue 21)
+    // spend is confirmed only for a verified order, or for one a person reviews with the spend flagged
     if (l.state === 'confirmed') expect(at).toMatchObject(state === 'manual_review' ? { refund: expect.any(String) } : { order: 'created_verified' });
     if (state === 'created_verified') expect(l.state).not.toBe('released');
     if (state === 'rejected_final' || state === 'cancelled') expect(at.leg).not.toBe('confirmed');

@@ -5,7 +5,7 @@ import { findUnstorableText } from '../src/http/text-guard.js';
 import { MARGHERITA, makeWorld, sampleMenu, type World } from './harness.js';
 import { checkoutOrder, createOrder } from './order-factory.js';
 
-// Issue 15 defect 8 and the fuzz campaign's door kept shut: client text PostgreSQL refuses, odd bodies and paths.
+// The fuzz campaign's door kept shut: client text PostgreSQL refuses, odd bodies and paths.
 let w: World;
 let base: Record<string, unknown>;
 beforeAll(async () => {

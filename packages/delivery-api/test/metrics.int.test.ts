@@ -10,7 +10,7 @@ import { makeWorld, sampleMenu, type World } from './harness.js';
 import { checkoutOrder, createOrder } from './order-factory.js';
 import { makeOrderView, memoryLog, newClock, openWebhookDb, T0, WEBHOOK_SECRET } from './webhooks/webhook-world.js';
 
-// Issue 9 item 6: /metrics counts order creation outcomes by error code, webhook attempts by outcome and the
+// /metrics counts order creation outcomes by error code, webhook attempts by outcome and the
 // outbox lag.
 const sample = (text: string, line: string): number | undefined => {
   const found = text.split('\n').find((l) => l.startsWith(`${line} `));

@@ -134,7 +134,7 @@ describe('operator CLI', () => {
     await expect(order('legs --leg 00000000-0000-4000-8000-00000000abcd')).rejects.toThrow(/not settle_failed/);
   });
 
-  it('issue 21: order accruals --pending|--failed list accruals, order accrual --retry queues a failed one again', async () => {
+  it('order accruals --pending|--failed list accruals, order accrual --retry queues a failed one again', async () => {
     const order = (args: string[]) => runOrderCommand(args, { loyaltyTimeoutMs: 1000 } as DeliveryConfig, db, box, (l) => lines.push(l));
     expect(await run('tenant create --id acc --name Accruals')).toBe(0);
     const insert = (id: string, state: string, error: string | null) =>
@@ -161,7 +161,7 @@ describe('operator CLI', () => {
     await expect(order(['accruals'])).rejects.toThrow(/--pending or --failed/);
   });
 
-  it('issue 21: order refunds lists spends a person must decide; order refund --leg --note records the decision', async () => {
+  it('order refunds lists spends a person must decide; order refund --leg --note records the decision', async () => {
     const order = (args: string[]) => runOrderCommand(args, { loyaltyTimeoutMs: 1000 } as DeliveryConfig, db, box, (l) => lines.push(l));
     expect(await order(['refunds'])).toBe(0);
     expect(lines.at(-1)).toBe('no refunds to decide');

@@ -9,7 +9,7 @@ import { OperatorService } from '../src/operator/operator.service.js';
 import { RecordingOrderEvents } from './support/recording-order-events.js';
 import { MIGRATIONS, ORG, T0, TG } from './harness.js';
 
-// Issue 9 item 11: one line per request; routine POS sync at debug, so the info log stays readable.
+// one line per request; routine POS sync at debug, so the info log stays readable.
 const lines: Record<string, unknown>[] = [];
 const sink = new Writable({ write: (chunk, _e, done) => (lines.push(JSON.parse(String(chunk))), done()) });
 const db = await openTestDb(MIGRATIONS);

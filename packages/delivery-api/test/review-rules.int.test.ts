@@ -132,7 +132,7 @@ describe('cancellation edge cases', () => {
     const claimed = (await w.call(w.pos['1'], 'POST', '/pos/v1/orders/claim', { limit: 50 })).json().orders;
     expect(claimed.map((c: { orderId: string }) => c.orderId)).toContain(o.id);
   });
-  it('a cancel requested in creation stays with the POS when the claim expires; its answer executes it (issue 21)', async () => {
+  it('a cancel requested in creation stays with the POS when the claim expires; its answer executes it', async () => {
     const { order } = await checkoutOrder(w, { coupon: 'WELCOME200', items: [{ id: MARGHERITA, quantity: '2' }] });
     const o = (await createOrder(w, order)).json();
     await w.call(w.pos['1'], 'POST', '/pos/v1/orders/claim', { limit: 50 });

@@ -173,7 +173,7 @@ describe('Zones import (operator)', () => {
   });
 });
 
-describe('Zone index cache (issue 13)', () => {
+describe('Zone index cache', () => {
   const at = { lat: 55.5, lon: 37.5 };
   it('a zone import is seen by the next resolve (the index is rebuilt on a new zone revision)', async () => {
     expect(await resolve({ deliveryType: 'courier', location: at })).toEqual({ serviceable: false, reason: 'outside_zones' });

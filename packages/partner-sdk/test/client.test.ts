@@ -34,6 +34,8 @@ describe('PartnerClient against a server that verifies signatures', () => {
       source: 'website',
       externalOrderId: 'A-1',
       externalPointId: '101',
+      guest: { name: 'Анна', phone: '+79990001122' },
+      deliveryType: 'courier',
       address: { street: 'Тверская', house: '1' },
       items: [],
       total: { amountMinor: 0, currency: 'RUB' },

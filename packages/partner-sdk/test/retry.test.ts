@@ -37,6 +37,8 @@ const order: OrderRequest = {
   source: 'website',
   externalOrderId: 'R-1',
   externalPointId: '101',
+  guest: { name: 'Анна', phone: '+79990001122' },
+  deliveryType: 'courier',
   address: { street: 'Тверская', house: '1' },
   items: [],
   total: { amountMinor: 0, currency: 'RUB' },

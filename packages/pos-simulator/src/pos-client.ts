@@ -1,5 +1,6 @@
 import { buildSignedHeaders, randomIds, systemClock, type Clock, type IdSource } from '@app/shared';
-import type { ChainCategory, ChainMenuItem, ProductMapping, StopListEntry, Street } from './chain.js';
+import type { ProductMapping, StopListEntry, Street } from './chain.js';
+import type { HeartbeatReply, MenuPush, PushReply } from '@app/delivery-contract';
 import type { CancellationRequest, CancelResultReport, ClaimedOrder, DeliveryStatusReport, PosOrderView, StateReport } from './pos-orders.types.js';
 
 /** `fetch`-compatible function; injectable so tests can capture the exact bytes sent. */
@@ -8,24 +9,7 @@ export type FetchLike = (
   init: { method: string; headers: Record<string, string>; body: Uint8Array; signal?: AbortSignal },
 ) => Promise<Response>;
 
-/** Answer to `POST /pos/v1/heartbeat`: server time (RFC 3339) and how long (seconds) the terminal counts as alive. */
-export interface HeartbeatReply {
-  serverTime: string;
-  aliveWindowSeconds: number;
-}
-
-/** Answer to every catalog push: content revision, time of sync (RFC 3339), whether the content changed. */
-export interface PushReply {
-  revision: string;
-  syncedAt: string;
-  changed: boolean;
-}
-
-/** Body of `POST /pos/v1/menu`: the whole menu of the terminal group; prices in kopecks. */
-export interface MenuPush {
-  categories: ChainCategory[];
-  items: ChainMenuItem[];
-}
+export type { HeartbeatReply, MenuPush, PushReply } from '@app/delivery-contract';
 
 /**
  * A POS call that did not succeed. `status` is the HTTP status (0 = no answer: network error or timeout);

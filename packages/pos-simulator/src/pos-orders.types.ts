@@ -1,7 +1,7 @@
 /**
- * Shapes of the order part of the POS protocol as the plugin sees them. The delivery API owns them (one TypeBox
- * schema per wire shape, `@app/delivery-api/pos-protocol`); the simulator imports only their types, so nothing of
- * the server runs inside the plugin. Amounts in kopecks, timestamps RFC 3339 UTC. Source: docs/pos-protocol.md.
+ * Shapes of the order part of the POS protocol as the plugin sees them, from the delivery contract (one TypeBox
+ * schema per wire shape, `@app/delivery-contract`), which the server uses too; nothing of the server runs inside
+ * the plugin. Amounts in kopecks, timestamps RFC 3339 UTC. Source: docs/pos-protocol.md.
  */
 export type {
   CancelDetail,
@@ -15,4 +15,4 @@ export type {
   PosReportedState,
   StateReport,
   StreetStatus,
-} from '@app/delivery-api/pos-protocol';
+} from '@app/delivery-contract';

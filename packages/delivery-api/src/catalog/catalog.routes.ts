@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { credentialOf } from '../auth/auth.plugin.js';
 import { AUTH_ERRORS, errorResponses, PointIdParams } from '../http/schemas.js';
 import type { CatalogService } from './catalog.service.js';
-import { CatalogRevisionSchema, MenuSchema, ProductsSchema, StopListSchema } from './catalog.schemas.js';
+import { CatalogRevisionSchema, MenuSchema, ProductsSchema, StopListSchema } from '@app/delivery-contract';
 
 const POINT_ERRORS = errorResponses([...AUTH_ERRORS, 'forbidden', 'not_found']);
 const auth = { auth: 'partner' as const };

@@ -10,7 +10,7 @@ import { contentRevision, NEVER_SYNCED_REVISION, STALE_AFTER_MS } from './revisi
 
 const EPOCH = new Date(0).toISOString();
 
-import type { Money } from '../checkout/money.js';
+import type { Money } from '../common/money.js';
 
 /** Spec: MenuItem. */
 export interface MenuItemView {

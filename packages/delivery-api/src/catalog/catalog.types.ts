@@ -1,61 +1,18 @@
 /**
- * What a POS plugin pushes for its terminal group (iiko "nomenclature", stop-lists, streets).
- * Prices in kopecks; ids of items are POS product UUIDs. Spec: Resources, Menu / Stop-list; POS protocol (docs/pos-protocol.md).
+ * What a POS plugin pushes for its terminal group, as stored: the push shapes come from the POS protocol in the
+ * delivery contract (`MenuPush`, `StopListEntry`, ...). Prices in kopecks; ids of items are POS product UUIDs.
+ * Spec: Resources, Menu / Stop-list; POS protocol (docs/pos-protocol.md).
  */
-export interface PosCategory {
-  id: string;
-  name: string;
-  sort: number;
-  parentId: string | null;
-}
+import type { NutritionSchema, MenuPush, ProductMapping, StopListEntry, Street } from '@app/delivery-contract';
+import type { Static } from 'typebox';
 
-export interface Nutrition {
-  kcalPer100g: number;
-  proteinPer100g: number;
-  fatPer100g: number;
-  carbsPer100g: number;
-  kcalPortion: number;
-  proteinPortion: number;
-  fatPortion: number;
-  carbsPortion: number;
-}
+export type { PosCategory, PosMenuItem, ProductMapping, StopListEntry, Street } from '@app/delivery-contract';
 
-export interface PosMenuItem {
-  id: string;
-  categoryId: string;
-  name: string;
-  description: string;
-  /** Price in kopecks. */
-  priceMinor: number;
-  weightGrams: number;
-  nutrition?: Nutrition;
-  /** Not shown to guests and not orderable directly (packaging, modifiers). */
-  hidden: boolean;
-  /** A zero-price gift/promo product granted by the loyalty program, never ordered directly. */
-  gift: boolean;
-}
+/** Nutrition values of a menu item (per 100 g and per portion). */
+export type Nutrition = Static<typeof NutritionSchema>;
 
-export interface PosMenu {
-  categories: PosCategory[];
-  items: PosMenuItem[];
-}
-
-export interface StopListEntry {
-  id: string;
-  /** Remaining quantity at the POS; 0 or less means the item is out. */
-  balance: number;
-}
-
-export interface Street {
-  name: string;
-  city: string;
-}
-
-export interface ProductMapping {
-  externalProductId: string;
-  productId: string;
-  kind: string;
-}
+/** A pushed menu: categories and items. */
+export type PosMenu = MenuPush;
 
 /** One terminal group's pushed state; null fields were never pushed. Times are UTC. */
 export interface TerminalGroupState {

@@ -12,7 +12,7 @@ import { TenantsRepo, type TenantSettings } from '../tenants/tenants.repo.js';
 import type { LatLon } from '../zones/zone-choice.js';
 import type { ZoneIndexCache } from '../zones/zone-index-cache.js';
 import type { ZoneRecord } from '../zones/zones.repo.js';
-import { lineTotalMinor, MAX_AMOUNT_MINOR, parseQuantityMilli, rub, formatQuantity, type Money } from './money.js';
+import { lineTotalMinor, MAX_AMOUNT_MINOR, parseQuantityMilli, rub, formatQuantity, type Money } from '../common/money.js';
 import { NO_OWN_HOLDS, withOwnHolds, type OwnHolds } from './own-holds.js';
 import type { PhoneRateLimit } from './phone-rate-limit.js';
 

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { credentialOf } from '../auth/auth.plugin.js';
 import { AUTH_ERRORS, errorResponses } from '../http/schemas.js';
-import { CheckoutBody, CheckoutReply } from './checkout.schemas.js';
+import { CheckoutBody, CheckoutReply } from '@app/delivery-contract';
 import type { CheckoutService } from './checkout.service.js';
 
 /** Spec: POST /v1/checkout/calculate. */

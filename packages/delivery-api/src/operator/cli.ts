@@ -11,7 +11,8 @@ import { SecretBox } from '../auth/secret-box.js';
 import { loyaltyFromConfig, openDeliveryDb } from '../server.js';
 import { randomIds, systemClock, type Db } from '@app/shared';
 import type { DeliveryConfig } from '../config.js';
-import { LoyaltyHolds } from '../orders/loyalty-holds.js';
+import { LoyaltyHolds } from '../holds/loyalty-holds.js';
+import { orderSettlementEvents } from '../orders/settlement-events.js';
 import { OrderSupportService } from '../orders/order-support.js';
 import { createOutboxOrderEvents } from '../webhooks/outbox.js';
 import { OperatorError } from '../errors.js';
@@ -19,7 +20,7 @@ import { OperatorService } from './operator.service.js';
 import { Registry } from 'prom-client';
 import { createLogger } from '../http/logger.js';
 import { noStepObserver } from '../common/recovery-points.js';
-import { createLegMetrics } from '../orders/leg-metrics.js';
+import { createLegMetrics } from '../holds/leg-metrics.js';
 
 export const USAGE = `delivery-operator <command> [options]
 
@@ -275,7 +276,7 @@ export async function runOrderCommand(argv: string[], config: DeliveryConfig, db
     clock: systemClock,
     ids: randomIds,
     box,
-    events,
+    settlements: orderSettlementEvents(events),
     log,
     metrics,
     steps: noStepObserver,

@@ -2,11 +2,11 @@ import type { Clock, Db } from '@app/shared';
 import type { Credential } from '../auth/credentials.repo.js';
 import { ApiError, invalid } from '../errors.js';
 import type { StepObserver } from '../common/recovery-points.js';
-import { LegsRepo } from './legs.repo.js';
-import type { LoyaltyHolds } from './loyalty-holds.js';
+import { LegsRepo } from '../holds/legs.repo.js';
+import type { LoyaltyHolds } from '../holds/loyalty-holds.js';
 import type { OrderEvents } from './order-events.js';
 import { FINAL_STATES, IN_CREATION_STATES } from './order-states.js';
-import type { CancelReason, OrderView } from './order-view.js';
+import type { CancelReason, OrderView } from '@app/delivery-contract';
 import { OrdersRepo, toView } from './orders.repo.js';
 import { transition } from './transition.js';
 
@@ -56,7 +56,7 @@ export class CancelService {
       }
       const legs = await new LegsRepo(q).forOrder(order.id);
       // A verified order whose coupon, bonus or certificate is spent (or being spent) is not cancelled through the
-      // API: a cancellation executed now would leave the spend confirmed on a cancelled order (defect 1 of issue 21).
+      // API: a cancellation executed now would leave the spend confirmed on a cancelled order.
       // Same answer as the spec's restriction for online and bonus orders: the restaurant cancels it at the POS.
       const spending = order.state === 'created_verified' && legs.some((l) => l.state !== 'released' && l.state !== 'failed');
       const restricted = order.paymentMethod === 'online' || legs.some((l) => l.kind === 'bonus' && l.state !== 'released') || spending;

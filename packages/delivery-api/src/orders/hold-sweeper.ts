@@ -1,9 +1,9 @@
 import type { Clock, Db } from '@app/shared';
 import { isLoyaltyError, type LoyaltyPort } from '../loyalty/loyalty.port.js';
-import type { LegMetrics } from './leg-metrics.js';
+import type { LegMetrics } from '../holds/leg-metrics.js';
 import type { StepObserver } from '../common/recovery-points.js';
-import { LegsRepo, type HeldLegOrder, type LegRecord } from './legs.repo.js';
-import type { LegLog, LoyaltyHolds } from './loyalty-holds.js';
+import { LegsRepo, type HeldLegOrder, type LegRecord } from '../holds/legs.repo.js';
+import type { LegLog, LoyaltyHolds } from '../holds/loyalty-holds.js';
 import type { OrderEvents } from './order-events.js';
 import { IN_CREATION_STATES } from './order-states.js';
 import { OrdersRepo, toView, type OrderRecord } from './orders.repo.js';
@@ -123,7 +123,7 @@ export class HoldSweeper {
   }
 
   /**
-   * The `held` work list (defect 2 of issue 21): a page of legs with their orders' states; legs that need no action
+   * The `held` work list: a page of legs with their orders' states; legs that need no action
    * now leave the list in bulk (until their 30 minutes are up, or until their order moves: manual review, a
    * cancellation waiting at the POS), the others are claimed and acted on (at most HELD_ACTIONS per sweep). Pages
    * follow while the list is full, so legs that wait are taken out in one sweep and never hold back one that needs

@@ -1,5 +1,5 @@
 import type { Queryable } from '@app/shared';
-import type { OrderView } from './order-view.js';
+import type { OrderView } from '@app/delivery-contract';
 
 /** The eight working event types. Spec: Events. */
 export type OrderEventType =

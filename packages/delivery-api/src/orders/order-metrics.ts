@@ -6,7 +6,7 @@ export interface OrderMetrics {
   outcome(outcome: string): void;
 }
 
-/** `delivery_order_creations_total{outcome}` at /metrics (issue 9 item 6). */
+/** `delivery_order_creations_total{outcome}` at /metrics (docs/decisions.md "Delivery metrics"). */
 export function createOrderMetrics(registry: Registry): OrderMetrics {
   const c = new Counter({
     name: 'delivery_order_creations_total',

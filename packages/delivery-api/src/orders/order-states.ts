@@ -1,4 +1,4 @@
-import type { OrderState } from './order-view.js';
+import type { OrderState } from '@app/delivery-contract';
 
 /** Who moves an order: the POS plugin, the partner, the hold sweeper or support. */
 export type TransitionCause = 'pos' | 'partner_cancel' | 'pos_cancel' | 'hold_timeout' | 'claim_expired' | 'support';

@@ -1,11 +1,11 @@
 import type { Clock, Db } from '@app/shared';
 import { OperatorError } from '../errors.js';
-import type { LoyaltyHolds } from './loyalty-holds.js';
+import type { LoyaltyHolds } from '../holds/loyalty-holds.js';
 import type { OrderEvents } from './order-events.js';
 import { holdEffectOf } from './order-states.js';
-import type { OrderView } from './order-view.js';
+import type { OrderView } from '@app/delivery-contract';
 import { OrdersRepo, toView } from './orders.repo.js';
-import { LegsRepo } from './legs.repo.js';
+import { LegsRepo } from '../holds/legs.repo.js';
 import { transition } from './transition.js';
 
 /**

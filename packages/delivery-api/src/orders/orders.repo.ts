@@ -1,8 +1,8 @@
 import type { Queryable } from '@app/shared';
-import type { CancelDetail, CancelReason, CancelState, DeliveryStatus, OrderRoute, OrderState, OrderView } from './order-view.js';
+import type { CancelDetail, CancelReason, CancelState, DeliveryStatus, OrderRoute, OrderState, OrderView } from '@app/delivery-contract';
 import type { EventsWrite } from './order-events.js';
-import type { PosOrderPayload } from '../pos/pos-protocol.js';
-import { rowToLeg, type Attempt, type LegRecord, type LegRow } from './legs.repo.js';
+import type { PosOrderPayload } from '@app/delivery-contract';
+import { rowToLeg, type Attempt, type LegRecord, type LegRow } from '../holds/legs.repo.js';
 
 /** An order row as the services use it. Times UTC. */
 export interface OrderRecord {

@@ -1,11 +1,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { credentialOf } from '../auth/auth.plugin.js';
-import { CalculationBodySchema } from '../checkout/checkout.schemas.js';
+import { CalculationBodySchema } from '@app/delivery-contract';
 import { AUTH_ERRORS, errorResponses } from '../http/schemas.js';
 import { Type } from 'typebox';
 import type { CancelService } from './cancel.service.js';
-import { CancelBody, LookupQuery, OrderBody, OrderIdParams, OrderViewSchema, SourceQuery } from './orders.schemas.js';
+import { CancelBody, LookupQuery, OrderBody, OrderIdParams, OrderViewSchema, SourceQuery } from '@app/delivery-contract';
 import type { OrdersService } from './orders.service.js';
 
 const config = { auth: 'partner' as const };

@@ -3,19 +3,19 @@ import { outcomeOfError, type OrderMetrics } from './order-metrics.js';
 import type { Credential } from '../auth/credentials.repo.js';
 import type { CalculationTokens } from '../checkout/calculation-token.js';
 import type { Calculation, CheckoutCalculator } from '../checkout/calculator.js';
-import { lineTotalMinor, parseQuantityMilli } from '../checkout/money.js';
+import { lineTotalMinor, parseQuantityMilli } from '../common/money.js';
 import type { TerminalGroupsRepo } from '../catalog/terminal-groups.repo.js';
 import { ApiError, invalid } from '../errors.js';
 import type { PointsRepo } from '../points/points.repo.js';
 import type { ZonesService } from '../zones/zones.service.js';
 import type { OwnHolds } from '../checkout/own-holds.js';
 import type { StepObserver } from '../common/recovery-points.js';
-import type { Attempt, LegRecord } from './legs.repo.js';
+import type { Attempt, LegRecord } from '../holds/legs.repo.js';
 import type { RoutedPoint } from '../catalog/catalog-revision-cache.js';
-import type { LoyaltyHolds, WantedLeg } from './loyalty-holds.js';
+import type { LoyaltyHolds, WantedLeg } from '../holds/loyalty-holds.js';
 import type { OrderEvent, OrderEvents } from './order-events.js';
 import type { OrderRequest } from './order-request.js';
-import type { OrderRoute, OrderView } from './order-view.js';
+import type { OrderRoute, OrderView } from '@app/delivery-contract';
 import { OrdersRepo, toView, type OrderRecord } from './orders.repo.js';
 import { payloadSha256, withoutServerOwned } from './payload-hash.js';
 import { checkoutPayload, legacyPayload, type PosOrderPayload } from './pos-payload.js';
@@ -193,8 +193,8 @@ export class OrdersService {
    * Rules 2-5 and 8: token binding, fresh calculation, catalog prices, warnings, minimum, serviceability, mapping.
    * A body whose calculation is valid and newer than the holds of another body of the same externalOrderId (the
    * partner corrected the order after a 409 price_changed) first releases those holds: only one body can become the
-   * order, and the fresh calculation must see the guest's coupon and balance as they are for this body (defect 4 of
-   * issue 21; docs/loyalty.md "A corrected body").
+   * order, and the fresh calculation must see the guest's coupon and balance as they are for this body (docs/loyalty.md
+   * "A corrected body").
    */
   private async verifyCheckout(cred: Credential, req: OrderRequest, own: OwnHolds, point: RoutedPoint, others: LegRecord[]): Promise<Calculation> {
     const why = await this.deps.tokens.check(

@@ -1,12 +1,12 @@
 import type { Calculation } from '../checkout/calculator.js';
-import { formatQuantity } from '../checkout/money.js';
+import { formatQuantity } from '../common/money.js';
 import { ApiError } from '../errors.js';
 import type { StreetMatch } from '../zones/streets.js';
 import type { OrderRequest } from './order-request.js';
-import type { OrderRoute } from './order-view.js';
-import type { PosOrderPayload, PosPayment } from '../pos/pos-protocol.js';
+import type { OrderRoute } from '@app/delivery-contract';
+import type { PosOrderPayload, PosPayment } from '@app/delivery-contract';
 
-export type { PosOrderPayload } from '../pos/pos-protocol.js';
+export type { PosOrderPayload } from '@app/delivery-contract';
 
 /** POS comment limit: the first 250 of at most 500 characters reach the POS. Spec: Order request comment, Limits. */
 export const POS_COMMENT_LIMIT = 250;

@@ -2,7 +2,7 @@ import type { Queryable } from '@app/shared';
 import { ApiError } from '../errors.js';
 import { canTransition, type TransitionCause } from './order-states.js';
 import type { OrderEvents } from './order-events.js';
-import type { OrderState } from './order-view.js';
+import type { OrderState } from '@app/delivery-contract';
 import { OrdersRepo, toView, type OrderRecord } from './orders.repo.js';
 
 /**

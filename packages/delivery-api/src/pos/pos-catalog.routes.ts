@@ -3,7 +3,15 @@ import type { FastifyInstance } from 'fastify';
 import { credentialOf } from '../auth/auth.plugin.js';
 import { errorResponses, PosErrorBody } from '../http/schemas.js';
 import type { PosCatalogService } from './pos-catalog.service.js';
-import { HeartbeatBody, HeartbeatReply, MenuPushBody, ProductMappingsPushBody, PushReply, StopListPushBody, StreetsPushBody } from './pos.schemas.js';
+import {
+  HeartbeatBody,
+  HeartbeatReply,
+  MenuPushBody,
+  ProductMappingsPushBody,
+  PushReply,
+  StopListPushBody,
+  StreetsPushBody,
+} from '@app/delivery-contract';
 
 const config = { auth: 'pos' as const, routine: true };
 const errors = errorResponses(['invalid_request', 'unauthorized', 'forbidden', 'internal_error', 'authentication_unavailable'], PosErrorBody);

@@ -3,9 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { credentialOf } from '../auth/auth.plugin.js';
 import { errorResponses, PosErrorBody } from '../http/schemas.js';
-import { OrderViewSchema } from '../orders/orders.schemas.js';
+import { OrderViewSchema } from '@app/delivery-contract';
 import type { PosOrdersService } from './pos-orders.service.js';
-import { CancellationsReply, CancelResultBody, ClaimBody, ClaimReply, DeliveryStatusReportBody, StateReportBody } from './pos-protocol.js';
+import { CancellationsReply, CancelResultBody, ClaimBody, ClaimReply, DeliveryStatusReportBody, StateReportBody } from '@app/delivery-contract';
 
 const strict = { additionalProperties: false } as const;
 const config = { auth: 'pos' as const };

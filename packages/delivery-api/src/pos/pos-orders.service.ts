@@ -1,15 +1,15 @@
 import type { Clock, Db, IdSource, Queryable } from '@app/shared';
 import type { Credential } from '../auth/credentials.repo.js';
 import { ApiError, invalid } from '../errors.js';
-import { LegsRepo, type LegRecord } from '../orders/legs.repo.js';
-import type { LegLog, LoyaltyHolds } from '../orders/loyalty-holds.js';
+import { LegsRepo, type LegRecord } from '../holds/legs.repo.js';
+import type { LegLog, LoyaltyHolds } from '../holds/loyalty-holds.js';
 import type { OrderEvents } from '../orders/order-events.js';
 import type { StepObserver } from '../common/recovery-points.js';
 import { holdEffectOf } from '../orders/order-states.js';
-import type { OrderState } from '../orders/order-view.js';
+import type { OrderState } from '@app/delivery-contract';
 import { OrdersRepo, toView, type OrderRecord } from '../orders/orders.repo.js';
 import { transition } from '../orders/transition.js';
-import type { CancellationRequest, CancelResultReport, ClaimedOrder, DeliveryStatusReport, StateReport } from './pos-protocol.js';
+import type { CancellationRequest, CancelResultReport, ClaimedOrder, DeliveryStatusReport, StateReport } from '@app/delivery-contract';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

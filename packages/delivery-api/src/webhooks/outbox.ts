@@ -1,7 +1,7 @@
 import { randomIds, type IdSource, type Queryable } from '@app/shared';
 import type { OrderEvent, OrderEvents, OrderEventType } from '../orders/order-events.js';
 import { OutboxRepo, outboxWrite, type OutboxEntry } from './outbox.repo.js';
-import type { OrderView } from '../orders/order-view.js';
+import type { OrderView } from '@app/delivery-contract';
 import { serialiseWebhookBody, toWebhookOrder } from './webhook-body.js';
 
 /** The eight event types that are sent. Spec: Events (label "working after URL set"). */

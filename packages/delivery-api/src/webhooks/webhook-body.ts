@@ -1,7 +1,7 @@
-import type { OrderView } from '../orders/order-view.js';
+import type { OrderView, WebhookBody, WebhookOrder } from '@app/delivery-contract';
 
-/**
- * The `order` object of a webhook: the Order view without internal technical fields. Spec: Events, Body.
+/*
+ * The `order` object of a webhook (WebhookOrder, in the contract): the Order view without internal technical fields.
  *
  * Internal (removed): `route.tenantId` and the POS-side routing ids `route.organizationId`,
  * `route.terminalGroupId`, `route.orderTypeId`, `route.operatorUserId`, `route.originName`. They describe our
@@ -10,17 +10,7 @@ import type { OrderView } from '../orders/order-view.js';
  * `payloadSha256` and the POS order/delivery numbers (useful when talking to support).
  * The Order view never carries the guest's name, phone or address, so nothing else needs removing.
  */
-export interface WebhookOrder extends Omit<OrderView, 'route'> {
-  route: { source: string; externalPointId: string };
-}
-
-/** Body of every webhook. `occurredAt` is RFC 3339 UTC. Spec: Events, Body. */
-export interface WebhookBody {
-  eventId: string;
-  type: string;
-  occurredAt: string;
-  order: WebhookOrder;
-}
+export type { WebhookBody, WebhookOrder } from '@app/delivery-contract';
 
 /** Projects an Order view to its webhook form (a new object; explicit field list so a new internal field never leaks). */
 export function toWebhookOrder(o: OrderView): WebhookOrder {

@@ -3,7 +3,7 @@ import { Counter, Histogram, type Registry } from 'prom-client';
 /** Outcome of one delivery attempt: `delivered` (2xx), `retry` (failed, next attempt scheduled) or `dead` (no attempts left). */
 export type AttemptOutcome = 'delivered' | 'retry' | 'dead';
 
-/** What the dispatcher reports at /metrics (issue 9 item 6). */
+/** What the dispatcher reports at /metrics (docs/decisions.md "Delivery metrics"). */
 export interface WebhookMetrics {
   attempt(outcome: AttemptOutcome): void;
   /** Outbox lag of one claimed delivery: seconds between when it was due (event written, or retry time) and its claim. */

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { credentialOf } from '../auth/auth.plugin.js';
 import { AUTH_ERRORS, errorResponses, PointIdParams } from '../http/schemas.js';
 import type { ZonesService } from './zones.service.js';
-import { AddressCheckBody, AddressCheckReply, ResolveBody, ResolveReply, ZonesReply } from './zones.schemas.js';
+import { AddressCheckBody, AddressCheckReply, ResolveBody, ResolveReply, ZonesReply } from '@app/delivery-contract';
 
 const config = { auth: 'partner' as const };
 

@@ -1,5 +1,5 @@
 import type { Credential } from '../auth/credentials.repo.js';
-import { rub, type Money } from '../checkout/money.js';
+import { rub, type Money } from '../common/money.js';
 import type { TerminalGroupsRepo } from '../catalog/terminal-groups.repo.js';
 import { ApiError } from '../errors.js';
 import type { PointsRepo, PointWithRoute } from '../points/points.repo.js';

@@ -41,7 +41,7 @@ export interface Child {
 }
 
 /**
- * The fault-injection world (issue 15): a fresh PostgreSQL database, the loyalty simulator over HTTP in this
+ * The fault-injection world: a fresh PostgreSQL database, the loyalty simulator over HTTP in this
  * process (its ledger outlives every delivery process), the delivery API as child processes that a recovery
  * point kills with SIGKILL, and this process's own services (ManualClock) for the sweeper's 30-minute rules.
  */

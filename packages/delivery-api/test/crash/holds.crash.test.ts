@@ -12,7 +12,7 @@ import {
 } from './crash-world.js';
 
 /**
- * Issue 15, fault-injection harness: the delivery API dies (SIGKILL) at each recovery point of order creation,
+ * Fault-injection harness: the delivery API dies (SIGKILL) at each recovery point of order creation,
  * the POS claim, state reports, cancellation and settlement; a new process takes over, the same request is
  * retried, the sweeper runs through the 30-minute rules, and the invariants must hold. Runs on PostgreSQL only
  * (`npm run test:crash`, called by .ci/run): it needs several processes on one database.
@@ -61,7 +61,7 @@ async function finish(child: Child, id: string, final: 'created_verified' | 'rej
 }
 
 /**
- * The invariants of issue 15 for guest `n`'s order `ext`: one order; every leg settled by the order's state
+ * The invariants (docs/loyalty.md "Recovery points") for guest `n`'s order `ext`: one order; every leg settled by the order's state
  * (confirmed ⇔ created_verified, released ⇔ rejected/cancelled, orphans released); the loyalty ledger agrees
  * (no hold left held, confirmed holds are exactly the confirmed legs, the bonus wallet neither lost nor created money).
  */
@@ -174,7 +174,7 @@ describe('crash around the POS claim, the state report and settlement', () => {
   }, 120_000);
 });
 
-describe('crash around a cancellation the POS executes (issue 21)', () => {
+describe('crash around a cancellation the POS executes', () => {
   // coupon only: bonus orders are not cancelled through the API
   for (const point of ['cancel.dispatch.after_commit', 'cancel_result.after_commit']) {
     it(`${point}: the POS's cancellation is handed out again / its result repeated; the order ends cancelled, released`, async () => {

@@ -1,5 +1,5 @@
 /**
- * Several delivery API processes on one PostgreSQL (issue 13, item 5): two processes started as in production
+ * Several delivery API processes on one PostgreSQL: two processes started as in production
  * (src/main.ts, through the crash harness's world, without any crash point), driven concurrently. With REDIS_URL
  * set they share Redis too. PostgreSQL only: vitest.config.ts collects `*.pg.test.ts` only when DATABASE_URL is
  * PostgreSQL (the PostgreSQL pass of .ci/run).

@@ -1,5 +1,5 @@
 /**
- * Two hold sweepers in two processes on one PostgreSQL never settle a leg twice (issue 13, item 4).
+ * Two hold sweepers in two processes on one PostgreSQL never settle a leg twice.
  *
  * Orders in every state the sweeper acts on are created through a delivery API process (test/crash/crash-world.ts)
  * and then put into the state a crash or a POS report would leave (held legs of verified, cancelled and rejected

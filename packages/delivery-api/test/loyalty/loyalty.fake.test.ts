@@ -76,7 +76,7 @@ async function scenario(port: LoyaltyPort, clock: ManualClock): Promise<unknown[
   await hold('hold 4th write', { ...bonus, idempotencyKey: 'b5', amountMinor: 100 });
   await hold('hold 5th write', { ...bonus, idempotencyKey: 'b6', amountMinor: 100 });
   clock.advance(60_000);
-  // issue 21 defect 5: the same key answers its hold as it is now (released), not as `held`
+  // the same key answers its hold as it is now (released), not as `held`
   await hold('hold coupon again after release', {
     idempotencyKey: 'c1',
     kind: 'coupon',

@@ -7,7 +7,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeWorld, type World } from '../harness.js';
 
-// Issue 9 item 1: the published OpenAPI document is complete and usable — lint-clean under Redocly's recommended
+// the published OpenAPI document is complete and usable — lint-clean under Redocly's recommended
 // rules, and types generated from it compile a small client.
 let w: World;
 let doc: string;

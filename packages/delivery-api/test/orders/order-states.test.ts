@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canTransition, FINAL_STATES, holdEffectOf, ORDER_TRANSITIONS, type TransitionCause } from '../../src/orders/order-states.js';
-import type { OrderState } from '../../src/orders/order-view.js';
+import type { OrderState } from '@app/delivery-contract';
 
 const STATES: OrderState[] = [
   'queued',
@@ -29,7 +29,7 @@ const EXPECTED: { spec: string; from: OrderState[]; to: OrderState; causes: Tran
   { spec: 'any state | order is cancelled (at the POS) → cancelled', from: [...IN_POS, 'created_verified'], to: 'cancelled', causes: ['pos_cancel'] },
   { spec: 'any state | order goes to manual review → manual_review', from: ['queued', ...IN_POS], to: 'manual_review', causes: ['support'] },
   {
-    spec: 'ours (issue 21): the POS cancelled a verified order whose loyalty spend is confirmed → manual_review, a person decides the refund',
+    spec: 'ours: the POS cancelled a verified order whose loyalty spend is confirmed → manual_review, a person decides the refund',
     from: ['created_verified'],
     to: 'manual_review',
     causes: ['pos_cancel'],

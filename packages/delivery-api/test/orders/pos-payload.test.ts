@@ -4,7 +4,7 @@ import type { TenantSettings } from '../../src/tenants/tenants.repo.js';
 import type { OrderRequest } from '../../src/orders/order-request.js';
 import { checkoutPayload, type PayloadContext } from '../../src/orders/pos-payload.js';
 
-/** Issue 21 defect 8: a delivery fee reaches the POS only as its service line; without a fee product it is a defect. */
+/** a delivery fee reaches the POS only as its service line; without a fee product it is a defect. */
 const settings = (deliveryFeeProductId: string | null): TenantSettings => ({
   tenantId: 't1',
   checkoutEnabled: true,

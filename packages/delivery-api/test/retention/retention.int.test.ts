@@ -75,7 +75,7 @@ const count = async (table: string) => Number((await db.query<{ n: string }>(`SE
 const metric = async (r: Registry, kind: string) =>
   (await r.getSingleMetric('delivery_retention_purged_total')!.get()).values.find((v) => v.labels.kind === kind)?.value;
 
-describe('Retention (issue 13)', () => {
+describe('Retention', () => {
   it('deletes used request ids past their window in batches, keeps the live ones', async () => {
     const repo = new RequestIdsRepo(db);
     for (let i = 0; i < 7; i++) await repo.consume('key-aaaa', randomUUID(), new Date(NOW.getTime() - DAY), new Date(NOW.getTime() - 1));

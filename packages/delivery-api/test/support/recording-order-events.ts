@@ -1,6 +1,6 @@
 import type { Queryable } from '@app/shared';
 import type { EventsWrite, OrderEvent, OrderEvents, OrderEventType } from '../../src/orders/order-events.js';
-import type { OrderView } from '../../src/orders/order-view.js';
+import type { OrderView } from '@app/delivery-contract';
 import { outboxWrite } from '../../src/webhooks/outbox.repo.js';
 
 /** Records events in memory (tests that do not look at webhooks); writes nothing to the outbox. */

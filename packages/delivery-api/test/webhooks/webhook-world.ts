@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { ManualClock, type Db } from '@app/shared';
 import { openTestDb } from '@app/shared/testing';
 import { SecretBox } from '../../src/auth/secret-box.js';
-import type { OrderView } from '../../src/orders/order-view.js';
+import type { OrderView } from '@app/delivery-contract';
 import type { WebhookLog } from '../../src/webhooks/dispatcher.js';
 
 export const MIGRATIONS = join(import.meta.dirname, '..', '..', 'migrations');

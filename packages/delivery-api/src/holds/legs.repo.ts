@@ -1,7 +1,7 @@
 import type { Queryable } from '@app/shared';
 import type { HoldKind, LoyaltyDiscount } from '../loyalty/loyalty.port.js';
 import { legSources, type LegCause, type LegState } from './leg-states.js';
-import type { OrderState } from './order-view.js';
+import type { OrderState } from '@app/delivery-contract';
 
 export type { LegState };
 

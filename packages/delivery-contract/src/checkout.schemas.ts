@@ -1,8 +1,7 @@
-import { Type } from 'typebox';
-import { Location } from '../http/schemas.js';
+import { type Static, Type } from 'typebox';
+import { strict } from './typebox-helpers.js';
+import { Location } from './common.schemas.js';
 import { MAX_AMOUNT_MINOR, Money, NonNegativeMoney } from './money.js';
-
-const strict = { additionalProperties: false } as const;
 
 /** E.164 Russian phone: +7 and 10 digits. Spec: Checkout request guest.phone, Order request guest.phone. */
 export const PHONE_PATTERN = '^\\+7[0-9]{10}$';
@@ -67,3 +66,7 @@ export const CheckoutReply = Type.Object({
   calculationId: Type.String(),
   expiresAt: Type.String({ format: 'date-time' }),
 });
+
+/** Body of POST /v1/checkout/calculate. */
+export type CheckoutRequest = Static<typeof CheckoutBody>;
+export type CheckoutResult = Static<typeof CheckoutReply>;

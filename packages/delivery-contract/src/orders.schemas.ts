@@ -1,10 +1,10 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
+import { strict } from './typebox-helpers.js';
 import { CancelReasonSchema } from './order-view.js';
-import { Location } from '../http/schemas.js';
-import { MAX_AMOUNT_MINOR, Money, NonNegativeMoney } from '../checkout/money.js';
-import { Certificate, DeliveryType, MAX_LINES, PHONE_PATTERN, QUANTITY_PATTERN } from '../checkout/checkout.schemas.js';
+import { Location } from './common.schemas.js';
+import { MAX_AMOUNT_MINOR, Money, NonNegativeMoney } from './money.js';
+import { Certificate, DeliveryType, MAX_LINES, PHONE_PATTERN, QUANTITY_PATTERN } from './checkout.schemas.js';
 
-const strict = { additionalProperties: false } as const;
 const Str = (max: number) => Type.String({ maxLength: max });
 const Anything = Type.Unknown({ description: 'server-owned: accepted and overwritten' });
 
@@ -96,3 +96,8 @@ export const CancelBody = Type.Object(
 export const OrderIdParams = Type.Object({ id: Type.String() });
 export const LookupQuery = Type.Object({ externalOrderId: Type.String({ minLength: 1, maxLength: 50 }) });
 export const SourceQuery = Type.Object({ source: Type.String({ minLength: 1, maxLength: 100 }) });
+
+/** Body of POST /v1/orders. */
+export type OrderRequest = Static<typeof OrderBody>;
+/** Body of POST /v1/orders/{id}/cancel. */
+export type CancelRequest = Static<typeof CancelBody>;

@@ -4,11 +4,8 @@
  * Spec: delivery-partner-api.md, "Order view (response of create, lookup, status)" and "States and transitions".
  * Timestamps are RFC 3339 UTC strings ("2026-11-23T07:40:00.000Z").
  */
-import { Type, type Static, type TSchema } from 'typebox';
-
-/** A string enum (`{type: 'string', enum}`): typed by TypeBox, serialised by Fastify, listed in OpenAPI. */
-const literals = <const T extends readonly string[]>(values: T) => Type.Enum(values, { type: 'string' } as never);
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+import { Type, type Static } from 'typebox';
+import { Nullable, literals } from './typebox-helpers.js';
 
 /** Server order states. Spec: "States and transitions". */
 export const ORDER_STATES = [

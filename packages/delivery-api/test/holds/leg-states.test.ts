@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canMoveLeg, LEG_TRANSITIONS, legSources, RESERVING_LEG_STATES, type LegCause, type LegState } from '../../src/orders/leg-states.js';
+import { canMoveLeg, LEG_TRANSITIONS, legSources, RESERVING_LEG_STATES, type LegCause, type LegState } from '../../src/holds/leg-states.js';
 
 const STATES: LegState[] = ['holding', 'held', 'releasing', 'confirmed', 'released', 'failed', 'settle_failed'];
 const CAUSES: LegCause[] = ['hold_ok', 'hold_failed', 'read_back', 'retry', 'claim_release', 'confirm', 'release', 'give_up', 'support'];
@@ -14,9 +14,9 @@ const EXPECTED: [LegState, LegState, LegCause, string][] = [
   ['holding', 'failed', 'hold_failed', 'the hold call was refused or its outcome is unknown'],
   ['holding', 'failed', 'read_back', 'a crashed hold call was never recorded'],
   ['holding', 'confirmed', 'read_back', 'a crashed hold call was already spent'],
-  ['holding', 'confirmed', 'hold_ok', 'issue 21 defect 5: the hold call answered the key’s hold as spent (flagged for a person)'],
-  ['holding', 'released', 'hold_ok', 'issue 21 defect 5: the hold call answered the key’s hold as released (retry with a new key)'],
-  ['holding', 'released', 'read_back', 'issue 21 defect 5: a crashed hold call is read back as released elsewhere'],
+  ['holding', 'confirmed', 'hold_ok', 'the hold call answered the key’s hold as spent (flagged for a person)'],
+  ['holding', 'released', 'hold_ok', 'the hold call answered the key’s hold as released (retry with a new key)'],
+  ['holding', 'released', 'read_back', 'a crashed hold call is read back as released elsewhere'],
   ['failed', 'holding', 'retry', 'spec: on a retry a failed leg is retried'],
   ['released', 'holding', 'retry', 'a retry holds a released leg again'],
   ['held', 'releasing', 'claim_release', 'an unlinked leg is claimed for release'],

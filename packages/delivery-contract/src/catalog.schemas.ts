@@ -1,5 +1,5 @@
-import { Type } from 'typebox';
-import { Money } from '../checkout/money.js';
+import { type Static, Type } from 'typebox';
+import { Money } from './money.js';
 
 const Nutrition = Type.Object({
   kcalPer100g: Type.Number(),
@@ -56,3 +56,13 @@ export const ProductsSchema = Type.Object({
 export const IfNoneMatchHeaders = Type.Object({ 'if-none-match': Type.Optional(Type.String()) });
 
 export { Nutrition as NutritionSchema };
+
+/** Menu of a point (GET /v1/points/{pointId}/menu). */
+export type Menu = Static<typeof MenuSchema>;
+export type MenuItem = Menu['items'][number];
+/** Stop-list of a point (GET /v1/points/{pointId}/stop-list). */
+export type StopList = Static<typeof StopListSchema>;
+/** Catalog revisions of every point (GET /v1/catalog/revision). */
+export type CatalogRevision = Static<typeof CatalogRevisionSchema>;
+/** Legacy product list of a point. */
+export type LegacyProducts = Static<typeof ProductsSchema>;

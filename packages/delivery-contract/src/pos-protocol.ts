@@ -1,15 +1,14 @@
 /**
  * The order part of the POS protocol (`/pos/v1/orders/...`, `/pos/v1/cancellations/claim`): one TypeBox schema per
  * wire shape, used by the routes for validation and OpenAPI, and imported as types by the POS simulator
- * (`@app/delivery-api/pos-protocol`), so the server and the plugin cannot drift apart. Amounts are integer kopecks;
+ * (`@app/delivery-contract`), so the server and the plugin cannot drift apart. Amounts are integer kopecks;
  * timestamps RFC 3339 UTC. Source: docs/pos-protocol.md "Orders" and "POS order payload"; spec
  * delivery-partner-api.md "States and transitions".
  */
-import { Type, type Static, type TSchema } from 'typebox';
-import { CancelDetailSchema, DeliveryStatusSchema, type OrderView } from '../orders/order-view.js';
+import { Type, type Static } from 'typebox';
+import { Nullable, strict } from './typebox-helpers.js';
+import { CancelDetailSchema, DeliveryStatusSchema, type OrderView } from './order-view.js';
 
-const strict = { additionalProperties: false } as const;
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 const Text = (maxLength: number) => Type.String({ maxLength });
 const Kopecks = Type.Integer({ description: 'kopecks' });
 
@@ -164,4 +163,4 @@ export type CancelResultReport = Static<typeof CancelResultBody>;
 
 /** The server's Order view, the answer to every POS report (the simulator reads these fields). Spec: Order view. */
 export type PosOrderView = Pick<OrderView, 'id' | 'state' | 'posOrderId' | 'deliveryStatus' | 'cancelState' | 'cancelDetail'>;
-export type { CancelDetail, DeliveryStatus } from '../orders/order-view.js';
+export type { CancelDetail, DeliveryStatus } from './order-view.js';

@@ -1,13 +1,11 @@
-import type { Clock, Db, IdSource } from '@app/shared';
+import type { Clock, Db, IdSource, Queryable } from '@app/shared';
 import type { SecretBox } from '../auth/secret-box.js';
 import { ApiError } from '../errors.js';
 import { isLoyaltyError, type HoldKind, type LoyaltyDiscount, type LoyaltyError, type LoyaltyPort } from '../loyalty/loyalty.port.js';
 import type { StepObserver } from '../common/recovery-points.js';
 import type { LegMetrics } from './leg-metrics.js';
 import { canMoveLeg, type LegState } from './leg-states.js';
-import type { OrderEvents } from './order-events.js';
 import { LegsRepo, type Attempt, type LegRecord } from './legs.repo.js';
-import { OrdersRepo, toView } from './orders.repo.js';
 
 /** A leg whose hold was spent although no order owns it: never usable for an order; a person decides. */
 const spentWithoutOrder = (kind: HoldKind) =>
@@ -38,13 +36,21 @@ export interface LegLog {
   warn(obj: Record<string, unknown>, msg: string): void;
 }
 
+/**
+ * Told when a leg that belongs to an order was settled, inside the transaction `q` that recorded it (the orders
+ * feature writes the order's `order.loyalty_confirmed` / `order.loyalty_released` event there).
+ */
+export interface SettlementListener {
+  settled(q: Queryable, orderId: string, effect: 'confirm' | 'release', at: Date): Promise<void>;
+}
+
 export interface LoyaltyHoldsDeps {
   db: Db;
   loyalty: LoyaltyPort | null;
   clock: Clock;
   ids: IdSource;
   box: SecretBox;
-  events: OrderEvents;
+  settlements: SettlementListener;
   log: LegLog;
   metrics: LegMetrics;
   steps: StepObserver;
@@ -141,7 +147,7 @@ export class LoyaltyHolds {
     }
     this.deps.steps.reached(`hold.after_call.${w.kind}`);
     const now = this.deps.clock.now();
-    // Recorded as the service answered it (defect 5 of issue 21): the same key answers the same hold in its current
+    // Recorded as the service answered it: the same key answers the same hold in its current
     // state, so a key whose hold was released meanwhile must not become a `held` leg.
     if (hold.status === 'released') {
       const released = await legs.move(leg.id, 'hold_ok', 'released', now, { holdId: hold.holdId, error: 'hold answered as released' });
@@ -245,7 +251,7 @@ export class LoyaltyHolds {
 
   /**
    * One confirm/release: the leg is claimed (compare-and-set of `check_after` while it is still in its state, as the
-   * sweeper does), so of several instances and paths only one spends a loyalty write on it (defect 6 of issue 21).
+   * sweeper does), so of several instances and paths only one spends a loyalty write on it.
    */
   private async settleOne(leg: LegRecord, effect: 'confirm' | 'release', claim?: Date): Promise<boolean> {
     if (!this.deps.loyalty) return false;
@@ -265,16 +271,7 @@ export class LoyaltyHolds {
     this.deps.steps.reached(`settle.after_call.${effect}`);
     const moved = await this.deps.db.tx(async (q) => {
       const m = await new LegsRepo(q).move(leg.id, effect, effect === 'confirm' ? 'confirmed' : 'released', this.deps.clock.now());
-      if (m && leg.orderId) {
-        const order = await new OrdersRepo(q).byId(leg.orderId);
-        if (order)
-          await this.deps.events.emit(
-            q,
-            effect === 'confirm' ? 'order.loyalty_confirmed' : 'order.loyalty_released',
-            toView(order),
-            this.deps.clock.now(),
-          );
-      }
+      if (m && leg.orderId) await this.deps.settlements.settled(q, leg.orderId, effect, this.deps.clock.now());
       return m;
     });
     return moved !== null;

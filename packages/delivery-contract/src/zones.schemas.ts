@@ -1,8 +1,8 @@
-import { Type } from 'typebox';
-import { Location } from '../http/schemas.js';
-import { Money } from '../checkout/money.js';
+import { type Static, Type } from 'typebox';
+import { strict } from './typebox-helpers.js';
+import { Location } from './common.schemas.js';
+import { Money } from './money.js';
 
-const strict = { additionalProperties: false } as const;
 const Eta = Type.Object({ min: Type.Integer(), max: Type.Integer() });
 
 export const ZoneSchema = Type.Object({
@@ -74,3 +74,11 @@ export const AddressCheckReply = Type.Object({
   candidates: Type.Optional(Type.Array(StreetRef)),
   house: Type.Optional(Type.String()),
 });
+
+export type DeliveryZone = Static<typeof ZoneSchema>;
+/** Body of POST /v1/delivery/resolve. */
+export type ResolveRequest = Static<typeof ResolveBody>;
+export type ResolveResult = Static<typeof ResolveReply>;
+/** Body of POST /v1/addresses/check. */
+export type AddressCheckRequest = Static<typeof AddressCheckBody>;
+export type AddressCheckResult = Static<typeof AddressCheckReply>;

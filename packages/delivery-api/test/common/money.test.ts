@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatQuantity, lineTotalMinor, parseQuantityMilli } from '../../src/checkout/money.js';
+import { formatQuantity, lineTotalMinor, parseQuantityMilli } from '../../src/common/money.js';
 
 describe('quantities and line totals (exact, no floating point)', () => {
   it('parses up to 3 decimals exactly', () => {
