@@ -1,6 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import type { Static, TSchema } from 'typebox';
 import { credentialOf } from '../auth/auth.plugin.js';
+import type { Credential } from '../auth/credentials.repo.js';
 import { errorResponses, PosErrorBody } from '../http/schemas.js';
 import type { PosCatalogService } from './pos-catalog.service.js';
 import {
@@ -30,48 +32,23 @@ export function posCatalogRoutes(root: FastifyInstance, svc: PosCatalogService):
     },
     handler: async (req) => svc.heartbeat(credentialOf(req)),
   });
-  app.post('/pos/v1/menu', {
-    config,
-    schema: {
-      operationId: 'posPushMenu',
-      tags: ['pos'],
-      summary: 'Push the full menu of the terminal group',
-      body: MenuPushBody,
-      response: { 200: PushReply, ...errors },
-    },
-    handler: async (req) => svc.pushMenu(credentialOf(req), req.body),
-  });
-  app.post('/pos/v1/stop-list', {
-    config,
-    schema: {
-      operationId: 'posPushStopList',
-      tags: ['pos'],
-      summary: 'Push the full current stop-list',
-      body: StopListPushBody,
-      response: { 200: PushReply, ...errors },
-    },
-    handler: async (req) => svc.pushStopList(credentialOf(req), req.body.items),
-  });
-  app.post('/pos/v1/streets', {
-    config,
-    schema: {
-      operationId: 'posPushStreets',
-      tags: ['pos'],
-      summary: 'Push the street dictionary',
-      body: StreetsPushBody,
-      response: { 200: PushReply, ...errors },
-    },
-    handler: async (req) => svc.pushStreets(credentialOf(req), req.body.streets),
-  });
-  app.post('/pos/v1/product-mappings', {
-    config,
-    schema: {
-      operationId: 'posPushProductMappings',
-      tags: ['pos'],
-      summary: 'Push legacy partner product mappings',
-      body: ProductMappingsPushBody,
-      response: { 200: PushReply, ...errors },
-    },
-    handler: async (req) => svc.pushProductMappings(credentialOf(req), req.body.products),
-  });
+  // The four catalog pushes share one shape: POS auth, a strict body, the push answer, one service call.
+  const push = <B extends TSchema>(
+    url: string,
+    operationId: string,
+    summary: string,
+    body: B,
+    handle: (cred: Credential, body: Static<B>) => Promise<unknown>,
+  ) =>
+    root.post(url, {
+      config,
+      schema: { operationId, tags: ['pos'], summary, body, response: { 200: PushReply, ...errors } },
+      handler: async (req) => handle(credentialOf(req), req.body as Static<B>),
+    });
+  push('/pos/v1/menu', 'posPushMenu', 'Push the full menu of the terminal group', MenuPushBody, (c, b) => svc.pushMenu(c, b));
+  push('/pos/v1/stop-list', 'posPushStopList', 'Push the full current stop-list', StopListPushBody, (c, b) => svc.pushStopList(c, b.items));
+  push('/pos/v1/streets', 'posPushStreets', 'Push the street dictionary', StreetsPushBody, (c, b) => svc.pushStreets(c, b.streets));
+  push('/pos/v1/product-mappings', 'posPushProductMappings', 'Push legacy partner product mappings', ProductMappingsPushBody, (c, b) =>
+    svc.pushProductMappings(c, b.products),
+  );
 }
