@@ -7,7 +7,9 @@
  * without the scope of the route) and the `EDO_*` codes of the e-document gateway (the spec says "Error codes of
  * the e-document gateway: not shown"; see docs/edo-gateway.md).
  */
-export const ERROR_STATUS = {
+import { defineErrorTable, ApiError as SharedApiError } from '@app/shared';
+
+const errorTable = defineErrorTable({
   BAD_REQUEST: 400,
   REQUEST_TIMEOUT: 408,
   URI_TOO_LONG: 414,
@@ -54,32 +56,25 @@ export const ERROR_STATUS = {
   EDO_BAD_GATEWAY: 502,
   /** The operator is unreachable, timed out, answered 5xx or 410, or something it sent was unreadable. */
   EDO_UNAVAILABLE: 503,
-} as const;
+});
+export const ERROR_STATUS = errorTable.table;
 
 /** Every error code the recognition API answers with. */
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
 /**
- * A domain error rendered as `{error: {code, message}}` with the table's status. `message` is sent to the
+ * A domain error rendered as `{error: {code, message}}` with the table's status (the shared ApiError of
+ * `@app/shared` bound to this table). `message` is sent to the
  * caller, so it must never carry internals; for VALIDATION_ERROR it starts with the bad parameter's name.
  */
-export class ApiError extends Error {
-  readonly status: number;
+export class ApiError extends SharedApiError<ErrorCode> {
   constructor(
-    readonly code: ErrorCode,
+    code: ErrorCode,
     message: string,
     /** Extra response headers, e.g. `{'retry-after': '5'}` for HIGH_PRIORITY_BUSY, EDO_RATE_LIMITED, EDO_CONFLICT. */
-    readonly headers: Record<string, string> = {},
+    headers: Record<string, string> = {},
   ) {
-    super(message);
-    this.name = 'ApiError';
-    this.status = ERROR_STATUS[code];
-  }
-
-  /** The Retry-After of the answer in seconds, when it has one. */
-  get retryAfter(): number | undefined {
-    const v = this.headers['retry-after'];
-    return v === undefined ? undefined : Number(v);
+    super(code, errorTable.statusOf(code), message, headers);
   }
 }
 

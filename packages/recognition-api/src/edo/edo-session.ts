@@ -2,7 +2,7 @@ import { ApiError } from '../errors.js';
 import type { EdoOperator } from './edo.port.js';
 import type { EdoConnection, EdoConnectionRepo, StoredEdoConnection } from './edo-connection.repo.js';
 import type { TokenStatus } from './oidc-tokens.js';
-import { SecretBoxError } from './secret-box.js';
+import { SecretBoxError } from '@app/shared';
 
 /** Builds an operator client for a stored connection; `onRotated` persists a rotated refresh token. */
 export type OperatorFactory = (connection: EdoConnection, onRotated: (refreshToken: string) => Promise<void>) => EdoOperator;

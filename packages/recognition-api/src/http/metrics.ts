@@ -1,3 +1,4 @@
+import { installMetricsEndpoint } from '@app/shared';
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Priority } from '../documents/documents.types.js';
@@ -89,7 +90,5 @@ export function installMetrics(app: FastifyInstance, metrics: RecognitionMetrics
       reply.elapsedTime / 1000,
     );
   });
-  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) =>
-    reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
-  );
+  installMetricsEndpoint(app, metrics.registry);
 }

@@ -6,7 +6,7 @@ import { EdoConnectionRepo } from '../../src/edo/edo-connection.repo.js';
 import { seedEdoConnection } from '../../src/edo/edo-seed.js';
 import { EdoSession } from '../../src/edo/edo-session.js';
 import { EdoService } from '../../src/edo/edo.service.js';
-import { SecretBox } from '../../src/edo/secret-box.js';
+import { SecretBox } from '@app/shared';
 import { makeEdoHarness, type EdoHarness } from './edo-harness.js';
 
 let e: EdoHarness;

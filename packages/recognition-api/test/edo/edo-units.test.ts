@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ticksToIso, isoToTicks, parseDiadocJson, stringifyJson } from '../../src/edo/diadoc-json.js';
 import { mapOperatorError, operatorText, parseRetryAfter } from '../../src/edo/diadoc-errors.js';
 import { toEmployeeToUpdate, toMessageToPost } from '../../src/edo/diadoc-translate.js';
-import { SecretBox, SecretBoxError } from '../../src/edo/secret-box.js';
+import { SecretBox, SecretBoxError } from '@app/shared';
 import { contentDisposition } from '../../src/edo/edo.routes.js';
 
 describe('edo units', () => {
