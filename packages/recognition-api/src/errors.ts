@@ -18,13 +18,13 @@ const errorTable = defineErrorTable({
   INVALID_API_KEY: 401,
   NOT_FOUND: 404,
   DOCUMENT_NOT_READY: 409,
-  /** POST …/callbacks/resend for a document uploaded without `callback_url` (issue 27). */
+  /** POST …/callbacks/resend for a document uploaded without `callback_url` (docs/decisions.md "Resend and idempotency codes"). */
   CALLBACK_NOT_CONFIGURED: 409,
-  /** POST …/callbacks/resend while the callback's attempt series is still pending (issue 27). */
+  /** POST …/callbacks/resend while the callback's attempt series is still pending (docs/decisions.md "Resend and idempotency codes"). */
   CALLBACK_IN_PROGRESS: 409,
-  /** POST /recognize: the Idempotency-Key came with different files or parameters within 24 h (issue 27). */
+  /** POST /recognize: the Idempotency-Key came with different files or parameters within 24 h (docs/decisions.md "Resend and idempotency codes"). */
   IDEMPOTENCY_KEY_REUSED: 422,
-  /** POST /recognize: the first priority=high request with this Idempotency-Key has not finished yet (issue 27). */
+  /** POST /recognize: the first priority=high request with this Idempotency-Key has not finished yet (docs/decisions.md "Resend and idempotency codes"). */
   IDEMPOTENCY_KEY_IN_USE: 409,
   VALIDATION_ERROR: 422,
   RECOGNITION_FAILED: 422,

@@ -100,7 +100,7 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
   const workerCount = opts.workers ?? 2;
   const log = opts.log ?? (opts.logger ? backgroundLog(opts.logger) : undefined);
   const highSlots = opts.highSlots ?? 2;
-  // Two pools (issue 11, items 1 and 2): the high lane's threads are never taken by queued work, and queued
+  // Two pools (docs/decisions.md "Pixel work off the event loop", docs/decisions.md "Two lanes"): the high lane's threads are never taken by queued work, and queued
   // work's Tesseract runs niced so a high request gets the CPU first. One extra background thread keeps upload
   // checks of normal/batch requests from waiting behind the workers' recognitions.
   const pools = {

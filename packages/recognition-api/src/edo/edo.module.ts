@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock, Db, IdSource } from '@app/shared';
-import { diadocOperatorFactory } from './diadoc-factory.js';
+import { diadocOperatorFactory } from './diadoc/diadoc-factory.js';
 import { EdoConnectionRepo } from './edo-connection.repo.js';
 import { EdoConnectionService } from './edo-connection.service.js';
 import { EdoSession, type OperatorFactory } from './edo-session.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { stringifyJson } from './diadoc-json.js';
+import { stringifyJson } from './operator-json.js';
 import { edoDirectoryRoutes } from './edo-directory.routes.js';
 import { pass } from './pass-through.js';
 import * as S from './edo.schemas.js';

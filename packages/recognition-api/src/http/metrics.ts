@@ -15,7 +15,7 @@ export type CallbackOutcome = 'delivered' | 'retry' | 'dead';
  * - `recognition_documents_total{outcome}` and `recognition_pages_total`: pages per second is `rate(pages_total)`;
  * - `recognition_ocr_duration_seconds{outcome}`: engine time per document (all its pages), seconds;
  * - `recognition_callback_deliveries_total{outcome}`: callback attempts by outcome.
- * Issue 9 item 6; docs/recognition.md "Metrics".
+ * docs/recognition.md "Metrics".
  */
 export interface RecognitionMetrics {
   readonly registry: Registry;
