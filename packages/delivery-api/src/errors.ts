@@ -2,9 +2,9 @@
  * The one error table of the delivery service: every error code of the spec with its HTTP status.
  * Spec: delivery-partner-api.md, Errors (and the POS plugin protocol codes listed there).
  */
-import { defineErrorTable, ApiError as SharedApiError } from '@app/shared';
+import { defineErrorTable, errorClass } from '@app/shared';
 
-const errorTable = defineErrorTable({
+export const ERROR_STATUS = defineErrorTable({
   invalid_request: 400,
   unauthorized: 401,
   forbidden: 403,
@@ -28,7 +28,6 @@ const errorTable = defineErrorTable({
   loyalty_unavailable: 503,
   checkout_unavailable: 503,
 });
-export const ERROR_STATUS = errorTable.table;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
@@ -36,9 +35,9 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
  * A domain error with a stable spec code (the shared ApiError of `@app/shared` bound to this table). `extra` fields are merged into the body
  * (e.g. `calculation` for `price_changed`); `message` is logged, and sent only on the POS protocol.
  */
-export class ApiError extends SharedApiError<ErrorCode> {
+export class ApiError extends errorClass(ERROR_STATUS) {
   constructor(code: ErrorCode, extra: Record<string, unknown> = {}, message?: string, headers: Record<string, string> = {}) {
-    super(code, errorTable.statusOf(code), message ?? code, headers, extra);
+    super(code, message ?? code, headers, extra);
   }
 }
 

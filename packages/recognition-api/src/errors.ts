@@ -7,9 +7,9 @@
  * without the scope of the route) and the `EDO_*` codes of the e-document gateway (the spec says "Error codes of
  * the e-document gateway: not shown"; see docs/edo-gateway.md).
  */
-import { defineErrorTable, ApiError as SharedApiError } from '@app/shared';
+import { defineErrorTable, errorClass } from '@app/shared';
 
-const errorTable = defineErrorTable({
+export const ERROR_STATUS = defineErrorTable({
   BAD_REQUEST: 400,
   REQUEST_TIMEOUT: 408,
   URI_TOO_LONG: 414,
@@ -57,26 +57,17 @@ const errorTable = defineErrorTable({
   /** The operator is unreachable, timed out, answered 5xx or 410, or something it sent was unreadable. */
   EDO_UNAVAILABLE: 503,
 });
-export const ERROR_STATUS = errorTable.table;
 
 /** Every error code the recognition API answers with. */
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
 /**
  * A domain error rendered as `{error: {code, message}}` with the table's status (the shared ApiError of
- * `@app/shared` bound to this table). `message` is sent to the
+ * `@app/shared` bound to this table): `new ApiError(code, message, headers?)`; `headers` are extra response headers,
+ * e.g. `{'retry-after': '5'}` for HIGH_PRIORITY_BUSY, EDO_RATE_LIMITED, EDO_CONFLICT. `message` is sent to the
  * caller, so it must never carry internals; for VALIDATION_ERROR it starts with the bad parameter's name.
  */
-export class ApiError extends SharedApiError<ErrorCode> {
-  constructor(
-    code: ErrorCode,
-    message: string,
-    /** Extra response headers, e.g. `{'retry-after': '5'}` for HIGH_PRIORITY_BUSY, EDO_RATE_LIMITED, EDO_CONFLICT. */
-    headers: Record<string, string> = {},
-  ) {
-    super(code, errorTable.statusOf(code), message, headers);
-  }
-}
+export class ApiError extends errorClass(ERROR_STATUS) {}
 
 /** 422 VALIDATION_ERROR whose message names the parameter, e.g. `invalid('callback_url', 'at most 500 characters')`. */
 export function invalid(param: string, why: string): ApiError {

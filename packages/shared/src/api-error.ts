@@ -33,11 +33,20 @@ export class ApiError<Code extends string = string> extends Error {
   }
 }
 
+/** Freezes a service's error table, so the table is the only place a status is written. */
+export function defineErrorTable<const T extends ErrorTable>(table: T): Readonly<T> {
+  return Object.freeze({ ...table });
+}
+
 /**
- * Freezes a service's error table and answers the status of a code, so the table is the only place a status is
- * written. `defineErrorTable({NOT_FOUND: 404}).statusOf('NOT_FOUND')` is 404.
+ * The ApiError class of one service: bound to its table, so `new X(code, message, headers?, extra?)` takes the
+ * status from the table. A service extends it (`class ApiError extends errorClass(ERROR_STATUS) {}`), or overrides the
+ * constructor where its call sites pass the arguments in another order.
  */
-export function defineErrorTable<const T extends ErrorTable>(table: T): { readonly table: T; statusOf(code: keyof T & string): number } {
-  const frozen = Object.freeze({ ...table });
-  return { table: frozen, statusOf: (code) => frozen[code] as number };
+export function errorClass<const T extends ErrorTable>(table: T) {
+  return class ServiceApiError extends ApiError<keyof T & string> {
+    constructor(code: keyof T & string, message: string, headers: Record<string, string> = {}, extra: Record<string, unknown> = {}) {
+      super(code, table[code] as number, message, headers, extra);
+    }
+  };
 }
