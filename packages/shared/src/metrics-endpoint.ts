@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifySchema } from 'fastify';
 
 /** What {@link installMetricsEndpoint} needs of a prom-client `Registry`. */
 export interface MetricsRegistry {
@@ -11,5 +11,7 @@ export interface MetricsRegistry {
  * OpenAPI document. Both services serve their metrics through this.
  */
 export function installMetricsEndpoint(app: FastifyInstance, registry: MetricsRegistry): void {
-  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => reply.type(registry.contentType).send(await registry.metrics()));
+  // `hide` is @fastify/swagger's addition to the route schema; this package does not load the plugin's types.
+  const hidden = { hide: true } as FastifySchema;
+  app.get('/metrics', { schema: hidden }, async (_req, reply) => reply.type(registry.contentType).send(await registry.metrics()));
 }
