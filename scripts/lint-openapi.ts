@@ -1,15 +1,12 @@
 /**
- * `npm run lint`, OpenAPI part (issue 9 item 1): builds both services in-process on a throwaway PGlite, fetches
- * their `/openapi.json` and lints each under Redocly's recommended rules (`@redocly/openapi-core`, the engine of
+ * `npm run lint`, OpenAPI part: builds both services in-process on a throwaway PGlite, fetches their
+ * `/openapi.json` (recognition: `recognitionOpenApiDocument` of the service) and lints each under Redocly's recommended rules (`@redocly/openapi-core`, the engine of
  * `@redocly/cli lint`). Prints every finding and exits 1 when there is one. The test suite checks the same and
  * also compiles a client against types generated from the documents (openapi-lint.int.test.ts of each service).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { buildApp, createOutboxOrderEvents, createServices, MIGRATIONS_DIR as DELIVERY_MIGRATIONS, SecretBox } from '@app/delivery-api';
-import { buildRecognitionApp, createLocalOcrEngine, LocalFileStore, MIGRATIONS_DIR as RECOGNITION_MIGRATIONS } from '@app/recognition-api';
+import { recognitionOpenApiDocument } from '@app/recognition-api';
 import { randomIds, systemClock } from '@app/shared';
 import { openTestDb } from '@app/shared/testing';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
@@ -34,29 +31,11 @@ async function deliveryDocument(): Promise<string> {
   return doc;
 }
 
-async function recognitionDocument(): Promise<string> {
-  const db = await openTestDb(RECOGNITION_MIGRATIONS);
-  const dir = mkdtempSync(join(tmpdir(), 'lint-openapi-'));
-  const app = await buildRecognitionApp({
-    db,
-    files: new LocalFileStore(dir),
-    localEngine: createLocalOcrEngine(),
-    clock: systemClock,
-    ids: randomIds,
-    allowLoopbackCallbacks: false,
-  });
-  const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).body;
-  await app.close();
-  await db.close();
-  rmSync(dir, { recursive: true, force: true });
-  return doc;
-}
-
 const config = await createConfig({ extends: ['recommended'] });
 let findings = 0;
 for (const [name, source] of [
   ['delivery-api', await deliveryDocument()],
-  ['recognition-api', await recognitionDocument()],
+  ['recognition-api', await recognitionOpenApiDocument()],
 ] as const) {
   const problems = await lintFromString({ source, absoluteRef: `${name}/openapi.json`, config });
   for (const p of problems) console.log(`${name}: ${p.severity} ${p.ruleId}: ${p.message} @ ${p.location[0]?.pointer ?? ''}`);

@@ -5,7 +5,7 @@
  */
 import { RecognitionFailedError, type RecognitionEngine } from '../../packages/recognition-api/src/engine/engine.port.js';
 import { startRecognitionWorkers } from '../../packages/recognition-api/src/worker-service.js';
-import { exitOnStopSignals } from '../../packages/recognition-api/src/shutdown.js';
+import { exitOnStopSignals } from '@app/shared';
 
 const engine: RecognitionEngine = {
   name: 'soak',

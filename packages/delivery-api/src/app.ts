@@ -3,7 +3,7 @@ import type { DestinationStream, LoggerOptions } from 'pino';
 import { Registry } from 'prom-client';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { Clock, Db, IdSource } from '@app/shared';
+import { type Clock, type Db, type IdSource, installMetricsEndpoint } from '@app/shared';
 import { installAuth, BODY_LIMIT } from './auth/auth.plugin.js';
 import { Authenticator } from './auth/authenticator.js';
 import { CredentialsRepo } from './auth/credentials.repo.js';
@@ -252,9 +252,7 @@ export async function buildApp(deps: AppDeps, services: Services = createService
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) =>
-    reply.type(services.metricsRegistry.contentType).send(await services.metricsRegistry.metrics()),
-  );
+  installMetricsEndpoint(app, services.metricsRegistry);
   installAuth(app, services.authenticator);
   installTextGuard(app);
 

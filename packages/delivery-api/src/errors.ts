@@ -2,7 +2,9 @@
  * The one error table of the delivery service: every error code of the spec with its HTTP status.
  * Spec: delivery-partner-api.md, Errors (and the POS plugin protocol codes listed there).
  */
-export const ERROR_STATUS = {
+import { defineErrorTable, errorClass } from '@app/shared';
+
+export const ERROR_STATUS = defineErrorTable({
   invalid_request: 400,
   unauthorized: 401,
   forbidden: 403,
@@ -25,24 +27,17 @@ export const ERROR_STATUS = {
   authentication_unavailable: 503,
   loyalty_unavailable: 503,
   checkout_unavailable: 503,
-} as const;
+});
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
 /**
- * A domain error with a stable spec code. `extra` fields are merged into the body
+ * A domain error with a stable spec code (the shared ApiError of `@app/shared` bound to this table). `extra` fields are merged into the body
  * (e.g. `calculation` for `price_changed`); `message` is logged, and sent only on the POS protocol.
  */
-export class ApiError extends Error {
-  readonly status: number;
-  constructor(
-    readonly code: ErrorCode,
-    readonly extra: Record<string, unknown> = {},
-    message?: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message ?? code);
-    this.status = ERROR_STATUS[code];
+export class ApiError extends errorClass(ERROR_STATUS) {
+  constructor(code: ErrorCode, extra: Record<string, unknown> = {}, message?: string, headers: Record<string, string> = {}) {
+    super(code, message ?? code, headers, extra);
   }
 }
 

@@ -44,9 +44,9 @@ export interface GenerateOptions {
   partyStyle?: PartyStyle;
   /** Item names from the real-catalogue list (Latin codes, `х` sizes, °C, м², Ø; {@link REAL_PRODUCTS}). */
   realNames?: boolean;
-  /** Prices include VAT, as many 1C databases keep them: the printed price without VAT is rounded (issue 20). */
+  /** Prices include VAT, as many 1C databases keep them: the printed price without VAT is rounded (docs/decisions.md "Hard tiers in docgen"). */
   pricesIncludeVat?: boolean;
-  /** A blue seller's seal over the totals and signatures (issue 20: stamps over numbers); truth unchanged. */
+  /** A blue seller's seal over the totals and signatures (docs/decisions.md "Hard tiers in docgen": stamps over numbers); truth unchanged. */
   stamps?: boolean;
 }
 

@@ -72,7 +72,7 @@ export const LATIN_PRODUCTS: Product[] = [
 ];
 
 /**
- * Goods named the way real 1C catalogues print them (issue 20): Latin model codes and standards beside Cyrillic
+ * Goods named the way real 1C catalogues print them (docs/decisions.md "Hard tiers in docgen"): Latin model codes and standards beside Cyrillic
  * words, the Cyrillic "х" as a multiplication sign with and without spaces, `°C`, `м²`, `м³`, `Ø`, `№`, slashes,
  * «» and "" quotes, long names that wrap. Invented for the generator; used by `generateDocument({realNames: true})`.
  */
@@ -100,7 +100,7 @@ export const rub = (x: number): number => Math.round(x * 100) / 100;
 
 export type RateRule = { standard: 20 | 22 };
 
-/** Issue 20 item options: the real-catalogue names, and prices that include VAT (printed price rounded). */
+/** Real-catalogue options: the real-catalogue names, and prices that include VAT (printed price rounded). */
 export interface ItemStyle {
   realNames?: boolean;
   pricesIncludeVat?: boolean;

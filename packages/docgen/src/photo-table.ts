@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { loadOpenCv } from './opencv.js';
+import { loadOpenCv } from '@app/shared/opencv';
 import type { Rng } from './random.js';
 
 /** Corners of the sheet in the output photo, px: top-left, top-right, bottom-right, bottom-left of the page. */
@@ -13,7 +13,7 @@ export interface PhotoGeometry {
 }
 
 /**
- * How hard the phone photo is (issue 20). `NORMAL` is the `photo-table` tier as it was (same draws, same seeds);
+ * How hard the phone photo is (docs/decisions.md "Hard tiers in docgen"). `NORMAL` is the `photo-table` tier as it was (same draws, same seeds);
  * `STRONG` is the `photo-phone` tier: a hand-held phone, tilt ±6°, keystone up to 9 % of the sheet, the sheet at
  * 150–170 DPI, darker uneven light, motion blur of 3–5 px, JPEG quality 60–68.
  */

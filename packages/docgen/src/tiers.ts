@@ -49,7 +49,7 @@ async function photo(png: Buffer, rng: Rng): Promise<Buffer> {
 export async function applyTier(png: Buffer, tier: Tier, rng: Rng): Promise<Buffer> {
   if (tier === 'photo') return photo(png, rng);
   if (tier === 'photo-table') return (await photoOnTable(png, rng)).jpeg;
-  // A hand-held phone (issue 20): stronger keystone and light, motion blur, 150–170 DPI, JPEG 60–68.
+  // A hand-held phone (docs/decisions.md "Hard tiers in docgen"): stronger keystone and light, motion blur, 150–170 DPI, JPEG 60–68.
   if (tier === 'photo-phone') return (await photoOnTable(png, rng, STRONG)).jpeg;
   if (tier === 'scan') return sharp(png).grayscale().png({ compressionLevel: 6 }).withMetadata({ density: 300 }).toBuffer();
   return png;

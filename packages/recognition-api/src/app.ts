@@ -125,7 +125,7 @@ export function createRecognitionServices(deps: RecognitionAppDeps) {
     deleteDocument: (apiKeyId, id) => documents.delete(apiKeyId, id),
   });
   const imageRetention = new ImageRetention({
-    db: deps.db,
+    docs,
     files: deps.files,
     clock: deps.clock,
     registry: metrics.registry,

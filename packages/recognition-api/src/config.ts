@@ -1,8 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { ConfigError, envFlag, envInt } from '@app/shared';
-import type { EdoConnectionInput } from './edo/edo-connection.service.js';
-import type { S3Config } from './storage/s3-file-store.js';
 
 export { ConfigError };
 
@@ -18,6 +16,32 @@ export interface AiConfig {
   cost?: { inputPerMTok?: number; outputPerMTok?: number };
 }
 
+/**
+ * The operator connection given by DIADOC_* variables; the gateway stores it as an `EdoConnectionInput`
+ * (edo/edo-connection.service.ts), whose fields these are (the configuration is the lower layer, so it names them).
+ */
+export interface EdoSeedConfig {
+  clientId?: string;
+  clientSecret?: string;
+  refreshToken?: string;
+  boxId?: string;
+  issuerUrl?: string;
+  apiBaseUrl?: string;
+  scope?: string;
+}
+
+/** Uploads in an S3-compatible object store (RECOGNITION_S3_*; storage/s3-file-store.ts). */
+export interface S3Config {
+  bucket: string;
+  /** e.g. `https://storage.example.net`; absent: AWS's endpoint for `region`. */
+  endpoint?: string;
+  region: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  /** `https://host/bucket/key` addressing (MinIO, most non-AWS stores); default true when an endpoint is given. */
+  forcePathStyle?: boolean;
+}
+
 /** The e-document gateway (docs/edo-gateway.md). */
 export interface EdoConfig {
   /** EDO_MASTER_KEY (base64, 32 bytes): seals the connection's secrets; absent → generated in `<dataDir>/recognition/edo-master.key`. */
@@ -28,10 +52,10 @@ export interface EdoConfig {
    * DIADOC_CLIENT_ID, DIADOC_CLIENT_SECRET, DIADOC_REFRESH_TOKEN, DIADOC_BOX_ID (all four or none), and optional
    * DIADOC_ISSUER_URL, DIADOC_API_BASE_URL, DIADOC_SCOPE: a connection stored at start-up (see index.ts for when).
    */
-  seed?: EdoConnectionInput;
+  seed?: EdoSeedConfig;
 }
 
-/** The administration panel at /admin (issue 10; docs/admin-panel.md). */
+/** The administration panel at /admin (docs/admin-panel.md). */
 export interface AdminConfig {
   /** ADMIN_USERNAME, default `admin`. */
   username: string;
@@ -130,7 +154,7 @@ export interface RecognitionConfig {
   dataDir: string;
   /** Set when AI_BASE_URL is; the AI adapter then replaces the local OCR engine. */
   ai?: AiConfig;
-  /** RECOGNITION_S3_* (issue 27): uploads in an S3-compatible object store instead of `DATA_DIR` (storage/s3-file-store.ts). */
+  /** RECOGNITION_S3_*: uploads in an S3-compatible object store instead of `DATA_DIR` (storage/s3-file-store.ts). */
   s3?: S3Config;
   /**
    * RECOGNITION_ALLOW_LOOPBACK_CALLBACKS=1 (old name RECOGNITION_ALLOW_PRIVATE_CALLBACKS, same meaning now):
@@ -156,12 +180,12 @@ export interface RecognitionConfig {
   imageRetentionDays: number;
   /**
    * RECOGNITION_SHUTDOWN_GRACE_MS, default 20000 (1000–600000): on SIGTERM/SIGINT the process releases its jobs at
-   * once and exits within this time even if something hangs; keep it below the orchestrator's grace period (issue 27).
+   * once and exits within this time even if something hangs; keep it below the orchestrator's grace period (docs/decisions.md "Shutdown releases jobs").
    */
   shutdownGraceMs: number;
   /**
    * RECOGNITION_TESSERACT_MEMORY_MB, default 1024 (0 = no limit, else 128–16384): address-space limit of each
-   * Tesseract process (`prlimit --as`), so native memory of one page cannot take the worker process down (issue 27).
+   * Tesseract process (`prlimit --as`), so native memory of one page cannot take the worker process down (docs/decisions.md "Tesseract memory limit").
    */
   tesseractMemoryMb: number;
   /**
@@ -189,7 +213,7 @@ export function loadEdoConfig(env: NodeJS.ProcessEnv): EdoConfig {
   if (given.length > 0 && given.length < DIADOC_REQUIRED.length) {
     throw new ConfigError(`${DIADOC_REQUIRED.filter((n) => !env[n]).join(', ')} must be set together with ${given.join(', ')}`);
   }
-  const seed: EdoConnectionInput | undefined =
+  const seed: EdoSeedConfig | undefined =
     given.length === 0
       ? undefined
       : {

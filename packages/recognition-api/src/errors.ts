@@ -7,7 +7,9 @@
  * without the scope of the route) and the `EDO_*` codes of the e-document gateway (the spec says "Error codes of
  * the e-document gateway: not shown"; see docs/edo-gateway.md).
  */
-export const ERROR_STATUS = {
+import { defineErrorTable, errorClass } from '@app/shared';
+
+export const ERROR_STATUS = defineErrorTable({
   BAD_REQUEST: 400,
   REQUEST_TIMEOUT: 408,
   URI_TOO_LONG: 414,
@@ -16,13 +18,13 @@ export const ERROR_STATUS = {
   INVALID_API_KEY: 401,
   NOT_FOUND: 404,
   DOCUMENT_NOT_READY: 409,
-  /** POST …/callbacks/resend for a document uploaded without `callback_url` (issue 27). */
+  /** POST …/callbacks/resend for a document uploaded without `callback_url` (docs/decisions.md "Resend and idempotency codes"). */
   CALLBACK_NOT_CONFIGURED: 409,
-  /** POST …/callbacks/resend while the callback's attempt series is still pending (issue 27). */
+  /** POST …/callbacks/resend while the callback's attempt series is still pending (docs/decisions.md "Resend and idempotency codes"). */
   CALLBACK_IN_PROGRESS: 409,
-  /** POST /recognize: the Idempotency-Key came with different files or parameters within 24 h (issue 27). */
+  /** POST /recognize: the Idempotency-Key came with different files or parameters within 24 h (docs/decisions.md "Resend and idempotency codes"). */
   IDEMPOTENCY_KEY_REUSED: 422,
-  /** POST /recognize: the first priority=high request with this Idempotency-Key has not finished yet (issue 27). */
+  /** POST /recognize: the first priority=high request with this Idempotency-Key has not finished yet (docs/decisions.md "Resend and idempotency codes"). */
   IDEMPOTENCY_KEY_IN_USE: 409,
   VALIDATION_ERROR: 422,
   RECOGNITION_FAILED: 422,
@@ -54,34 +56,18 @@ export const ERROR_STATUS = {
   EDO_BAD_GATEWAY: 502,
   /** The operator is unreachable, timed out, answered 5xx or 410, or something it sent was unreadable. */
   EDO_UNAVAILABLE: 503,
-} as const;
+});
 
 /** Every error code the recognition API answers with. */
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
 /**
- * A domain error rendered as `{error: {code, message}}` with the table's status. `message` is sent to the
+ * A domain error rendered as `{error: {code, message}}` with the table's status (the shared ApiError of
+ * `@app/shared` bound to this table): `new ApiError(code, message, headers?)`; `headers` are extra response headers,
+ * e.g. `{'retry-after': '5'}` for HIGH_PRIORITY_BUSY, EDO_RATE_LIMITED, EDO_CONFLICT. `message` is sent to the
  * caller, so it must never carry internals; for VALIDATION_ERROR it starts with the bad parameter's name.
  */
-export class ApiError extends Error {
-  readonly status: number;
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    /** Extra response headers, e.g. `{'retry-after': '5'}` for HIGH_PRIORITY_BUSY, EDO_RATE_LIMITED, EDO_CONFLICT. */
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-    this.name = 'ApiError';
-    this.status = ERROR_STATUS[code];
-  }
-
-  /** The Retry-After of the answer in seconds, when it has one. */
-  get retryAfter(): number | undefined {
-    const v = this.headers['retry-after'];
-    return v === undefined ? undefined : Number(v);
-  }
-}
+export class ApiError extends errorClass(ERROR_STATUS) {}
 
 /** 422 VALIDATION_ERROR whose message names the parameter, e.g. `invalid('callback_url', 'at most 500 characters')`. */
 export function invalid(param: string, why: string): ApiError {

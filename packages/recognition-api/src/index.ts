@@ -17,9 +17,10 @@ export {
   type EdoConfig,
 } from './config.js';
 export { openRecognitionDb, MIGRATIONS_DIR } from './db.js';
+export { recognitionOpenApiDocument } from './openapi-document.js';
 export { KeysRepo, API_SCOPES, type ApiScope } from './keys/keys.repo.js';
 export { DIADOC_DEFAULTS, type EdoConnectionAdmin, type EdoConnectionInput, type EdoConnectionView } from './edo/edo-connection.service.js';
-export { diadocOperatorFactory } from './edo/diadoc-factory.js';
+export { diadocOperatorFactory } from './edo/diadoc/diadoc-factory.js';
 export { runReadOnlyChecks } from './edo/read-only-checks.js';
 export { LocalFileStore, type FileStore } from './storage/file-store.js';
 export { AiEngine } from './engine/ai/ai-engine.js';

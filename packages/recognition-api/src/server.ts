@@ -1,22 +1,20 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomIds, systemClock, type Clock, type Poller } from '@app/shared';
+import { systemClock, type Clock, type Poller } from '@app/shared';
 import { buildRecognitionApp, createRecognitionServices, type RecognitionAppDeps } from './app.js';
 import { ensureAdminAccount } from './admin-web/admin-account.js';
 import { loadSessionKey } from './admin-web/session-key.js';
 import type { AdminConfig, AiConfig, EdoConfig, TrustProxy } from './config.js';
 import type { EdoConnectionAdmin } from './edo/edo-connection.service.js';
 import { seedEdoConnection } from './edo/edo-seed.js';
-import { loadMasterKey } from './edo/master-key.js';
 import { openRecognitionDb } from './db.js';
-import { AiEngine } from './engine/ai/ai-engine.js';
 import type { RecognitionEngine } from './engine/engine.port.js';
 import { cachedProbe, pooledOcrEngine, tesseractProbe } from './engine/pool/pooled-engine.js';
 import { defaultThreads, RecognitionPool } from './engine/pool/recognition-pool.js';
 import type { ImageChecker } from './documents/intake.js';
 import { backgroundLog } from './http/logger.js';
 import { startBackgroundLoops } from './jobs/background-loops.js';
-import { createFileStore } from './storage/file-store-factory.js';
+import { aiEngineOn, backgroundPool, commonAppDeps } from './process-deps.js';
 import type { S3Config } from './storage/s3-file-store.js';
 
 /** Options of {@link startRecognitionService}; everything but `dataDir`/`port`/`host` is optional. */
@@ -100,9 +98,9 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
   const workerCount = opts.workers ?? 2;
   const log = opts.log ?? (opts.logger ? backgroundLog(opts.logger) : undefined);
   const highSlots = opts.highSlots ?? 2;
-  // Two pools (issue 11, items 1 and 2): the high lane's threads are never taken by queued work, and queued
-  // work's Tesseract runs niced so a high request gets the CPU first. One extra background thread keeps upload
-  // checks of normal/batch requests from waiting behind the workers' recognitions.
+  // Two pools (docs/decisions.md "Pixel work off the event loop", "Two lanes"): the high lane's threads are never
+  // taken by queued work, and queued work's Tesseract runs niced so a high request gets the CPU first. One extra
+  // background thread keeps upload checks of normal/batch requests from waiting behind the workers' recognitions.
   const pools = {
     // A high document's pages are read in parallel (latency counts there); queued work reads one page at a time.
     high: new RecognitionPool({
@@ -113,20 +111,13 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
       languages: opts.ocrLanguages,
       tesseractMemoryMb: opts.tesseractMemoryMb,
     }),
-    background: new RecognitionPool({
-      name: 'background',
-      threads: Math.max(1, workerCount) + 1,
-      niceness: 10,
-      maxHeapMb: opts.taskMemoryMb,
-      languages: opts.ocrLanguages,
-      tesseractMemoryMb: opts.tesseractMemoryMb,
-    }),
+    background: backgroundPool(opts, Math.max(1, workerCount) + 1),
   };
   const checkImage: ImageChecker = (bytes, lane, signal) => pools[lane].checkImage(bytes, signal);
   const probe = cachedProbe(tesseractProbe(opts.ocrLanguages), clock);
   const localEngine = opts.engine ?? pooledOcrEngine(pools.background, probe);
   const highLocal = opts.engine ?? pooledOcrEngine(pools.high, probe);
-  const aiEngine = opts.ai ? new AiEngine(opts.ai, { shrink: (images, signal) => pools.background.shrinkForAi(images, signal), log }) : undefined;
+  const aiEngine = aiEngineOn(pools.background, opts.ai, log);
   const allowLoopback = opts.allowLoopbackCallbacks ?? false;
   // filled by startBackgroundLoops once the services exist; the app's onQueued wakes whatever workers it holds
   const workers: Poller[] = [];
@@ -134,22 +125,13 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
     for (const w of workers) w.poke();
   };
   const deps: RecognitionAppDeps = {
-    db,
-    files: createFileStore(opts.dataDir, opts.s3),
-    localEngine,
-    aiEngine,
-    clock,
-    ids: randomIds,
-    allowLoopbackCallbacks: allowLoopback,
+    ...commonAppDeps({ ...opts, db, localEngine, aiEngine, clock, allowLoopbackCallbacks: allowLoopback, log }),
     onQueued: wakeAll,
-    log,
     logger: opts.logger,
     checkImage,
     highEngine: aiEngine ?? highLocal,
     highSlots,
-    imageRetentionDays: opts.imageRetentionDays,
     trustProxy: opts.trustProxy,
-    edo: { masterKey: loadMasterKey(opts.edo?.masterKey, opts.dataDir), timeoutMs: opts.edo?.timeoutMs },
     admin: {
       sessionKey: loadSessionKey(opts.admin?.sessionKey, opts.dataDir),
       cookieSecure: opts.admin?.cookieSecure,

@@ -1,14 +1,11 @@
-import { randomIds, systemClock, type Clock } from '@app/shared';
-import { createRecognitionServices, type RecognitionAppDeps } from './app.js';
+import { systemClock, type Clock } from '@app/shared';
+import { createRecognitionServices } from './app.js';
 import type { AiConfig, EdoConfig } from './config.js';
 import { openRecognitionDb } from './db.js';
-import { AiEngine } from './engine/ai/ai-engine.js';
 import type { RecognitionEngine } from './engine/engine.port.js';
 import { cachedProbe, pooledOcrEngine, tesseractProbe } from './engine/pool/pooled-engine.js';
-import { RecognitionPool } from './engine/pool/recognition-pool.js';
-import { loadMasterKey } from './edo/master-key.js';
 import { startBackgroundLoops } from './jobs/background-loops.js';
-import { createFileStore } from './storage/file-store-factory.js';
+import { aiEngineOn, backgroundPool, commonAppDeps } from './process-deps.js';
 import type { S3Config } from './storage/s3-file-store.js';
 
 /** Options of a worker-only process (the recognition-worker entry, `worker.ts`). */
@@ -64,32 +61,11 @@ export async function startRecognitionWorkers(opts: StartRecognitionWorkersOptio
   const clock = opts.clock ?? systemClock;
   const workerCount = Math.max(1, opts.workers ?? 2);
   const db = await openRecognitionDb(opts);
-  const pool = opts.engine
-    ? null
-    : new RecognitionPool({
-        name: 'background',
-        threads: workerCount,
-        niceness: 10,
-        maxHeapMb: opts.taskMemoryMb,
-        languages: opts.ocrLanguages,
-        tesseractMemoryMb: opts.tesseractMemoryMb,
-      });
+  const pool = opts.engine ? null : backgroundPool(opts, workerCount);
   const localEngine = opts.engine ?? pooledOcrEngine(pool!, cachedProbe(tesseractProbe(opts.ocrLanguages), clock));
-  const aiEngine =
-    opts.ai && pool ? new AiEngine(opts.ai, { shrink: (images, signal) => pool.shrinkForAi(images, signal), log: opts.log }) : undefined;
+  const aiEngine = pool ? aiEngineOn(pool, opts.ai, opts.log) : undefined;
   const allowLoopback = opts.allowLoopbackCallbacks ?? false;
-  const deps: RecognitionAppDeps = {
-    db,
-    files: createFileStore(opts.dataDir, opts.s3),
-    localEngine,
-    aiEngine,
-    clock,
-    ids: randomIds,
-    allowLoopbackCallbacks: allowLoopback,
-    log: opts.log,
-    imageRetentionDays: opts.imageRetentionDays,
-    edo: { masterKey: loadMasterKey(opts.edo?.masterKey, opts.dataDir), timeoutMs: opts.edo?.timeoutMs },
-  };
+  const deps = commonAppDeps({ ...opts, db, localEngine, aiEngine, clock, allowLoopbackCallbacks: allowLoopback });
   const services = createRecognitionServices(deps);
   const loops = startBackgroundLoops({
     services,

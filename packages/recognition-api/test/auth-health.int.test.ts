@@ -127,12 +127,10 @@ describe('GET /api/v1/health', () => {
   });
 
   it('503 with database disconnected when the database fails', async () => {
-    const broken = {
-      ...h.db,
-      query: async () => {
-        throw new Error('connection refused');
-      },
+    const refused = async () => {
+      throw new Error('connection refused');
     };
+    const broken = { ...h.db, query: refused, ping: refused };
     const report = await checkHealth({ db: broken, queue: new QueueRepo(broken), localEngine: h.engine });
     expect(report).toMatchObject({ status: 'degraded', database: 'disconnected', queue_store: 'disconnected' });
   });

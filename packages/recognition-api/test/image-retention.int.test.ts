@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImageRetention } from '../src/documents/image-retention.js';
+import { DocumentsRepo } from '../src/documents/documents.repo.js';
 import { runWorkerStep } from '../src/jobs/worker.js';
 import { makeData, pngPage, recognizeForm } from './fixtures.js';
 import { makeHarness, type Harness } from './harness.js';
@@ -39,7 +40,7 @@ describe('Image retention (issue 13)', () => {
     const logs: [string, object][] = [];
     const registry = new Registry();
     const retention = new ImageRetention({
-      db: h.db,
+      docs: new DocumentsRepo(h.db),
       files: h.files,
       clock: h.clock,
       registry,

@@ -3,3 +3,7 @@ export * from './clock.js';
 export * from './db/db.js';
 export * from './env.js';
 export * from './poller.js';
+export * from './api-error.js';
+export * from './metrics-endpoint.js';
+export * from './run-main.js';
+export * from './secret-box.js';

@@ -3,7 +3,7 @@ import type { TruthParty } from '../truth.types.js';
 /**
  * How a TORG-12 prints its parties: `short` "name, ИНН …, КПП …, address" (the default, unchanged); `1c-bank` as 1C
  * prints them, with phone and bank details ("…, тел.: …, р/с …, в банке …, БИК …, к/с …"); `inn-kpp-pair` the same
- * with "ИНН/КПП x/y" (issue 20).
+ * with "ИНН/КПП x/y" (docs/decisions.md "Hard tiers in docgen").
  */
 export type PartyStyle = 'short' | '1c-bank' | 'inn-kpp-pair';
 

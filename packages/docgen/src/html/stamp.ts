@@ -2,7 +2,7 @@ import { esc } from '../format.js';
 import type { TruthParty } from '../truth.types.js';
 
 /**
- * A blue round seal of the seller (issue 20: stamps over numbers), placed over the last rows of the table — the
+ * A blue round seal of the seller (docs/decisions.md "Hard tiers in docgen": stamps over numbers), placed over the last rows of the table — the
  * totals — and the signature line, as a stamp lands on a real sheet. Semi-transparent ink, so the figures stay
  * printed under it; rotation and position come from the INN (no random draw, so a seed's other values do not move).
  * An SVG inside a zero-height box: it covers the table without moving anything on the page.

@@ -2,7 +2,7 @@ import type { EdoConnectionAdmin, EdoConnectionInput, EdoConnectionView } from '
 import type { EdoHealth } from '../edo/edo-health.js';
 import type { EdoSession } from '../edo/edo-session.js';
 import type { EdoService } from '../edo/edo.service.js';
-import type { TokenStatus } from '../edo/oidc-tokens.js';
+import type { TokenStatus } from '../edo/edo.port.js';
 import { ApiError } from '../errors.js';
 import { type AdminError, formError } from './admin-errors.js';
 

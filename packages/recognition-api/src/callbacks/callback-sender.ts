@@ -13,7 +13,7 @@ import { deadlineSignal, realScheduler, whenAborted, type Scheduler } from '../t
 export const CALLBACK_RETRY_DELAYS_MS = [5_000, 30_000, 120_000] as const;
 
 /**
- * Hard deadline of one POST, whatever the receiver does (issue 27, defect 4): undici's body timeout is per chunk,
+ * Hard deadline of one POST, whatever the receiver does (docs/decisions.md "Callback delivery"): undici's body timeout is per chunk,
  * so a receiver that trickles its answer could otherwise hold an attempt past the lease and get the row POSTed
  * again at the same moment by another sender. 30 s = the 10 s connect + 10 s headers + 10 s body budgets.
  */
@@ -29,7 +29,7 @@ export const CALLBACK_MAX_ATTEMPTS = CALLBACK_RETRY_DELAYS_MS.length + 1;
 export const CALLBACK_LIMITS = { total: 32, perKey: 4 };
 
 /**
- * Delivers due callbacks in parallel (issue 11, item 4): each {@link runOnce} claims due rows, at most one per
+ * Delivers due callbacks in parallel (docs/decisions.md "Parallel callback sender"): each {@link runOnce} claims due rows, at most one per
  * key per call and none of a key already at its cap, and starts them without waiting, so a slow or unreachable
  * receiver of one key never delays another key's callbacks. Each POST carries the Standard Webhooks headers
  * signed with the owner key's secret (callback-signature.ts); the delivery id is the row id, the same on every

@@ -1,8 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
- * Callback signatures in the Standard Webhooks form (the spec leaves callback authentication open; issue 11,
- * item 4). Headers: `webhook-id` (the delivery id, the same on every retry: receivers de-duplicate by it),
+ * Callback signatures in the Standard Webhooks form (the spec leaves callback authentication open; a standard form
+ * lets receivers use its libraries). Headers: `webhook-id` (the delivery id, the same on every retry: receivers de-duplicate by it),
  * `webhook-timestamp` (Unix seconds of this attempt), `webhook-signature` (`v1,` + base64 HMAC-SHA256 over
  * `${id}.${timestamp}.${body}` keyed with the base64-decoded part of the key's `whsec_…` secret). Known-answer
  * vectors: callback-signature.test.ts (the first is the Standard Webhooks reference vector).

@@ -95,7 +95,7 @@ export class CallbacksRepo {
    * Claims up to `limit` due pending deliveries, at most one per key and none of `excludeKeys` (keys already at
    * their in-flight cap), oldest due first, leasing each for `leaseMs` so a crashed sender's row comes back. The
    * candidates are read first and then claimed by a conditional UPDATE, so two senders never take the same row.
-   * Each claim gets a new fencing token (`leaseToken`): only that sender's outcome is recorded (issue 27, defect 4).
+   * Each claim gets a new fencing token (`leaseToken`): only that sender's outcome is recorded (docs/decisions.md "Callback delivery").
    */
   async claimDue(now: Date, leaseMs: number, opts: { limit?: number; excludeKeys?: string[] } = {}): Promise<CallbackRecord[]> {
     const due = `status = 'pending' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until < $1)`;
@@ -120,7 +120,7 @@ export class CallbacksRepo {
   /**
    * The secret a callback is signed with: its key's, else (a row without a key) its document's key's. A key
    * without a secret gets one here (never shown; `keys-cli callback-secret` rotates and prints it), so every
-   * callback is signed (issue 27, defect 4). Null only when neither the key nor the document exists any more.
+   * callback is signed (docs/decisions.md "Callback delivery"). Null only when neither the key nor the document exists any more.
    */
   async signingSecret(cb: Pick<CallbackRecord, 'apiKeyId' | 'documentId'>, fresh: string): Promise<string | null> {
     const rows = await this.db.query<{ callback_secret: string | null }>(

@@ -12,7 +12,7 @@ const common = {
   500: { ...ErrorBody, description: 'INTERNAL_ERROR' },
 };
 
-/** Routes of a document's completion callback (ours, issue 27; docs/recognition.md "Callbacks"). Thin. */
+/** Routes of a document's completion callback (ours; docs/recognition.md "Callbacks"). Thin. */
 export function callbacksRoutes(root: FastifyInstance, service: CallbacksService): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
 

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 
-/** One recorded POST of a callback (GET /api/v1/documents/{id}/callbacks; ours, issue 27). */
+/** One recorded POST of a callback (GET /api/v1/documents/{id}/callbacks; ours, docs/decisions.md "Callback delivery"). */
 export const CallbackAttemptSchema = Type.Object(
   {
     series: Type.Integer({ minimum: 1, description: '1 = the automatic series; +1 per re-send' }),

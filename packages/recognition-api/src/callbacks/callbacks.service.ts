@@ -43,7 +43,7 @@ export function callbackView(h: CallbackHistory): CallbackViewBody {
 }
 
 /**
- * What a caller sees of its completion callbacks (issue 27, defect 4; the spec shows delivery only from the
+ * What a caller sees of its completion callbacks (docs/decisions.md "Callback delivery"; the spec shows delivery only from the
  * sender's side, Spec: Events): the delivery history and a re-send. Never imports Fastify.
  */
 export class CallbacksService {

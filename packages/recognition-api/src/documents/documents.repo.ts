@@ -74,6 +74,24 @@ export interface ListFilter {
 export class DocumentsRepo {
   constructor(private readonly db: Queryable) {}
 
+  /**
+   * Up to `limit` documents finished (`completed` or `failed`) before `before` whose page images are still stored,
+   * oldest first (image retention, documents/image-retention.ts).
+   */
+  async findPurgeable(before: Date, limit: number): Promise<string[]> {
+    const rows = await this.db.query<{ id: string }>(
+      `SELECT id FROM documents WHERE files_purged_at IS NULL AND status IN ('completed', 'failed') AND completed_at < $1
+       ORDER BY completed_at LIMIT $2`,
+      [before.toISOString(), limit],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** Marks the documents' page images deleted (`files_purged_at`); the rows keep their data and status. */
+  async markFilesPurged(ids: string[], at: Date): Promise<void> {
+    await this.db.query(`UPDATE documents SET files_purged_at = $2 WHERE id = ANY($1::text[])`, [ids, at.toISOString()]);
+  }
+
   async insert(doc: DocumentRecord): Promise<void> {
     await this.db.query(
       `INSERT INTO documents (id, api_key_id, status, requested_type, document_type, image_quality, output_format, priority,
@@ -144,7 +162,7 @@ export class DocumentsRepo {
   /**
    * Records the outcome if this holder still owns the document (status `processing` under the holder's
    * `leaseToken`); false when it was deleted, finished, released or claimed by another worker after a lease
-   * expiry, so the caller must not send a callback (issue 27, defect 1).
+   * expiry, so the caller must not send a callback (docs/decisions.md "Job fencing").
    */
   async finish(id: string, leaseToken: number, result: ProcessingResult, completedAt: Date): Promise<boolean> {
     const rows = result.ok

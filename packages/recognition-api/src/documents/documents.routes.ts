@@ -71,7 +71,7 @@ export function documentsRoutes(root: FastifyInstance, service: DocumentsService
       },
     },
     async (request, reply) => {
-      // The response closing before it was sent means the client went away (issue 27, defect 5).
+      // The response closing before it was sent means the client went away (docs/decisions.md "A high request stops with its client").
       const gone = new AbortController();
       reply.raw.once('close', () => {
         if (!reply.raw.writableEnded) gone.abort();

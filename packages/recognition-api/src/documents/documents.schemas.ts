@@ -1,11 +1,32 @@
-import { Type, type Static, type TSchema } from 'typebox';
-import type { RecognizedData } from '../engine/engine.port.js';
-import type { Warning } from '../engine/validate/validate.js';
-import type { AccountingExport } from '../export/accounting-export.js';
+import { Type } from 'typebox';
 import { RecognizeFields } from './recognize-request.js';
 
-/** Error body of every failure (Spec: Errors). */
-export const ErrorBody = Type.Object({ error: Type.Object({ code: Type.String(), message: Type.String() }) });
+/**
+ * The wire bodies (Document record, Recognised data, list page, recognise responses, errors) are the contract's;
+ * re-exported so the routes name every schema of the documents feature from one module.
+ */
+export {
+  AccountingExportSchema,
+  AccountingItemSchema,
+  DeletedSchema,
+  DocumentCompletedSchema,
+  type DocumentListBody,
+  DocumentListSchema,
+  DocumentFailedSchema,
+  DocumentPendingSchema,
+  type DocumentRecordBody,
+  DocumentRecordSchema,
+  ErrorBody,
+  type ExportBody,
+  ExportSchema,
+  LineItemSchema,
+  PartySchema,
+  RecognizeCompletedSchema,
+  RecognizedDataSchema,
+  RecognizeFailedSchema,
+  RecognizeQueuedSchema,
+  WarningSchema,
+} from '@app/recognition-contract';
 
 /** Path parameter `{id}` of the document routes (`doc_…`; anything else is simply not found). */
 export const DocumentIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
@@ -22,256 +43,6 @@ export const ListQuery = Type.Object({
 
 /** Query of GET /api/v1/documents/{id}/export: `format` json (default) or accounting. */
 export const ExportQuery = Type.Object({ format: Type.Optional(Type.Enum(['json', 'accounting'])) });
-
-// ---------------------------------------------------------------------------------------------------------------
-// Response schemas. Fastify serialises replies with fast-json-stringify from these, which drops properties a
-// schema does not name and refuses missing required ones: each schema is exactly what the service sends (fields
-// that are sometimes absent are Optional, fields that can be null are `X | null`).
-
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-/** A string enum with `type: string`, so serialisers and code generators see a string (a bare `enum` has no type). */
-const literals = <const V extends string[]>(values: readonly [...V], description?: string) =>
-  Type.Enum(values, { type: 'string', ...(description ? { description } : {}) } as never);
-/** Amounts of the Recognised data: roubles as JSON numbers, kopecks as the decimals (1234.5 = 1 234 руб. 50 коп.). */
-const Roubles = (description: string) =>
-  Nullable(Type.Number({ description: `${description}; roubles (kopecks as decimals), null when unreadable` }));
-const Timestamp = (description: string) => Type.String({ format: 'date-time', description: `${description}; ISO 8601 UTC with \`Z\`` });
-
-/** `document_type` of a record: the requested type (`auto` until recognised), then the detected one. */
-const DocumentTypeOut = literals(
-  ['upd', 'torg12', 'invoice', 'auto'],
-  'upd | torg12 | invoice; `auto` only while a document asked to detect its type is not yet recognised',
-);
-
-/** A counterparty (Spec: Recognised data, `seller`, `buyer`). */
-export const PartySchema = Type.Object(
-  {
-    name: Nullable(Type.String()),
-    inn: Nullable(Type.String({ description: 'INN (tax id), digits only; 10 or 12 digits when read correctly' })),
-    kpp: Nullable(Type.String({ description: 'KPP (tax registration reason code), 9 characters' })),
-    address: Type.Optional(Nullable(Type.String())),
-  },
-  { description: 'Spec: Recognised data, seller / buyer: name, inn, kpp, optional address' },
-);
-
-/** One line of the item table (Spec: Recognised data, `items[]`). */
-export const LineItemSchema = Type.Object({
-  number: Type.Integer({ description: 'line number as printed' }),
-  name: Type.String(),
-  product_code: Type.Optional(Nullable(Type.String())),
-  unit: Type.Object({
-    code: Nullable(Type.String({ description: 'OKEI code as printed, e.g. "796"' })),
-    name: Nullable(Type.String({ description: 'short unit name, e.g. "шт"' })),
-  }),
-  quantity: Nullable(Type.Number({ description: "in the line's unit" })),
-  price: Roubles('price per unit without VAT'),
-  amount_without_nds: Roubles('line amount without VAT'),
-  nds_rate: Nullable(Type.Number({ description: 'VAT rate in percent (0, 10, 20; 5, 7, 22 are read as printed); null when unreadable or exempt' })),
-  nds_exempt: Type.Optional(Type.Boolean({ description: 'ours: true when the line says "без НДС" (then nds_rate is null)' })),
-  nds_amount: Roubles('VAT amount of the line'),
-  amount_with_nds: Roubles('line amount with VAT'),
-});
-
-/**
- * Recognised data, `data` of a completed document and the body of `export?format=json` (Spec: Resources,
- * "Recognised data (`data`)"). Amounts are roubles as JSON numbers with kopecks as decimals; a field the engine
- * could not read is null. The engine's `RecognizedData` interface and this schema are checked against each
- * other at compile time (documents.schema-checks.ts).
- */
-export const RecognizedDataSchema = Type.Object(
-  {
-    document: Type.Object({
-      number: Nullable(Type.String()),
-      date: Nullable(Type.String({ description: 'DD.MM.YYYY' })),
-    }),
-    seller: PartySchema,
-    buyer: PartySchema,
-    items: Type.Array(LineItemSchema),
-    totals: Type.Object({
-      amount_without_nds: Roubles('total without VAT'),
-      nds_amount: Roubles('total VAT'),
-      amount_with_nds: Roubles('total with VAT'),
-    }),
-  },
-  { description: 'Spec: Resources, Recognised data (`data`); amounts in roubles as numbers' },
-);
-
-/** A remark about one field (Spec: Document record, `warnings`: "remarks with the problem field"). */
-export const WarningSchema = Type.Object({
-  field: Type.String({ description: 'path of the problem field, e.g. `items[3].amount_with_nds`, `seller.inn`, `pages[1]`' }),
-  message: Type.String(),
-});
-
-/** One line of the accounting export (ours: the spec leaves the shape of `items` open). Amounts in roubles. */
-export const AccountingItemSchema = Type.Object({
-  line_number: Type.Integer(),
-  name: Type.String(),
-  product_code: Nullable(Type.String()),
-  unit_code: Nullable(Type.String({ description: 'OKEI code' })),
-  unit_name: Nullable(Type.String()),
-  quantity: Nullable(Type.Number()),
-  price: Roubles('price per unit without VAT'),
-  amount_without_vat: Roubles('line amount without VAT'),
-  vat_rate: Nullable(Type.String({ description: '"20%", "10%", "0%" …, "без НДС" for exempt lines, null when unreadable' })),
-  vat_amount: Roubles('VAT amount of the line (0 for exempt lines)'),
-  amount_with_vat: Roubles('line amount with VAT'),
-});
-
-/**
- * Accounting export document, `export?format=accounting` (Spec: Resources, "Accounting export document").
- * `document` and the extra sums of `totals` are ours; the counterparty is the seller. Amounts in roubles.
- */
-export const AccountingExportSchema = Type.Object(
-  {
-    accounting_version: Type.String({ description: 'version of this layout, e.g. "1.0"' }),
-    source_service: Type.String({ description: 'name of this service: recognition-api' }),
-    document_id: Type.String(),
-    recognized_at: Timestamp('when recognition finished'),
-    document_type: Type.String(),
-    confidence: Type.Number({ minimum: 0, maximum: 1 }),
-    document: Type.Object({ number: Nullable(Type.String()), date: Nullable(Type.String({ description: 'DD.MM.YYYY' })) }),
-    counterparty: Type.Object({
-      inn: Nullable(Type.String()),
-      kpp: Nullable(Type.String()),
-      name: Nullable(Type.String()),
-      role: Type.Literal('seller'),
-    }),
-    items: Type.Array(AccountingItemSchema),
-    totals: Type.Object({
-      amount_without_vat: Roubles('total without VAT'),
-      vat_amount: Roubles('total VAT'),
-      amount_with_nds: Roubles('total with VAT'),
-      currency: Type.Literal('RUB'),
-    }),
-    raw_data: RecognizedDataSchema,
-  },
-  { description: 'Spec: Resources, Accounting export document (format=accounting); amounts in roubles as numbers' },
-);
-
-// Property order is the spec's (id, status, document_type, …): the serialiser writes fields in schema order.
-const DocumentId = Type.String({ description: '`doc_` + a random string' });
-const shortFields = {
-  document_type: DocumentTypeOut,
-  created_at: Timestamp('when the document was accepted'),
-  client_ref: Nullable(Type.String({ maxLength: 255, description: "the caller's own reference" })),
-};
-
-/** Short form while in processing (Spec: Document record, "only id, status, document_type, created_at, client_ref"). */
-export const DocumentPendingSchema = Type.Object(
-  {
-    id: DocumentId,
-    status: literals(['queued', 'processing']),
-    ...shortFields,
-  },
-  { title: 'DocumentPending' },
-);
-
-/** A completed document: the short form plus the result (Spec: Document record; `manual_check_recommended` is ours). */
-export const DocumentCompletedSchema = Type.Object(
-  {
-    id: DocumentId,
-    status: Type.Literal('completed'),
-    ...shortFields,
-    completed_at: Timestamp('when processing finished'),
-    data: RecognizedDataSchema,
-    confidence: Type.Number({ minimum: 0.1, maximum: 1, description: '0.10 to 1.00 (Spec: Validation and confidence)' }),
-    warnings: Type.Array(WarningSchema),
-    processing_time_ms: Type.Integer({ description: 'milliseconds' }),
-    manual_check_recommended: Type.Boolean({
-      description: 'ours: true when confidence is below 0.80, or a warning asks to check a value against the page (a doubtful name or number)',
-    }),
-  },
-  { title: 'DocumentCompleted' },
-);
-
-/** A failed document: the short form plus `error` (ours; the spec does not show the failed record). */
-export const DocumentFailedSchema = Type.Object(
-  {
-    id: DocumentId,
-    status: Type.Literal('failed'),
-    ...shortFields,
-    completed_at: Timestamp('when processing finished'),
-    processing_time_ms: Type.Integer({ description: 'milliseconds' }),
-    error: Type.Object({ code: Type.String({ description: 'e.g. RECOGNITION_FAILED, RECOGNITION_TIMEOUT' }), message: Type.String() }),
-  },
-  { title: 'DocumentFailed' },
-);
-
-/** The Document record (Spec: Resources, "Document record"), one of three forms told apart by `status`. */
-export const DocumentRecordSchema = Type.Union([DocumentPendingSchema, DocumentCompletedSchema, DocumentFailedSchema], {
-  description: 'Spec: Resources, Document record; short form while queued/processing',
-});
-
-/** List page (Spec: Resources, "List page"): newest first. */
-export const DocumentListSchema = Type.Object(
-  {
-    data: Type.Array(DocumentRecordSchema),
-    total: Type.Integer({ description: 'documents matching the filter' }),
-    limit: Type.Integer(),
-    offset: Type.Integer(),
-  },
-  { description: 'Spec: Resources, List page' },
-);
-
-/** 202 of POST /recognize, `normal`/`batch` (Spec: POST /api/v1/recognize, Responses). */
-export const RecognizeQueuedSchema = Type.Object(
-  {
-    id: Type.String(),
-    status: Type.Literal('queued'),
-    poll_url: Type.String({ description: 'path of GET /api/v1/documents/{id}' }),
-  },
-  { description: 'Spec: POST /api/v1/recognize, 202' },
-);
-
-/** 200 of POST /recognize, `priority=high`: the result in the same response (`export` when output_format=accounting). */
-export const RecognizeCompletedSchema = Type.Object(
-  {
-    id: Type.String(),
-    status: Type.Literal('completed'),
-    document_type: literals(['upd', 'torg12', 'invoice']),
-    processing_time_ms: Type.Integer({ description: 'milliseconds' }),
-    data: RecognizedDataSchema,
-    confidence: Type.Number({ minimum: 0.1, maximum: 1 }),
-    warnings: Type.Array(WarningSchema),
-    manual_check_recommended: Type.Boolean({
-      description: 'ours: true when confidence is below 0.80, or a warning asks to check a value against the page (a doubtful name or number)',
-    }),
-    export: Type.Optional(AccountingExportSchema),
-  },
-  { description: 'Spec: POST /api/v1/recognize, 200 (priority=high)' },
-);
-
-/** 422 of POST /recognize: the error body, with the failed document's `id` when one was stored. */
-export const RecognizeFailedSchema = Type.Object(
-  {
-    error: Type.Object({ code: Type.String({ description: 'VALIDATION_ERROR, RECOGNITION_FAILED or RECOGNITION_TIMEOUT' }), message: Type.String() }),
-    id: Type.Optional(Type.String({ description: 'the failed document (priority=high), absent when nothing was stored' })),
-  },
-  { description: 'Spec: Errors, 422' },
-);
-
-/** DELETE /api/v1/documents/{id} (Spec: `{deleted: true}`). */
-export const DeletedSchema = Type.Object({ deleted: Type.Literal(true) });
-
-/** Body of `export`: `format=json` the Recognised data, `format=accounting` the accounting export document. */
-export const ExportSchema = Type.Union([AccountingExportSchema, RecognizedDataSchema], {
-  description: 'Spec: GET /api/v1/documents/{id}/export; the shape of `data` (json) or the accounting export document',
-});
-
-// Compile-time guard: the schemas above and the interfaces the code uses describe the same objects, so neither
-// can drift without a type error (the interfaces stay where they are; the schemas are what clients see).
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const sameData: Same<Static<typeof RecognizedDataSchema>, RecognizedData> = true;
-const sameExport: Same<Static<typeof AccountingExportSchema>, AccountingExport> = true;
-const sameWarning: Same<Static<typeof WarningSchema>, Warning> = true;
-void sameData;
-void sameExport;
-void sameWarning;
-
-/** Body types derived from the schemas, so the views that build them are checked against what is published. */
-export type DocumentRecordBody = Static<typeof DocumentRecordSchema>;
-export type DocumentListBody = Static<typeof DocumentListSchema>;
-export type ExportBody = Static<typeof ExportSchema>;
 
 /**
  * The multipart form of POST /api/v1/recognize, for the document only (Spec: POST /api/v1/recognize): the route

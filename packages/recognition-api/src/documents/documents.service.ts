@@ -80,7 +80,7 @@ export class DocumentsService {
     upload: RawUpload,
     arrivedAt: Date = this.deps.clock.now(),
     opts: {
-      /** Aborts when the client's connection closes before the answer: a high request stops (issue 27, defect 5). */
+      /** Aborts when the client's connection closes before the answer: a high request stops (docs/decisions.md "A high request stops with its client"). */
       disconnected?: AbortSignal;
       /** The `Idempotency-Key` header, already checked by {@link parseIdempotencyKey}. */
       idempotencyKey?: string;

@@ -27,7 +27,7 @@ export interface DocumentRecord {
   leaseUntil: Date | null;
   /**
    * Fencing token of the current holder: incremented by every claim (migration 006). Writes of a holder name it,
-   * so a holder whose lease was taken over changes nothing (issue 27, defect 1).
+   * so a holder whose lease was taken over changes nothing (docs/decisions.md "Job fencing").
    */
   leaseToken: number;
   /** Charged processing attempts (a release on shutdown gives its attempt back). */

@@ -80,7 +80,7 @@ export function completedBody(done: DocumentRecord): Record<string, unknown> {
 }
 
 /**
- * The client disconnected (issue 27, defect 5): the engine was aborted, which frees the lane's slot and its
+ * The client disconnected (docs/decisions.md "A high request stops with its client"): the engine was aborted, which frees the lane's slot and its
  * Tesseract at once, and the document goes to the background queue, due now and uncharged. It keeps
  * `priority=high`, so workers take it before normal and batch work; the caller finds it by polling its id, by
  * its callback, or by repeating the request with the same Idempotency-Key. Nobody reads this answer.

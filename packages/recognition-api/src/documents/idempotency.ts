@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ApiError, invalid } from '../errors.js';
 import type { RawUpload } from './multipart-upload.js';
 
-/** How long an `Idempotency-Key` binds its request to its document (issue 27: "24 h"). */
+/** How long an `Idempotency-Key` binds its request to its document (docs/decisions.md "Idempotency-Key"). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** Visible ASCII, 1–255 characters (a UUID, a ULID, an order number). */

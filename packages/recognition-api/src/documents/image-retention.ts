@@ -1,6 +1,7 @@
-import type { Clock, Db } from '@app/shared';
+import type { Clock } from '@app/shared';
 import { Counter, type Registry } from 'prom-client';
 import type { FileStore } from '../storage/file-store.js';
+import type { DocumentsRepo } from './documents.repo.js';
 
 /** Default age of a finished document after which its page images are deleted (RECOGNITION_IMAGE_RETENTION_DAYS). */
 export const DEFAULT_IMAGE_RETENTION_DAYS = 30;
@@ -18,7 +19,7 @@ export class ImageRetention {
 
   constructor(
     private readonly deps: {
-      db: Db;
+      docs: Pick<DocumentsRepo, 'findPurgeable' | 'markFilesPurged'>;
       files: FileStore;
       clock: Clock;
       registry: Registry;
@@ -45,17 +46,11 @@ export class ImageRetention {
     const size = this.deps.batchSize ?? 100;
     let total = 0;
     for (let i = 0; i < (this.deps.maxBatches ?? 50); i++) {
-      const rows = await this.deps.db.query<{ id: string }>(
-        `SELECT id FROM documents WHERE files_purged_at IS NULL AND status IN ('completed', 'failed') AND completed_at < $1
-         ORDER BY completed_at LIMIT $2`,
-        [before.toISOString(), size],
-      );
-      for (const { id } of rows) await this.deps.files.removeDocument(id);
-      if (rows.length) {
-        await this.deps.db.query(`UPDATE documents SET files_purged_at = $2 WHERE id = ANY($1::text[])`, [rows.map((r) => r.id), now.toISOString()]);
-      }
-      total += rows.length;
-      if (rows.length < size) break;
+      const ids = await this.deps.docs.findPurgeable(before, size);
+      for (const id of ids) await this.deps.files.removeDocument(id);
+      if (ids.length) await this.deps.docs.markFilesPurged(ids, now);
+      total += ids.length;
+      if (ids.length < size) break;
     }
     if (total > 0) {
       this.purged.inc(total);

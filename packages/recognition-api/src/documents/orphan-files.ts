@@ -9,7 +9,7 @@ import type { DocumentsRepo } from './documents.repo.js';
 export const ORPHAN_GRACE_MS = 60 * 60 * 1000;
 
 /**
- * Makes storage agree with the rows (issue 27, defect 7): removes the files of documents that have no row, once
+ * Makes storage agree with the rows (docs/decisions.md "Storage agrees with the rows"): removes the files of documents that have no row, once
  * they are older than {@link ORPHAN_GRACE_MS} on the injected clock. Such files come from an upload that crashed
  * between writing its files and committing its row, or a DELETE that committed and crashed before removing them;
  * image retention never sees them because it starts from rows. Checks rows in batches of 500; safe in several

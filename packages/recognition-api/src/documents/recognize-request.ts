@@ -12,7 +12,7 @@ export const FIELD_VALUES = {
 
 /**
  * No C0 control character (NUL included) nor DEL: PostgreSQL text cannot hold NUL, and a reference or URL with
- * control characters is a mistake or an attack on logs (fuzz finding, issue 11).
+ * control characters is a mistake or an attack on logs (docs/decisions.md "Fuzz findings").
  */
 const NO_CONTROL_CHARS = '^[^\\u0000-\\u001f\\u007f]*$';
 

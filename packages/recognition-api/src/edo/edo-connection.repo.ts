@@ -1,5 +1,5 @@
 import type { Clock, Queryable } from '@app/shared';
-import type { SecretBox } from './secret-box.js';
+import type { SecretBox } from '@app/shared';
 
 /** The operator connection in plain form (only in memory; secrets are sealed in the database). */
 export interface EdoConnection {

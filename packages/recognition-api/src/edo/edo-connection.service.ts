@@ -2,7 +2,7 @@ import { ApiError, invalid } from '../errors.js';
 import type { EdoConnection, EdoConnectionRepo, StoredEdoConnection } from './edo-connection.repo.js';
 import type { EdoHealth } from './edo-health.js';
 import { BOX_ID } from './edo.schemas.js';
-import { SecretBoxError } from './secret-box.js';
+import { SecretBoxError } from '@app/shared';
 
 /** Kontur's production endpoints and scope (reference/diadoc-api.md §1–2). */
 export const DIADOC_DEFAULTS = {

@@ -1,26 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { TSchema } from 'typebox';
+import { gatewaySchema } from './gateway-route.js';
 import { pass } from './pass-through.js';
 import * as S from './edo.schemas.js';
 import type { EdoService } from './edo.service.js';
 
-const tags = ['edo'];
-
 /** Employees, organizations and counteragents of the gateway (Spec: E-document operator gateway). */
-export function edoDirectoryRoutes(root: FastifyInstance, service: EdoService, errors: Record<number, TSchema>): void {
+export function edoDirectoryRoutes(root: FastifyInstance, service: EdoService): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
 
   app.get(
     '/api/v1/edo/employees',
     {
-      schema: {
-        tags,
-        operationId: 'listEdoEmployees',
-        summary: 'Employees (GetEmployees; page from 1, count 1–50)',
+      schema: gatewaySchema('listEdoEmployees', 'Employees (GetEmployees; page from 1, count 1–50)', S.EmployeeList, {
         querystring: S.EmployeesQuery,
-        response: { 200: S.EmployeeList, ...errors },
-      },
+      }),
     },
     async (request) => pass(service.employees(request.query.page, request.query.count)),
   );
@@ -28,12 +22,7 @@ export function edoDirectoryRoutes(root: FastifyInstance, service: EdoService, e
   app.get(
     '/api/v1/edo/employees/me',
     {
-      schema: {
-        tags,
-        operationId: 'getMyEdoEmployee',
-        summary: 'Current user as employee (GetMyEmployee)',
-        response: { 200: S.DiadocEmployee, ...errors },
-      },
+      schema: gatewaySchema('getMyEdoEmployee', 'Current user as employee (GetMyEmployee)', S.DiadocEmployee),
     },
     async () => pass(service.myEmployee()),
   );
@@ -41,13 +30,7 @@ export function edoDirectoryRoutes(root: FastifyInstance, service: EdoService, e
   app.get(
     '/api/v1/edo/employees/:userId',
     {
-      schema: {
-        tags,
-        operationId: 'getEdoEmployee',
-        summary: 'One employee (GetEmployee)',
-        params: S.UserParams,
-        response: { 200: S.DiadocEmployee, ...errors },
-      },
+      schema: gatewaySchema('getEdoEmployee', 'One employee (GetEmployee)', S.DiadocEmployee, { params: S.UserParams }),
     },
     async (request) => pass(service.employee(request.params.userId)),
   );
@@ -55,13 +38,7 @@ export function edoDirectoryRoutes(root: FastifyInstance, service: EdoService, e
   app.post(
     '/api/v1/edo/employees',
     {
-      schema: {
-        tags,
-        operationId: 'createEdoEmployee',
-        summary: 'Create an employee (CreateEmployee)',
-        body: S.EmployeeCreateBody,
-        response: { 200: S.DiadocEmployee, ...errors },
-      },
+      schema: gatewaySchema('createEdoEmployee', 'Create an employee (CreateEmployee)', S.DiadocEmployee, { body: S.EmployeeCreateBody }),
     },
     async (request) => pass(service.createEmployee(request.body)),
   );
@@ -69,14 +46,10 @@ export function edoDirectoryRoutes(root: FastifyInstance, service: EdoService, e
   app.put(
     '/api/v1/edo/employees/:userId',
     {
-      schema: {
-        tags,
-        operationId: 'updateEdoEmployee',
-        summary: 'Update an employee (UpdateEmployee; fields translated into patch wrappers)',
+      schema: gatewaySchema('updateEdoEmployee', 'Update an employee (UpdateEmployee; fields translated into patch wrappers)', S.DiadocEmployee, {
         params: S.UserParams,
         body: S.EmployeeUpdateBody,
-        response: { 200: S.DiadocEmployee, ...errors },
-      },
+      }),
     },
     async (request) => pass(service.updateEmployee(request.params.userId, request.body)),
   );
@@ -84,13 +57,7 @@ export function edoDirectoryRoutes(root: FastifyInstance, service: EdoService, e
   app.delete(
     '/api/v1/edo/employees/:userId',
     {
-      schema: {
-        tags,
-        operationId: 'deleteEdoEmployee',
-        summary: 'Remove an employee (DeleteEmployee)',
-        params: S.UserParams,
-        response: { 200: S.Deleted, ...errors },
-      },
+      schema: gatewaySchema('deleteEdoEmployee', 'Remove an employee (DeleteEmployee)', S.Deleted, { params: S.UserParams }),
     },
     async (request) => pass(service.deleteEmployee(request.params.userId)),
   );
@@ -98,12 +65,11 @@ export function edoDirectoryRoutes(root: FastifyInstance, service: EdoService, e
   app.get(
     '/api/v1/edo/organizations',
     {
-      schema: {
-        tags,
-        operationId: 'listEdoOrganizations',
-        summary: 'Organizations of the authorised user (GetMyOrganizations, autoRegister=false)',
-        response: { 200: S.OrganizationList, ...errors },
-      },
+      schema: gatewaySchema(
+        'listEdoOrganizations',
+        'Organizations of the authorised user (GetMyOrganizations, autoRegister=false)',
+        S.OrganizationList,
+      ),
     },
     async () => pass(service.organizations()),
   );
@@ -111,12 +77,7 @@ export function edoDirectoryRoutes(root: FastifyInstance, service: EdoService, e
   app.get(
     '/api/v1/edo/organizations/current',
     {
-      schema: {
-        tags,
-        operationId: 'getCurrentEdoOrganization',
-        summary: 'Organization of the configured box (GetOrganization?boxId=)',
-        response: { 200: S.DiadocOrganization, ...errors },
-      },
+      schema: gatewaySchema('getCurrentEdoOrganization', 'Organization of the configured box (GetOrganization?boxId=)', S.DiadocOrganization),
     },
     async () => pass(service.currentOrganization()),
   );
@@ -124,13 +85,9 @@ export function edoDirectoryRoutes(root: FastifyInstance, service: EdoService, e
   app.get(
     '/api/v1/edo/organizations/search',
     {
-      schema: {
-        tags,
-        operationId: 'searchEdoOrganizations',
-        summary: 'Search by INN / KPP (GetOrganizationsByInnKpp)',
+      schema: gatewaySchema('searchEdoOrganizations', 'Search by INN / KPP (GetOrganizationsByInnKpp)', S.OrganizationList, {
         querystring: S.OrgSearchQuery,
-        response: { 200: S.OrganizationList, ...errors },
-      },
+      }),
     },
     async (request) => pass(service.searchOrganizations(request.query.inn, request.query.kpp)),
   );
@@ -138,13 +95,9 @@ export function edoDirectoryRoutes(root: FastifyInstance, service: EdoService, e
   app.get(
     '/api/v1/edo/counteragents',
     {
-      schema: {
-        tags,
-        operationId: 'listEdoCounteragents',
-        summary: 'Counterparties (V3/GetCounteragents)',
+      schema: gatewaySchema('listEdoCounteragents', 'Counterparties (V3/GetCounteragents)', S.CounteragentList, {
         querystring: S.CounteragentsQuery,
-        response: { 200: S.CounteragentList, ...errors },
-      },
+      }),
     },
     async (request) => pass(service.counteragents(request.query)),
   );

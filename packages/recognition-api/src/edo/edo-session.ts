@@ -1,11 +1,10 @@
 import { ApiError } from '../errors.js';
-import type { EdoOperator } from './edo.port.js';
-import type { EdoConnection, EdoConnectionRepo, StoredEdoConnection } from './edo-connection.repo.js';
-import type { TokenStatus } from './oidc-tokens.js';
-import { SecretBoxError } from './secret-box.js';
+import type { EdoOperator, OperatorFactory, TokenStatus } from './edo.port.js';
+import type { EdoConnectionRepo, StoredEdoConnection } from './edo-connection.repo.js';
+import { SecretBoxError } from '@app/shared';
 
-/** Builds an operator client for a stored connection; `onRotated` persists a rotated refresh token. */
-export type OperatorFactory = (connection: EdoConnection, onRotated: (refreshToken: string) => Promise<void>) => EdoOperator;
+/** The factory type is the port's; re-exported for the module that wires the session. */
+export type { OperatorFactory } from './edo.port.js';
 
 /**
  * Keeps one operator client for the current connection revision: built on first use, reused (with its cached

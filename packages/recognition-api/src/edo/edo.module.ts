@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock, Db, IdSource } from '@app/shared';
-import { diadocOperatorFactory } from './diadoc-factory.js';
+import { diadocOperatorFactory } from './diadoc/diadoc-factory.js';
 import { EdoConnectionRepo } from './edo-connection.repo.js';
 import { EdoConnectionService } from './edo-connection.service.js';
 import { EdoSession, type OperatorFactory } from './edo-session.js';
 import { EdoService } from './edo.service.js';
-import { SecretBox } from './secret-box.js';
+import { SecretBox } from '@app/shared';
 
 /** Options of the gateway: the master key (32 bytes) and the operator factory or its timeout. */
 export interface EdoDeps {

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { TokenStatus } from './oidc-tokens.js';
+import type { EdoConnection } from './edo-connection.repo.js';
 import type { SendMode } from './send-mode.js';
 
 /**
@@ -131,3 +131,12 @@ export interface EdoOperator {
   /** Releases connections. */
   close(): Promise<void>;
 }
+
+/** The access token a running client holds: when it was obtained by a refresh and when it expires. */
+export interface TokenStatus {
+  obtainedAt: Date;
+  expiresAt: Date;
+}
+
+/** Builds an operator client for a stored connection; `onRotated` persists a rotated refresh token. */
+export type OperatorFactory = (connection: EdoConnection, onRotated: (refreshToken: string) => Promise<void>) => EdoOperator;

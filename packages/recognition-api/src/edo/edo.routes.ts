@@ -1,24 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { stringifyJson } from './diadoc-json.js';
+import { stringifyJson } from './operator-json.js';
 import { edoDirectoryRoutes } from './edo-directory.routes.js';
+import { gatewaySchema } from './gateway-route.js';
 import { pass } from './pass-through.js';
 import * as S from './edo.schemas.js';
 import type { EdoService } from './edo.service.js';
 
-const errors = {
-  401: S.ErrorBody,
-  402: S.ErrorBody,
-  403: S.ErrorBody,
-  404: S.ErrorBody,
-  409: S.ErrorBody,
-  413: S.ErrorBody,
-  422: S.ErrorBody,
-  429: S.ErrorBody,
-  502: S.ErrorBody,
-  503: S.ErrorBody,
-};
 const tags = ['edo'];
 /** Response header with the operation id of a send (every answer, errors included). */
 export const OPERATION_HEADER = 'x-operation-id';
@@ -72,13 +61,7 @@ export async function edoRoutes(root: FastifyInstance, service: EdoService): Pro
     app.get(
       '/api/v1/edo/documents',
       {
-        schema: {
-          tags,
-          operationId: 'listEdoDocuments',
-          summary: 'List operator documents (V3/GetDocuments)',
-          querystring: S.DocumentsQuery,
-          response: { 200: S.DocumentList, ...errors },
-        },
+        schema: gatewaySchema('listEdoDocuments', 'List operator documents (V3/GetDocuments)', S.DocumentList, { querystring: S.DocumentsQuery }),
       },
       async (request) => pass(service.listDocuments(request.query)),
     );
@@ -86,13 +69,7 @@ export async function edoRoutes(root: FastifyInstance, service: EdoService): Pro
     app.get(
       '/api/v1/edo/documents/:messageId/:entityId',
       {
-        schema: {
-          tags,
-          operationId: 'getEdoDocument',
-          summary: 'One document (V3/GetDocument)',
-          params: S.EntityParams,
-          response: { 200: S.DiadocDocument, ...errors },
-        },
+        schema: gatewaySchema('getEdoDocument', 'One document (V3/GetDocument)', S.DiadocDocument, { params: S.EntityParams }),
       },
       async (request) => pass(service.getDocument(request.params.messageId, request.params.entityId)),
     );
@@ -100,14 +77,15 @@ export async function edoRoutes(root: FastifyInstance, service: EdoService): Pro
     app.get(
       '/api/v1/edo/documents/:messageId/:entityId/content',
       {
-        schema: {
-          tags,
-          operationId: 'getEdoDocumentContent',
-          summary: 'Binary content (V4/GetEntityContent), with the document file name',
-          params: S.EntityParams,
-          produces: ['application/octet-stream'],
-          response: { 200: Type.String({ format: 'binary' }), ...errors },
-        },
+        schema: gatewaySchema(
+          'getEdoDocumentContent',
+          'Binary content (V4/GetEntityContent), with the document file name',
+          Type.String({ format: 'binary' }),
+          {
+            params: S.EntityParams,
+            produces: ['application/octet-stream'],
+          },
+        ),
       },
       async (request, reply) => {
         const c = await service.getContent(request.params.messageId, request.params.entityId);
@@ -131,14 +109,7 @@ export async function edoRoutes(root: FastifyInstance, service: EdoService): Pro
           );
         },
         onSend: async (_request, reply, payload) => withOperationId(reply.statusCode, payload, String(reply.getHeader(OPERATION_HEADER) ?? '')),
-        schema: {
-          tags,
-          operationId: 'sendEdoDocument',
-          summary: 'Send a document (V3/PostMessage)',
-          querystring: S.SendQuery,
-          body: S.SendBody,
-          response: { 200: S.DiadocMessage, ...errors },
-        },
+        schema: gatewaySchema('sendEdoDocument', 'Send a document (V3/PostMessage)', S.DiadocMessage, { querystring: S.SendQuery, body: S.SendBody }),
       },
       async (request, reply) => pass(service.send(request.body, String(reply.getHeader(OPERATION_HEADER)))),
     );
@@ -146,13 +117,7 @@ export async function edoRoutes(root: FastifyInstance, service: EdoService): Pro
     app.post(
       '/api/v1/edo/documents/search',
       {
-        schema: {
-          tags,
-          operationId: 'searchEdoDocuments',
-          summary: 'Full-text search (V3/SearchDocflows)',
-          body: S.SearchBody,
-          response: { 200: S.SearchResult, ...errors },
-        },
+        schema: gatewaySchema('searchEdoDocuments', 'Full-text search (V3/SearchDocflows)', S.SearchResult, { body: S.SearchBody }),
       },
       async (request) => pass(service.search(request.body)),
     );
@@ -160,14 +125,10 @@ export async function edoRoutes(root: FastifyInstance, service: EdoService): Pro
     app.delete(
       '/api/v1/edo/documents/:messageId',
       {
-        schema: {
-          tags,
-          operationId: 'deleteEdoDocument',
-          summary: 'Delete a message or one document of it (POST /Delete)',
+        schema: gatewaySchema('deleteEdoDocument', 'Delete a message or one document of it (POST /Delete)', S.Deleted, {
           params: S.MessageParams,
           querystring: S.DeleteQuery,
-          response: { 200: S.Deleted, ...errors },
-        },
+        }),
       },
       async (request) => pass(service.deleteDocument(request.params.messageId, request.query.documentId)),
     );
@@ -175,17 +136,13 @@ export async function edoRoutes(root: FastifyInstance, service: EdoService): Pro
     app.get(
       '/api/v1/edo/events',
       {
-        schema: {
-          tags,
-          operationId: 'listEdoEvents',
-          summary: 'Event feed (V8/GetNewEvents); afterEventId takes an EventId (GUID) or an IndexKey',
+        schema: gatewaySchema('listEdoEvents', 'Event feed (V8/GetNewEvents); afterEventId takes an EventId (GUID) or an IndexKey', S.EventList, {
           querystring: S.EventsQuery,
-          response: { 200: S.EventList, ...errors },
-        },
+        }),
       },
       async (request) => pass(service.events(request.query)),
     );
 
-    edoDirectoryRoutes(app, service, errors);
+    edoDirectoryRoutes(app, service);
   });
 }

@@ -13,7 +13,7 @@ export const MAX_IMAGE_PIXELS = 50_000_000;
 export const MAX_IMAGE_SIDE = 20_000;
 /**
  * From this size on, an image of a single colour is refused as a decompression bomb: a 7070×7070 one-colour
- * PNG is 146 KB on the wire and 150 MB decoded, and holds nothing to recognise (fuzz finding, issue 11).
+ * PNG is 146 KB on the wire and 150 MB decoded, and holds nothing to recognise (docs/decisions.md "Fuzz findings").
  * Smaller single-colour images (icons, test pages) go on to recognition, which reports `no_document`.
  */
 export const BOMB_MIN_PIXELS = 4_000_000;
@@ -117,7 +117,7 @@ export async function checkImage(buf: Buffer): Promise<CheckedImage> {
   const format = meta.format as keyof typeof SHARP_FORMATS;
   if (!(format in SHARP_FORMATS)) throw new ImageRejected(`image format "${meta.format}" is not accepted (JPEG, PNG, WebP, TIFF, BMP, PDF)`);
   // A multi-page TIFF (fax, scanner feeder) is a whole document: every page is checked here and read by the
-  // engine (engine/tiff-pages.ts), and counts against the 5 pages of a request (issue 27, defect 7).
+  // engine (engine/tiff-pages.ts), and counts against the 5 pages of a request (docs/decisions.md "Storage agrees with the rows").
   const pages = format === 'tiff' ? Math.max(1, meta.pages ?? 1) : 1;
   if (pages > MAX_PAGES) throw new ImageRejected(`TIFF has ${pages} pages; at most ${MAX_PAGES} pages per request (each page counts as one image)`);
   const first = await checkPage(buf, format, meta, pages > 1 ? 0 : undefined);

@@ -17,7 +17,7 @@ export async function tiffPageCount(buf: Buffer): Promise<number> {
 }
 
 /**
- * The pages of a multi-page TIFF as lossless PNGs, in order (issue 27, defect 7: a fax or scanner TIFF carries
+ * The pages of a multi-page TIFF as lossless PNGs, in order (docs/decisions.md "Storage agrees with the rows": a fax or scanner TIFF carries
  * the whole document; reading only its first page lost the rest silently). Anything else, a one-page TIFF
  * included, is returned as it is. Each page was checked at upload (image-check.ts: size limits, truncation).
  */

@@ -1,4 +1,4 @@
-import type { LineItem, RecognizedData } from '../engine/engine.port.js';
+import type { AccountingExport, AccountingItem, LineItem } from '@app/recognition-contract';
 import type { DocumentRecord } from '../documents/documents.types.js';
 
 /** Version of the accounting export layout below; bumped on any change of its shape. */
@@ -6,37 +6,8 @@ export const ACCOUNTING_VERSION = '1.0';
 /** `source_service` of the export: the name of this service. */
 export const SOURCE_SERVICE = 'recognition-api';
 
-/** One item line of the accounting import (our design; the spec leaves `items` open). Amounts in roubles. */
-export interface AccountingItem {
-  line_number: number;
-  name: string;
-  product_code: string | null;
-  unit_code: string | null;
-  unit_name: string | null;
-  quantity: number | null;
-  /** Price per unit without VAT. */
-  price: number | null;
-  amount_without_vat: number | null;
-  /** "20%", "10%", "0%", "22%" …, "без НДС" for exempt lines, null when unreadable. */
-  vat_rate: string | null;
-  vat_amount: number | null;
-  amount_with_vat: number | null;
-}
-
-/** The accounting export document (Spec: "Accounting export document"; `document` and totals' extra sums are ours). */
-export interface AccountingExport {
-  accounting_version: string;
-  source_service: string;
-  document_id: string;
-  recognized_at: string;
-  document_type: string;
-  confidence: number;
-  document: { number: string | null; date: string | null };
-  counterparty: { inn: string | null; kpp: string | null; name: string | null; role: 'seller' };
-  items: AccountingItem[];
-  totals: { amount_without_vat: number | null; vat_amount: number | null; amount_with_nds: number | null; currency: 'RUB' };
-  raw_data: RecognizedData;
-}
+/** The export's shapes are the contract's (`@app/recognition-contract`, document-record.ts). */
+export type { AccountingExport, AccountingItem } from '@app/recognition-contract';
 
 /** "без НДС" when exempt, "20%" for a rate, null when unknown. */
 export function vatRateLabel(item: LineItem): string | null {

@@ -1,4 +1,4 @@
-import type { Queryable } from '@app/shared';
+import type { Db } from '@app/shared';
 import type { EngineHealth, RecognitionEngine } from '../engine/engine.port.js';
 import type { QueueRepo } from '../jobs/queue.repo.js';
 
@@ -29,7 +29,8 @@ const safe = async (e: RecognitionEngine | undefined, fallback: EngineHealth): P
  * degrade the service, because it is not on the recognition path.
  */
 export async function checkHealth(deps: {
-  db: Queryable;
+  /** Readiness of the database (the port's `ping`; no SQL here). */
+  db: Pick<Db, 'ping'>;
   queue: QueueRepo;
   localEngine: RecognitionEngine;
   aiEngine?: RecognitionEngine;
@@ -38,7 +39,7 @@ export async function checkHealth(deps: {
   let queueSize = 0;
   let avg = 0;
   try {
-    await deps.db.query('SELECT 1');
+    await deps.db.ping();
     queueSize = await deps.queue.size();
     avg = await deps.queue.avgProcessingMs();
   } catch {

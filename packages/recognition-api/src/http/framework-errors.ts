@@ -7,7 +7,7 @@ const envelope = (code: ErrorCode, message: string) => JSON.stringify({ error: {
 
 /**
  * Errors Fastify answers before any route or hook runs, rendered in the spec's `{error: {code, message}}`
- * envelope instead of Fastify's own body (fuzz finding, issue 11):
+ * envelope instead of Fastify's own body (docs/decisions.md "Fuzz findings"):
  * - `frameworkErrors`: a path parameter longer than `maxParamLength` → 414 URI_TOO_LONG; a malformed
  *   percent-encoding in the path → 404 NOT_FOUND (no such resource can exist).
  * - `clientErrorHandler`: the HTTP parser gave up → 431 HEADERS_TOO_LARGE (request line + headers over

@@ -1,3 +1,4 @@
+import { installMetricsEndpoint } from '@app/shared';
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Priority } from '../documents/documents.types.js';
@@ -14,7 +15,7 @@ export type CallbackOutcome = 'delivered' | 'retry' | 'dead';
  * - `recognition_documents_total{outcome}` and `recognition_pages_total`: pages per second is `rate(pages_total)`;
  * - `recognition_ocr_duration_seconds{outcome}`: engine time per document (all its pages), seconds;
  * - `recognition_callback_deliveries_total{outcome}`: callback attempts by outcome.
- * Issue 9 item 6; docs/recognition.md "Metrics".
+ * docs/recognition.md "Metrics".
  */
 export interface RecognitionMetrics {
   readonly registry: Registry;
@@ -89,7 +90,5 @@ export function installMetrics(app: FastifyInstance, metrics: RecognitionMetrics
       reply.elapsedTime / 1000,
     );
   });
-  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) =>
-    reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
-  );
+  installMetricsEndpoint(app, metrics.registry);
 }

@@ -1,13 +1,31 @@
 import { Poller, type Clock } from '@app/shared';
-import type { RecognitionServices } from '../app.js';
 import { CallbackSender } from '../callbacks/callback-sender.js';
 import { UndiciCallbackHttp } from '../callbacks/callback-http.js';
+import type { CallbacksRepo } from '../callbacks/callbacks.repo.js';
+import type { ImageRetention } from '../documents/image-retention.js';
+import type { OrphanFileSweep } from '../documents/orphan-files.js';
+import type { RecognitionMetrics } from '../http/metrics.js';
+import type { DocumentProcessor } from './document-processor.js';
+import type { QueueRepo } from './queue.repo.js';
 import { JobGate } from './job-gate.js';
 import { runWorkerStep } from './worker.js';
 
+/**
+ * The services the loops drive: a subset of the app's services (app.ts `createRecognitionServices` returns them), named
+ * here so the loops depend on the features and not on the composition root.
+ */
+export interface LoopServices {
+  queue: QueueRepo;
+  processor: DocumentProcessor;
+  callbacks: CallbacksRepo;
+  metrics: RecognitionMetrics;
+  imageRetention: ImageRetention;
+  orphanFiles: OrphanFileSweep;
+}
+
 /** What {@link startBackgroundLoops} needs. */
 export interface BackgroundLoopsOptions {
-  services: RecognitionServices;
+  services: LoopServices;
   /**
    * The list the worker pollers are added to (`workerCount` of them). The API process builds its `onQueued` wake-up
    * over this list before the app exists, so the loops fill the caller's list instead of returning a new one.
@@ -70,7 +88,7 @@ export function startBackgroundLoops(o: BackgroundLoopsOptions): BackgroundLoops
     unref: true,
     onError,
   });
-  // Files without a row (issue 27, defect 7) every 10 minutes; the sweep spares files younger than an hour.
+  // Files without a row (docs/decisions.md "Storage agrees with the rows") every 10 minutes; the sweep spares files younger than an hour.
   const orphans = new Poller(() => services.orphanFiles.runOnce().then(() => false), {
     intervalMs: 10 * 60_000,
     runAtStart: false,

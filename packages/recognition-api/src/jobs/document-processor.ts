@@ -18,7 +18,7 @@ const REASON_MESSAGES: Record<RecognitionFailedError['reason'], string> = {
   engine_error: 'the recognition engine failed',
 };
 
-/** The failure result of a reason; `timeout` gets its own code RECOGNITION_TIMEOUT (issue 11, item 2). */
+/** The failure result of a reason; `timeout` gets its own code RECOGNITION_TIMEOUT (docs/decisions.md "Two lanes"). */
 export function timedOrFailed(reason: RecognitionFailedError['reason'], processingTimeMs: number, retryable = false): ProcessingResult {
   const code = reason === 'timeout' ? 'RECOGNITION_TIMEOUT' : 'RECOGNITION_FAILED';
   return { ok: false, code, message: `${reason}: ${REASON_MESSAGES[reason]}`, processingTimeMs, retryable };

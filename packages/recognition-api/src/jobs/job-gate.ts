@@ -1,5 +1,5 @@
 /**
- * The jobs of one process (issue 27, defect 3), shared by its workers. A claim is made **alone** only when
+ * The jobs of one process (docs/decisions.md "Poison documents run alone"), shared by its workers. A claim is made **alone** only when
  * nothing else runs in the process; while such a claim is being made, and while the document it took must be
  * run alone (its previous holder died while sharing the process with others), the other workers of the process
  * claim nothing. So a document re-run alone is the only work in its process, and a death then proves it guilty.

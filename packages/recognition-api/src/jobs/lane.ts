@@ -3,7 +3,7 @@ import { ApiError } from '../errors.js';
 
 /**
  * A fixed number of slots for one class of work (the `priority=high` lane). A request takes a slot at once or is
- * refused at once: high requests must never wait past their deadline in a queue (issue 11, item 2). The refusal
+ * refused at once: high requests must never wait past their deadline in a queue (docs/decisions.md "Two lanes"). The refusal
  * is 503 HIGH_PRIORITY_BUSY with `Retry-After` = seconds until the earliest running request is expected to end
  * (its start + the mean duration of recent high requests, never past its deadline; at least 1 s).
  */

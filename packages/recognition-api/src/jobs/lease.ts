@@ -20,7 +20,7 @@ export interface LeaseDeps {
 /**
  * Renews the lease of `claim` every third of the lease on the injected scheduler until the returned function is
  * called. The returned `lost` signal aborts when the lease is no longer this holder's: a renewal that matches no
- * row (another worker claimed the document under a newer token after this one stalled: issue 27, defect 1), or
+ * row (another worker claimed the document under a newer token after this one stalled: docs/decisions.md "Job fencing"), or
  * renewals that keep failing until the lease has run out. A failed renewal before that is logged and retried.
  */
 export function holdLease(deps: LeaseDeps, claim: JobClaim): { stop: () => void; lost: AbortSignal } {

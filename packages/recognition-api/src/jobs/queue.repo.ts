@@ -17,7 +17,7 @@ const CLASS = `CASE priority WHEN 'high' THEN 0 WHEN 'normal' THEN (CASE WHEN $3
 const CLAIMABLE = `($4 OR NOT (isolate OR (status = 'processing' AND NOT claimed_alone)))`;
 
 /**
- * Batch documents' guaranteed share of the workers (issue 27, defect 6; Spec: Limits, "Batch processing: every
+ * Batch documents' guaranteed share of the workers (docs/decisions.md "Batch share and key fairness"; Spec: Limits, "Batch processing: every
  * 15 minutes"): one claim in 4, counted across all workers and instances by a database sequence, takes due batch
  * work first. Under a sustained normal load a quarter-hour batch therefore gets about a quarter of the claims
  * instead of waiting for the normal queue to empty; with no normal work it gets them all.
@@ -34,20 +34,20 @@ export class QueueRepo {
   constructor(private readonly db: Queryable) {}
 
   /**
-   * Claims the next document by the fair order (issue 11, item 3): the best priority class that has due work
+   * Claims the next document by the fair order (docs/decisions.md "Claim order and job timeout"): the best priority class that has due work
    * (normal before batch, except on every {@link BATCH_SHARE_EVERY}-th claim, which prefers batch), within it the API key whose last turn is oldest (round-robin: one key's
    * thousand-page batch cannot delay another key's single document), within the key the oldest due row. Sets
    * status `processing`, `lease_until = now + leaseMs`, attempts+1, a new fencing token (`lease_token`+1, the
    * returned record's `leaseToken`), and records the key's turn. `alone`: the caller's process runs nothing else
    * and will run nothing else alongside (see JobGate); only such a claim may take a document that must be re-run
-   * alone (`isolate`), and only a death during such a run is charged to the document (issue 27, defect 3).
+   * alone (`isolate`), and only a death during such a run is charged to the document (docs/decisions.md "Poison documents run alone").
    */
   async claim(now: Date, leaseMs: number, opts: { alone?: boolean } = {}): Promise<(DocumentRecord & { isolate: boolean }) | null> {
     const turn = await this.db.query<{ n: string | number }>(`SELECT nextval('queue_claim_seq') AS n`);
     const batchTurn = Number(turn[0]!.n) % BATCH_SHARE_EVERY === 0;
     // The keys in round-robin order, then each key's rows; SKIP LOCKED passes over a row another worker is taking
     // right now and goes on to the next row or key, so a second worker never comes back empty while due work is
-    // left (issue 27, defect 6: picking one key first left it idle for a poll interval).
+    // left (docs/decisions.md "Batch share and key fairness": picking one key first left it idle for a poll interval).
     const rows = await this.db.query<Parameters<typeof toRecord>[0]>(
       `WITH due AS (SELECT api_key_id, ${CLASS} AS cls, created_at FROM documents WHERE ${DUE} AND ${CLAIMABLE}),
             best AS (SELECT min(cls) AS cls FROM due),
@@ -57,7 +57,7 @@ export class QueueRepo {
               GROUP BY d.api_key_id, t.last_turn)
        UPDATE documents SET status = 'processing', lease_until = $2, lease_token = lease_token + 1,
          -- A holder that died (lease ran out) while sharing its process with other documents proves nothing about
-         -- this one: the attempt it was charged is given back and the document is re-run alone (issue 27, defect 3).
+         -- this one: the attempt it was charged is given back and the document is re-run alone (docs/decisions.md "Poison documents run alone").
          attempts = attempts + 1 - (CASE WHEN status = 'processing' AND NOT claimed_alone THEN 1 ELSE 0 END),
          isolate = isolate OR (status = 'processing' AND NOT claimed_alone),
          claimed_alone = (isolate OR (status = 'processing' AND NOT claimed_alone)) AND $4
@@ -83,7 +83,7 @@ export class QueueRepo {
 
   /**
    * Extends the lease of the holder of `claim` (long recognitions); false when the row is no longer that holder's
-   * (finished, released, deleted, or claimed again under a newer token): the holder must stop (issue 27, defect 1).
+   * (finished, released, deleted, or claimed again under a newer token): the holder must stop (docs/decisions.md "Job fencing").
    */
   async renew(claim: JobClaim, until: Date): Promise<boolean> {
     const rows = await this.db.query(
@@ -95,7 +95,7 @@ export class QueueRepo {
 
   /**
    * Puts the document of `claim` back in the queue, due at `at`; false when that holder no longer holds it.
-   * `charge: false` gives the claim's attempt back (a shutdown is not the document's fault: issue 27, defect 2);
+   * `charge: false` gives the claim's attempt back (a shutdown is not the document's fault: docs/decisions.md "Shutdown releases jobs");
    * `true` keeps it counted (engine unavailable, at most MAX_JOB_ATTEMPTS in all).
    */
   async release(claim: JobClaim, at: Date, opts: { charge: boolean }): Promise<boolean> {

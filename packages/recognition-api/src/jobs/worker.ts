@@ -12,7 +12,7 @@ export const MAX_JOB_ATTEMPTS = 3;
 /** Wait before retrying a document whose engine was unavailable. */
 export const ENGINE_RETRY_DELAY_MS = 60_000;
 /**
- * Worker-side timeout of one job (issue 11, item 3): 5 pages × the slowest tier (photo, ~10 s p95 per page, read
+ * Worker-side timeout of one job (docs/decisions.md "Claim order and job timeout"): 5 pages × the slowest tier (photo, ~10 s p95 per page, read
  * twice when tilted) is ~100 s on an idle core; 10 minutes leaves room for a loaded machine and still ends a
  * stuck job. The document is then failed with RECOGNITION_TIMEOUT and its pool task killed.
  */
@@ -21,7 +21,7 @@ export const JOB_TIMEOUT_MS = 10 * 60 * 1000;
 /**
  * Dependencies of {@link runWorkerStep}; `scheduler` defaults to real timers, `jobTimeoutMs` to {@link JOB_TIMEOUT_MS},
  * `leaseMs` to {@link JOB_LEASE_MS}. `shutdown` aborts when the process is stopping (SIGTERM): the job in hand is
- * stopped and its document released to `queued` at once without charging the attempt (issue 27, defect 2).
+ * stopped and its document released to `queued` at once without charging the attempt (docs/decisions.md "Shutdown releases jobs").
  */
 export interface WorkerDeps {
   queue: QueueRepo;
@@ -31,7 +31,7 @@ export interface WorkerDeps {
   jobTimeoutMs?: number;
   leaseMs?: number;
   shutdown?: AbortSignal;
-  /** The process's jobs, shared by its workers (issue 27, defect 3); without one, every claim is made alone. */
+  /** The process's jobs, shared by its workers (docs/decisions.md "Poison documents run alone"); without one, every claim is made alone. */
   gate?: JobGate;
   log?: (msg: string, extra: object) => void;
 }
@@ -46,7 +46,7 @@ class JobStopped extends Error {
 /**
  * One worker step: claim the next document by the fair order of {@link QueueRepo.claim}, recognise it in a hard
  * race with the job timeout while renewing its lease, finish. Every write names the claim's fencing token, and a
- * renewal that finds the document taken over aborts the job without writing anything (issue 27, defect 1). An
+ * renewal that finds the document taken over aborts the job without writing anything (docs/decisions.md "Job fencing"). An
  * unavailable engine puts the document back for {@link ENGINE_RETRY_DELAY_MS}, at most 3 attempts in all; a
  * shutdown puts it back at once, uncharged. Resolves false when nothing was due. Several workers (and instances)
  * run this concurrently on one database.

@@ -11,7 +11,7 @@ export interface FileStore {
   /** Removes every file of a document; no error when there is none. */
   removeDocument(documentId: string): Promise<void>;
   /**
-   * Every document that has files, with the time its files were last written (the orphan sweep, issue 27 defect
+   * Every document that has files, with the time its files were last written (the orphan sweep, docs/decisions.md
    * 7: files whose row was never committed or was deleted by a DELETE that crashed before removing them).
    */
   listDocuments(): AsyncIterable<{ documentId: string; modifiedAt: Date }>;

@@ -7,22 +7,14 @@ import {
   S3Client,
   type ListObjectsV2CommandOutput,
 } from '@aws-sdk/client-s3';
+import type { S3Config } from '../config.js';
 import type { FileStore } from './file-store.js';
 
-/** Where the S3-compatible object store is (RECOGNITION_S3_*; config.ts). */
-export interface S3Config {
-  bucket: string;
-  /** e.g. `https://storage.example.net`; absent: AWS's endpoint for `region`. */
-  endpoint?: string;
-  region: string;
-  accessKeyId?: string;
-  secretAccessKey?: string;
-  /** `https://host/bucket/key` addressing (MinIO, most non-AWS stores); default true when an endpoint is given. */
-  forcePathStyle?: boolean;
-}
+/** Where the S3-compatible object store is: the configuration's shape (config.ts), re-exported for the store's users. */
+export type { S3Config };
 
 /**
- * The `FileStore` port on an S3-compatible object store (issue 27, defect 8), so API and worker processes on
+ * The `FileStore` port on an S3-compatible object store (docs/decisions.md "S3-compatible file store"), so API and worker processes on
  * different machines share uploads without a shared folder. Keys are the same as on disk
  * (`<documentId>/page-<n>.<ext>`), one object each; a document's files are the objects under `<documentId>/`.
  * A missing object is reported like a missing file (`code: 'ENOENT'`), which the admin panel's page view and

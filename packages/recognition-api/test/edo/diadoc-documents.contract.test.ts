@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEEDED_DOCUMENTS } from '@app/edo-simulator';
-import { ticksToIso } from '../../src/edo/diadoc-json.js';
+import { ticksToIso } from '../../src/edo/diadoc/diadoc-json.js';
 import { makeEdoRig, rejection, type EdoRig } from './edo-fixtures.js';
 
 type Doc = Record<string, unknown> & { IndexKey: string; MessageId: string; EntityId: string };

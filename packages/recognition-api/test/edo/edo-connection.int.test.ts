@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { randomIds } from '@app/shared';
-import { diadocOperatorFactory } from '../../src/edo/diadoc-factory.js';
+import { diadocOperatorFactory } from '../../src/edo/diadoc/diadoc-factory.js';
 import { EdoConnectionRepo } from '../../src/edo/edo-connection.repo.js';
 import { seedEdoConnection } from '../../src/edo/edo-seed.js';
 import { EdoSession } from '../../src/edo/edo-session.js';
 import { EdoService } from '../../src/edo/edo.service.js';
-import { SecretBox } from '../../src/edo/secret-box.js';
+import { SecretBox } from '@app/shared';
 import { makeEdoHarness, type EdoHarness } from './edo-harness.js';
 
 let e: EdoHarness;

@@ -1,7 +1,7 @@
 import { ManualClock } from '@app/shared';
 import { startEdoSimulator, type RunningEdoSimulator } from '@app/edo-simulator';
-import { DiadocOperator } from '../../src/edo/diadoc.http.js';
-import { OidcTokenSource } from '../../src/edo/oidc-tokens.js';
+import { DiadocOperator } from '../../src/edo/diadoc/diadoc.http.js';
+import { OidcTokenSource } from '../../src/edo/diadoc/oidc-tokens.js';
 
 /** A simulator and a Diadoc adapter connected to it, sharing one ManualClock; sleeps are recorded, never waited. */
 export interface EdoRig {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ManualClock } from '@app/shared';
 import { startEdoSimulator, type RunningEdoSimulator } from '@app/edo-simulator';
 import type { LightMyRequestResponse } from 'fastify';
-import { diadocOperatorFactory } from '../../src/edo/diadoc-factory.js';
+import { diadocOperatorFactory } from '../../src/edo/diadoc/diadoc-factory.js';
 import type { RecognitionAppDeps } from '../../src/app.js';
 import { makeHarness, type Harness } from '../harness.js';
 

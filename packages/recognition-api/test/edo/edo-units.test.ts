@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ticksToIso, isoToTicks, parseDiadocJson, stringifyJson } from '../../src/edo/diadoc-json.js';
-import { mapOperatorError, operatorText, parseRetryAfter } from '../../src/edo/diadoc-errors.js';
-import { toEmployeeToUpdate, toMessageToPost } from '../../src/edo/diadoc-translate.js';
-import { SecretBox, SecretBoxError } from '../../src/edo/secret-box.js';
+import { ticksToIso, isoToTicks, parseDiadocJson } from '../../src/edo/diadoc/diadoc-json.js';
+import { stringifyJson } from '../../src/edo/operator-json.js';
+import { mapOperatorError, operatorText, parseRetryAfter } from '../../src/edo/diadoc/diadoc-errors.js';
+import { toEmployeeToUpdate, toMessageToPost } from '../../src/edo/diadoc/diadoc-translate.js';
+import { SecretBox, SecretBoxError } from '@app/shared';
 import { contentDisposition } from '../../src/edo/edo.routes.js';
 
 describe('edo units', () => {

@@ -1,5 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
-import type { Db, ListenHandlers, Queryable, Subscription } from './db.js';
+import type { Db, ListenHandlers, Queryable, Subscription } from './db-port.js';
 
 /** Embedded PostgreSQL (PGlite) in `dataDir`, or in memory when no folder is given. */
 export async function openPglite(dataDir?: string): Promise<Db> {

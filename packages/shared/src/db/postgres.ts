@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Db, ListenHandlers, Queryable, QueryOptions, Subscription } from './db.js';
+import type { Db, ListenHandlers, Queryable, QueryOptions, Subscription } from './db-port.js';
 
 // Timestamps come back as Date (default); int8 would come back as string, so the schema uses integer/bigint
 // with explicit casts where a number is needed.

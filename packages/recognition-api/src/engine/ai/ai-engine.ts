@@ -1,11 +1,10 @@
 import { request } from 'undici';
-import { Value } from 'typebox/value';
 import type { AiConfig } from '../../config.js';
 import { RecognitionFailedError, type EngineHealth, type RecognitionEngine, type RecognitionInput, type RecognitionOutput } from '../engine.port.js';
 import { expandPdfImages } from '../pdf/pdf-pages.js';
 import { estimateImageTokens, shrinkForAi, type AiImage } from './ai-images.js';
 import { parseRetryAfter, realSleep, retryDelay, type Sleep } from './ai-retry.js';
-import { AI_PROMPT, AiAnswer, type AiAnswerT } from './ai-schema.js';
+import { AI_PROMPT, AiAnswer, type AiAnswerT, isAiAnswer } from './ai-schema.js';
 
 /** The request body of `POST {baseUrl}/chat/completions` for one document (pages already shrunk). */
 export function buildChatRequest(model: string, input: Omit<RecognitionInput, 'images'>, images: AiImage[]): Record<string, unknown> {
@@ -147,6 +146,6 @@ export function parseAnswer(responseText: string): { answer: AiAnswerT; usage?: 
     if (err instanceof RecognitionFailedError) throw err;
     throw new RecognitionFailedError('engine_error', 'AI answer is not JSON');
   }
-  if (!Value.Check(AiAnswer, content)) throw new RecognitionFailedError('engine_error', 'AI answer does not match the document schema');
+  if (!isAiAnswer(content)) throw new RecognitionFailedError('engine_error', 'AI answer does not match the document schema');
   return { answer: content, usage };
 }

@@ -30,7 +30,7 @@ export function parseRetryAfter(value: string | string[] | undefined, now: numbe
 }
 
 /**
- * The retry rule of the AI adapter (issue 11, item 6), in one place: 429 and 5xx (500, 502, 503, 504) and
+ * The retry rule of the AI adapter (docs/decisions.md "AI retries"), in one place: 429 and 5xx (500, 502, 503, 504) and
  * network errors (status null) are retried while attempts remain; the wait is the server's `Retry-After` when it
  * gives one (at most 30 s; beyond that the request fails now rather than sleeping past the budget), otherwise
  * exponential back-off 1 s, 2 s with ±20 % jitter. Returns the wait in ms, or null for "do not retry".

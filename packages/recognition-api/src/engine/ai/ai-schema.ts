@@ -1,45 +1,19 @@
-import { Type, type Static } from 'typebox';
-
-const Num = Type.Union([Type.Number(), Type.Null()]);
-const Str = Type.Union([Type.String(), Type.Null()]);
-const strict = { additionalProperties: false } as const;
-
-const Party = Type.Object({ name: Str, inn: Str, kpp: Str, address: Str }, strict);
-
-const Item = Type.Object(
-  {
-    number: Type.Integer(),
-    name: Type.String(),
-    product_code: Str,
-    unit: Type.Object({ code: Str, name: Str }, strict),
-    quantity: Num,
-    price: Num,
-    amount_without_nds: Num,
-    nds_rate: Num,
-    nds_exempt: Type.Boolean(),
-    nds_amount: Num,
-    amount_with_nds: Num,
-  },
-  strict,
-);
+import { RecognizedDataSchema, type DocumentType, type RecognizedData } from '@app/recognition-contract';
+import { type DeepRequired, literals, strictDeep } from '@app/shared/typebox';
+import { Type } from 'typebox';
+import { Value } from 'typebox/value';
 
 /**
  * The JSON schema the AI model must answer with (`response_format: json_schema`, strict mode: every property
- * required, nulls for unreadable values). It is RecognizedData (engine.port.ts) plus the detected `document_type`.
+ * required, no others, nulls for unreadable values): the contract's Recognised data plus the detected
+ * `document_type`, made strict at every depth, so a field added to the contract reaches the model unchanged.
  */
-export const AiAnswer = Type.Object(
-  {
-    document_type: Type.Enum(['upd', 'torg12', 'invoice']),
-    document: Type.Object({ number: Str, date: Str }, strict),
-    seller: Party,
-    buyer: Party,
-    items: Type.Array(Item),
-    totals: Type.Object({ amount_without_nds: Num, nds_amount: Num, amount_with_nds: Num }, strict),
-  },
-  strict,
-);
-/** The parsed AI answer: RecognizedData plus `document_type`. */
-export type AiAnswerT = Static<typeof AiAnswer>;
+export const AiAnswer = strictDeep(Type.Object({ document_type: literals(['upd', 'torg12', 'invoice']), ...RecognizedDataSchema.properties }));
+/** The parsed AI answer: RecognizedData with every field present, plus `document_type`. */
+export type AiAnswerT = { document_type: DocumentType } & DeepRequired<RecognizedData>;
+
+/** Whether a parsed answer matches {@link AiAnswer} (every field present, nothing else). */
+export const isAiAnswer = (value: unknown): value is AiAnswerT => Value.Check(AiAnswer, value);
 
 /** Instructions sent with the page images. */
 export const AI_PROMPT = [

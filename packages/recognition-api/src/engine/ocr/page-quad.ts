@@ -1,4 +1,4 @@
-import { loadOpenCv, type OpenCv } from './opencv.js';
+import { loadOpenCv, type OpenCv } from '@app/shared/opencv';
 
 /** A point in image pixels, `[x, y]`, origin top-left. */
 export type Point = [number, number];

@@ -1,4 +1,4 @@
-import { loadOpenCv } from './opencv.js';
+import { loadOpenCv } from '@app/shared/opencv';
 import type { GrayImage, Quad } from './page-quad.js';
 
 /** A4 at 300 DPI, px: 297 × 210 mm. */

@@ -8,7 +8,7 @@ export const HEALTH_TTL_MS = 30_000;
 
 /**
  * Caches an async probe for `ttlMs` on the injected clock; concurrent callers share one probe in flight.
- * Used for the engine health of GET /api/v1/health (issue 11, item 5).
+ * Used for the engine health of GET /api/v1/health (docs/decisions.md "Engine health probe").
  */
 export function cachedProbe(probe: () => Promise<EngineHealth>, clock: Clock, ttlMs = HEALTH_TTL_MS): () => Promise<EngineHealth> {
   let value: { at: number; state: EngineHealth } | null = null;

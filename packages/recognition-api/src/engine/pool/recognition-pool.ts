@@ -36,7 +36,7 @@ export interface RecognitionPoolOptions {
 const WORKER = import.meta.url.endsWith('.js') ? new URL('./pool-tasks.js', import.meta.url) : new URL('./pool-worker.mjs', import.meta.url);
 
 /**
- * A piscina pool of worker threads that does all pixel and OCR work off the API's event loop (issue 11, item 1):
+ * A piscina pool of worker threads that does all pixel and OCR work off the API's event loop (docs/decisions.md "Pixel work off the event loop"):
  * upload checks, preprocessing, Tesseract, AI downscaling. Each thread has a V8 heap cap; libvips memory is
  * bounded by the reduced decode (image-check.ts, preprocess.ts). A task given a `signal` is raced hard against
  * it: the caller gets the timeout at once, the worker is told to abort (its Tesseract processes are killed),
@@ -145,7 +145,7 @@ export class RecognitionPool {
   /**
    * Waits (at most `abortGraceMs` after the last abort, 2 s by default) for the tasks still running, then
    * terminates the threads. An aborted task kills its Tesseract processes before it settles; terminating its
-   * thread first would orphan them (issue 27, defect 2: a SIGTERM must not leave Tesseract running).
+   * thread first would orphan them (docs/decisions.md "Shutdown releases jobs": a SIGTERM must not leave Tesseract running).
    */
   async close(): Promise<void> {
     if (this.tasks.size > 0) {
@@ -160,5 +160,5 @@ export class RecognitionPool {
   }
 }
 
-/** Default thread counts: the background lane gets the workers, the high lane its own slots (issue 11, item 2). */
+/** Default thread counts: the background lane gets the workers, the high lane its own slots (docs/decisions.md "Two lanes"). */
 export const defaultThreads = (): number => Math.max(1, cpus().length);

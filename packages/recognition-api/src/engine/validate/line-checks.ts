@@ -2,7 +2,7 @@ import type { LineItem } from '../engine.port.js';
 import type { CalendarDate } from './dates-vat.js';
 import { vatRatesInForce } from './dates-vat.js';
 import { checkUnit } from './okei.js';
-import type { Warning } from './validate.js';
+import type { Warning } from '@app/recognition-contract';
 
 /** Roubles (as printed, kopecks in decimals) → integer kopecks, so comparisons are exact. */
 export const kopecks = (rub: number): number => Math.round(rub * 100);

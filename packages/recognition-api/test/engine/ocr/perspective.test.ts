@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { loadOpenCv } from '../../../src/engine/ocr/opencv.js';
+import { loadOpenCv } from '@app/shared/opencv';
 import { a4SizeFor, warpToRectangle } from '../../../src/engine/ocr/perspective.js';
 import type { Quad } from '../../../src/engine/ocr/page-quad.js';
 

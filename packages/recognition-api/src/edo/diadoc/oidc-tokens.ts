@@ -1,6 +1,7 @@
 import * as oidc from 'openid-client';
 import type { Clock } from '@app/shared';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../errors.js';
+import type { TokenStatus } from '../edo.port.js';
 import { unreachable } from './diadoc-errors.js';
 
 /** What the token source needs: the OIDC client of the connection and where a rotated refresh token goes. */
@@ -16,12 +17,6 @@ export interface OidcTokenOptions {
   timeoutMs: number;
   /** Called when the provider returns a new refresh token (rotation); the caller persists it. */
   onRotated?: (refreshToken: string) => Promise<void>;
-}
-
-/** The access token a running client holds: when it was obtained by a refresh and when it expires. */
-export interface TokenStatus {
-  obtainedAt: Date;
-  expiresAt: Date;
 }
 
 /** Refresh this long before `expires_in` runs out, so a token never expires in flight. */

@@ -1,4 +1,4 @@
-import type { EmployeeCreateInput, EmployeeUpdateInput, SendInput } from './edo.port.js';
+import type { EmployeeCreateInput, EmployeeUpdateInput, SendInput } from '../edo.port.js';
 
 /**
  * Spec shapes → Diadoc request bodies (reference/diadoc-api.md §4). Pure functions, tested one by one.

@@ -1,4 +1,4 @@
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../errors.js';
 
 /** Retry-After used when the operator's 429 carries none (Diadoc's limits are undocumented; see docs). */
 export const DEFAULT_RETRY_AFTER_S = 30;

@@ -10,7 +10,9 @@ export type OpenCv = any;
 let loading: Promise<{ cv: OpenCv }> | null = null;
 
 /**
- * Loads OpenCV.js once per process (or worker thread): ~2–3 s and ~100 MB on first use, free afterwards.
+ * Loads OpenCV.js once per process or worker thread, lazily (only callers that need it pay): ~2–3 s and ~100 MB on
+ * first use, free afterwards. Shared by the recognition engine (sheet outline, perspective) and docgen (photo
+ * tiers); imported as `@app/shared/opencv`, so nothing else of `@app/shared` loads it.
  * Resolves, when the WebAssembly runtime is initialised, to `{ cv }`: wrapped because the Emscripten module is
  * a thenable, which `await` or a promise chain would try to adopt (and hang on).
  */

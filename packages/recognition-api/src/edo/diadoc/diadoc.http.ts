@@ -1,4 +1,4 @@
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../errors.js';
 import type { CallKind } from './diadoc-errors.js';
 import { DiadocClient, type DiadocClientOptions } from './diadoc-client.js';
 import { isoToTicks, parseDiadocJson, withIsoTimestamps } from './diadoc-json.js';
@@ -14,7 +14,7 @@ import type {
   OperatorJson,
   SearchInput,
   SendInput,
-} from './edo.port.js';
+} from '../edo.port.js';
 
 /**
  * The Kontur.Diadoc adapter of the operator port: each method is one Diadoc call (mapping table in

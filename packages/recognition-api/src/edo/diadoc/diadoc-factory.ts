@@ -1,6 +1,6 @@
 import type { Clock } from '@app/shared';
 import { DiadocOperator } from './diadoc.http.js';
-import type { OperatorFactory } from './edo-session.js';
+import type { OperatorFactory } from '../edo.port.js';
 import { OidcTokenSource } from './oidc-tokens.js';
 
 /** Options of the real adapter: per-call timeout and, for tests, a sleep that does not wait. */

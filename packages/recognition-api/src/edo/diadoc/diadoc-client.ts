@@ -1,8 +1,7 @@
 import type { Readable } from 'node:stream';
 import { Agent, request, type Dispatcher } from 'undici';
 import type { Clock } from '@app/shared';
-import type { OperatorJson } from './edo.port.js';
-import type { TokenStatus } from './oidc-tokens.js';
+import type { OperatorJson, TokenStatus } from '../edo.port.js';
 import { type CallKind, mapOperatorError, operatorText, parseRetryAfter, unreachable } from './diadoc-errors.js';
 import { parseDiadocJson } from './diadoc-json.js';
 

@@ -1,4 +1,4 @@
-import { isInteger, isSafeNumber, parse, stringify } from 'lossless-json';
+import { parseOperatorJson } from '../operator-json.js';
 
 /** .NET ticks of 1970-01-01T00:00:00Z (ticks are 100 ns since 0001-01-01 UTC). */
 export const UNIX_EPOCH_TICKS = 621355968000000000n;
@@ -20,18 +20,8 @@ export function isoToTicks(date: Date): bigint {
   return UNIX_EPOCH_TICKS + BigInt(date.getTime()) * 10000n;
 }
 
-/** Integers beyond 2^53 (ticks) become bigint so not a digit is lost; every other number stays a number. */
-const parseNumber = (text: string): number | bigint => (isInteger(text) && !isSafeNumber(text) ? BigInt(text) : Number(text));
-
 /** Parses a Diadoc JSON body without losing the last digits of 64-bit ticks. */
-export function parseDiadocJson(text: string): unknown {
-  return parse(text, null, parseNumber);
-}
-
-/** Serializes what {@link parseDiadocJson} read (bigints are written as plain JSON integers). */
-export function stringifyJson(value: unknown): string {
-  return stringify(value) ?? 'null';
-}
+export const parseDiadocJson = parseOperatorJson;
 
 /**
  * Adds an ISO twin to every `…TimestampTicks` field that has none: `SendTimestampTicks` → `SendTimestamp`,
