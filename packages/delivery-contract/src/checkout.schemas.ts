@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { strict } from './typebox-helpers.js';
+import { strict } from '@app/shared/typebox';
 import { Location } from './common.schemas.js';
 import { MAX_AMOUNT_MINOR, Money, NonNegativeMoney } from './money.js';
 

@@ -1,6 +1,6 @@
 /** Shapes every part of the Delivery Partner API shares: coordinates, error bodies, path and header parameters. */
 import { Type } from 'typebox';
-import { strict } from './typebox-helpers.js';
+import { strict } from '@app/shared/typebox';
 
 /** WGS 84 coordinates in degrees. Spec: Resources, Point `location`. */
 export const Location = Type.Object({ lat: Type.Number({ minimum: -90, maximum: 90 }), lon: Type.Number({ minimum: -180, maximum: 180 }) }, strict);

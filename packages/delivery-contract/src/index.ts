@@ -3,7 +3,7 @@
  * their `Static` types. No Fastify and no service code, so the API, the POS simulator and the partner SDK all
  * derive from it. Spec: delivery-partner-api.md (partner API), docs/pos-protocol.md (POS protocol).
  */
-export * from './typebox-helpers.js';
+export { literals, Nullable, strict } from '@app/shared/typebox';
 export * from './money.js';
 export * from './common.schemas.js';
 export * from './order-view.js';

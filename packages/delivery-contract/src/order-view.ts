@@ -5,7 +5,7 @@
  * Timestamps are RFC 3339 UTC strings ("2026-11-23T07:40:00.000Z").
  */
 import { Type, type Static } from 'typebox';
-import { Nullable, literals } from './typebox-helpers.js';
+import { Nullable, literals } from '@app/shared/typebox';
 
 /** Server order states. Spec: "States and transitions". */
 export const ORDER_STATES = [

@@ -1,6 +1,6 @@
 /** Points of sale as the partner sees them. Spec: GET /v1/points, GET /v1/points/{pointId}/status; Resources, Point. */
 import { type Static, Type } from 'typebox';
-import { Nullable } from './typebox-helpers.js';
+import { Nullable } from '@app/shared/typebox';
 
 /** One point: schedule times are HH:MM Moscow time, weekday 0 = Sunday, close <= open crosses midnight. */
 export const PointSchema = Type.Object({

@@ -4,7 +4,7 @@
  * Spec: docs/pos-protocol.md; all bodies reject unknown fields.
  */
 import { type Static, Type } from 'typebox';
-import { strict } from './typebox-helpers.js';
+import { strict } from '@app/shared/typebox';
 import { NutritionSchema } from './catalog.schemas.js';
 
 const Uuid = Type.String({ format: 'uuid' });

@@ -6,7 +6,7 @@
  * delivery-partner-api.md "States and transitions".
  */
 import { Type, type Static } from 'typebox';
-import { Nullable, strict } from './typebox-helpers.js';
+import { Nullable, strict } from '@app/shared/typebox';
 import { CancelDetailSchema, DeliveryStatusSchema, type OrderView } from './order-view.js';
 
 const Text = (maxLength: number) => Type.String({ maxLength });
