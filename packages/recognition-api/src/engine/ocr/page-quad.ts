@@ -17,8 +17,6 @@ const SEARCH_LONG_SIDE = 1000;
 const MAX_AREA = 0.92;
 /** ...and one covering less is too small to read or is not the page. */
 const MIN_AREA = 0.15;
-/** Threshold levels tried, as factors of Otsu's level: lower ones keep a dim corner, a higher one drops lit desk. */
-const THRESHOLD_FACTORS = [1, 0.88, 0.76, 1.12];
 
 /**
  * Cheap test whether a page image looks like a photo of a sheet on a darker background (so the outline search is
@@ -77,64 +75,37 @@ export async function findPageQuad(img: GrayImage): Promise<Quad | null> {
     cv.resize(src, small, new cv.Size(w, h), 0, 0, cv.INTER_AREA);
     cv.GaussianBlur(small, small, new cv.Size(5, 5), 0);
     const bin = keep(new cv.Mat());
-    const otsu = cv.threshold(small, bin, 0, 255, cv.THRESH_BINARY + cv.THRESH_OTSU);
-    // Uneven light: a dim corner of the sheet can fall under Otsu's global level (or a lit patch of desk over
-    // it), which bites a notch out of the blob or adds a wedge to it, and the outline still passes as a quad. So
-    // several levels are tried and the outline its blob fills best wins.
-    let best: { quad: Quad; fill: number } | null = null;
-    for (const f of THRESHOLD_FACTORS) {
-      if (f !== 1) cv.threshold(small, bin, Math.min(250, otsu * f), 255, cv.THRESH_BINARY);
-      const found = outlineOf(cv, bin, w, h, keep);
-      if (found && (!best || found.fill > best.fill + 0.002)) best = found;
+    cv.threshold(small, bin, 0, 255, cv.THRESH_BINARY + cv.THRESH_OTSU);
+    // Opening removes bright specks and thin highlights of a desk's grain that would otherwise touch the sheet.
+    const kernel = keep(cv.getStructuringElement(cv.MORPH_RECT, new cv.Size(5, 5)));
+    cv.morphologyEx(bin, bin, cv.MORPH_OPEN, kernel);
+    const contours = keep(new cv.MatVector());
+    const hierarchy = keep(new cv.Mat());
+    cv.findContours(bin, contours, hierarchy, cv.RETR_EXTERNAL, cv.CHAIN_APPROX_NONE);
+    let best = -1;
+    let bestArea = 0;
+    for (let i = 0; i < contours.size(); i++) {
+      const c = contours.get(i);
+      const a = cv.contourArea(c);
+      c.delete();
+      if (a > bestArea) [best, bestArea] = [i, a];
     }
+    if (best < 0 || bestArea < MIN_AREA * w * h || bestArea > MAX_AREA * w * h) return null;
+    const contour = keep(contours.get(best));
+    const corners = fourCorners(cv, contour, keep);
+    if (!corners) return null;
+    const quadArea = polygonArea(corners);
+    if (bestArea < 0.9 * quadArea) return null;
+    const edge = 0.01 * Math.min(w, h);
+    if (corners.filter(([x, y]) => x < edge || y < edge || x > w - 1 - edge || y > h - 1 - edge).length >= 2) return null;
+    const fitted = refineCorners(cv, contour, corners, keep);
+    // A re-fit that folded the outline (a side fitted through the wrong points) is not used.
+    const refined = fitted && isProperQuad(fitted) && Math.abs(polygonArea(fitted) / quadArea - 1) < 0.2 ? fitted : corners;
     // Pixel centres: small-image pixel i covers source pixels [i/scale, (i+1)/scale).
-    return best && (best.quad.map(([x, y]) => [(x + 0.5) / scale - 0.5, (y + 0.5) / scale - 0.5]) as Quad);
+    return refined.map(([x, y]) => [(x + 0.5) / scale - 0.5, (y + 0.5) / scale - 0.5]) as Quad;
   } finally {
     for (const m of mats) m.delete();
   }
-}
-
-/**
- * The sheet's outline in a binary image (sheet white) of `w` × `h` px and the share of the outline its blob fills
- * (1 = the blob is exactly that quadrilateral), or null when the largest blob is no plausible sheet (see
- * {@link findPageQuad}).
- */
-function outlineOf(
-  cv: OpenCv,
-  binary: OpenCv,
-  w: number,
-  h: number,
-  keep: <T extends { delete(): void }>(m: T) => T,
-): { quad: Quad; fill: number } | null {
-  const bin = keep(binary.clone());
-  // Opening removes bright specks and thin highlights of a desk's grain that would otherwise touch the sheet.
-  const kernel = keep(cv.getStructuringElement(cv.MORPH_RECT, new cv.Size(5, 5)));
-  cv.morphologyEx(bin, bin, cv.MORPH_OPEN, kernel);
-  const contours = keep(new cv.MatVector());
-  const hierarchy = keep(new cv.Mat());
-  cv.findContours(bin, contours, hierarchy, cv.RETR_EXTERNAL, cv.CHAIN_APPROX_NONE);
-  let best = -1;
-  let bestArea = 0;
-  for (let i = 0; i < contours.size(); i++) {
-    const c = contours.get(i);
-    const a = cv.contourArea(c);
-    c.delete();
-    if (a > bestArea) [best, bestArea] = [i, a];
-  }
-  if (best < 0 || bestArea < MIN_AREA * w * h || bestArea > MAX_AREA * w * h) return null;
-  const contour = keep(contours.get(best));
-  const corners = fourCorners(cv, contour, keep);
-  if (!corners) return null;
-  const quadArea = polygonArea(corners);
-  if (bestArea < 0.9 * quadArea) return null;
-  const edge = 0.01 * Math.min(w, h);
-  if (corners.filter(([x, y]) => x < edge || y < edge || x > w - 1 - edge || y > h - 1 - edge).length >= 2) return null;
-  const fitted = refineCorners(cv, contour, corners, keep);
-  // A re-fit that folded the outline (a side fitted through the wrong points) is not used.
-  const quad = fitted && isProperQuad(fitted) && Math.abs(polygonArea(fitted) / quadArea - 1) < 0.2 ? fitted : corners;
-  const area = polygonArea(quad);
-  // Symmetric: a notch (blob smaller) and a wedge of desk (outline drawn around it, blob larger) both score lower.
-  return { quad, fill: Math.min(bestArea, area) / Math.max(bestArea, area) };
 }
 
 /** Convex hull of the contour simplified (growing tolerance) until it has 4 vertices, ordered TL, TR, BR, BL. */

@@ -43,11 +43,6 @@ const UPSCALE_BELOW = 2600;
  * the photos hold 150–170 DPI of detail, and enlarging adds none. Kept as a knob; word boxes are mapped back.
  */
 export const PHOTO_SCALE = 1;
-/**
- * Unsharp-mask radius for photos (sigma, px at 300 DPI; flat areas untouched so sensor noise is not amplified):
- * undoes part of the phone's defocus and motion blur, so Tesseract's threshold keeps strokes apart.
- */
-const PHOTO_SHARPEN = 1.5;
 
 /**
  * Decodes and normalises one uploaded page with sharp: EXIF orientation applied, grayscale, reduced on the fly to
@@ -73,13 +68,13 @@ export async function preparePage(input: Buffer, quality: ImageQuality): Promise
     const long = Math.max(oriented.info.width, oriented.info.height);
     const raw = { raw: { width: oriented.info.width, height: oriented.info.height, channels: oriented.info.channels } };
     const sheet = await flattenSheet(oriented.data, raw.raw, quality);
-    if (sheet) return await finish(sharpenPhoto(await evenLight(sheet), PHOTO_SCALE), { flattened: true, scale: PHOTO_SCALE, photo: true });
+    if (sheet) return await finish(await evenLight(sheet), { flattened: true, scale: PHOTO_SCALE, photo: true });
     img = sharp(oriented.data, raw).grayscale();
     if (long < UPSCALE_BELOW) {
       const f = Math.min(3, TARGET_LONG_SIDE / long);
       img = img.resize({ width: Math.round(oriented.info.width * f), kernel: 'lanczos3' });
     }
-    img = quality === 'photo' ? sharpenPhoto(await flattenLight(img), 1) : img.normalise();
+    img = quality === 'photo' ? await flattenLight(img) : img.normalise();
     return await finish(img, { flattened: false, scale: 1, photo: quality === 'photo' });
   } catch (err) {
     if (err instanceof RecognitionFailedError) throw err;
@@ -138,11 +133,6 @@ async function flattenSheet(
 async function flattenLight(img: sharp.Sharp): Promise<sharp.Sharp> {
   const { data, info } = await img.toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
   return evenLight({ data, width: info.width, height: info.height });
-}
-
-/** A photo's page after the light correction, unsharp-masked at {@link PHOTO_SHARPEN} × `scale` px. */
-function sharpenPhoto(img: sharp.Sharp, scale: number): sharp.Sharp {
-  return PHOTO_SHARPEN > 0 ? img.sharpen({ sigma: PHOTO_SHARPEN * scale, m1: 0, m2: 3 }) : img;
 }
 
 type PageKind = Pick<PreparedPage, 'flattened' | 'scale' | 'photo'>;
