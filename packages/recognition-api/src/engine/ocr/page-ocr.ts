@@ -81,5 +81,18 @@ export async function ocrPage(image: Buffer, quality: ImageQuality, call: Tesser
   words = await rereadNameColumn(words, page, call);
   words = levelWords(words, skew, page.width / 2, page.height / 2);
   const rules = levelRules(page.rules, skew, page.width / 2, page.height / 2);
-  return { words, rules, width: page.width, height: page.height, rotated, skew };
+  return toPagePixels({ words, rules, width: page.width, height: page.height, rotated, skew }, page.scale);
+}
+
+/** A page read from an enlarged image (preprocess.ts `PreparedPage.scale`) in 300 DPI page pixels. */
+function toPagePixels(p: PageOcr, scale: number): PageOcr {
+  if (scale === 1) return p;
+  const s = (v: number) => v / scale;
+  return {
+    ...p,
+    words: p.words.map((w) => ({ ...w, left: s(w.left), top: s(w.top), width: s(w.width), height: s(w.height) })),
+    rules: p.rules.map((r) => ({ ...r, x: s(r.x), top: s(r.top), bottom: s(r.bottom) })),
+    width: Math.round(s(p.width)),
+    height: Math.round(s(p.height)),
+  };
 }

@@ -5,7 +5,8 @@ import type { VerticalRule } from '../extract/words.js';
 import { inkAwareGray } from './ink.js';
 import { evenLight } from './light.js';
 import { findPageQuad, looksLikeSheetOnBackground, type GrayImage } from './page-quad.js';
-import { warpToRectangle } from './perspective.js';
+import { a4SizeFor, warpToRectangle } from './perspective.js';
+import { ruleMask } from './rule-mask.js';
 import { removeRules } from './rules.js';
 
 /** A page ready for Tesseract: 8-bit grayscale PNG at roughly 300 DPI. */
@@ -19,6 +20,13 @@ export interface PreparedPage {
   height: number;
   /** The sheet was found on a background in a photo and warped flat (page-quad.ts, perspective.ts). */
   flattened: boolean;
+  /**
+   * Pixels of this image per pixel of a 300 DPI page (1, or {@link PHOTO_SCALE} for a flattened photo). Word boxes
+   * read from `png` are divided by it (page-ocr.ts) so extraction always sees 300 DPI page pixels.
+   */
+  scale: number;
+  /** Read as a phone photo: rules are found by local contrast (rule-mask.ts), not by a fixed dark level. */
+  photo: boolean;
 }
 
 /**
@@ -28,6 +36,13 @@ export interface PreparedPage {
  */
 export const TARGET_LONG_SIDE = 3508;
 const UPSCALE_BELOW = 2600;
+/**
+ * A flattened photo is warped to A4 at 300 × this DPI. The forms' 7–8.5 pt type at a 0.8–0.96 print scale has
+ * capitals of 18–23 px at 300 DPI, under the 25–30 px Tesseract is said to read best, but warping to 375 DPI
+ * (1.25) read the dev set's photos worse and 1.5× slower (docs/recognition-engine.md "Phone photos, 2026-11-25"):
+ * the photos hold 150–170 DPI of detail, and enlarging adds none. Kept as a knob; word boxes are mapped back.
+ */
+export const PHOTO_SCALE = 1;
 
 /**
  * Decodes and normalises one uploaded page with sharp: EXIF orientation applied, grayscale, reduced on the fly to
@@ -53,14 +68,14 @@ export async function preparePage(input: Buffer, quality: ImageQuality): Promise
     const long = Math.max(oriented.info.width, oriented.info.height);
     const raw = { raw: { width: oriented.info.width, height: oriented.info.height, channels: oriented.info.channels } };
     const sheet = await flattenSheet(oriented.data, raw.raw, quality);
-    if (sheet) return await finish(await evenLight(sheet), true);
+    if (sheet) return await finish(await evenLight(sheet), { flattened: true, scale: PHOTO_SCALE, photo: true });
     img = sharp(oriented.data, raw).grayscale();
     if (long < UPSCALE_BELOW) {
       const f = Math.min(3, TARGET_LONG_SIDE / long);
       img = img.resize({ width: Math.round(oriented.info.width * f), kernel: 'lanczos3' });
     }
     img = quality === 'photo' ? await flattenLight(img) : img.normalise();
-    return await finish(img);
+    return await finish(img, { flattened: false, scale: 1, photo: quality === 'photo' });
   } catch (err) {
     if (err instanceof RecognitionFailedError) throw err;
     const why = err instanceof ImageRejected ? err.message : 'cannot decode the image';
@@ -103,7 +118,9 @@ async function flattenSheet(
     if (!looksLikeSheetOnBackground({ data: small.data, width: small.info.width, height: small.info.height })) return null;
   }
   const quad = await findPageQuad(gray);
-  return quad ? warpToRectangle(gray, quad) : null;
+  if (!quad) return null;
+  const a4 = a4SizeFor(quad);
+  return warpToRectangle(gray, quad, { width: Math.round(a4.width * PHOTO_SCALE), height: Math.round(a4.height * PHOTO_SCALE) });
 }
 
 /**
@@ -118,26 +135,30 @@ async function flattenLight(img: sharp.Sharp): Promise<sharp.Sharp> {
   return evenLight({ data, width: info.width, height: info.height });
 }
 
+type PageKind = Pick<PreparedPage, 'flattened' | 'scale' | 'photo'>;
+
 /** Grayscale raw pixels → rules removed → PNG for Tesseract. */
-async function finish(img: sharp.Sharp, flattened = false): Promise<PreparedPage> {
+async function finish(img: sharp.Sharp, kind: PageKind): Promise<PreparedPage> {
   const gray = await img.flatten({ background: '#ffffff' }).toColourspace('b-w').png({ compressionLevel: 1 }).toBuffer();
   const source = sharp(gray);
   const raw = await sharp(gray).flatten({ background: '#ffffff' }).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
   if (raw.info.channels !== 1) throw new Error(`expected 1 channel, got ${raw.info.channels}`);
   const { width, height } = raw.info;
-  const rules = removeRules(raw.data, width, height);
+  const { scale, photo } = kind;
+  const mask = photo ? await ruleMask({ data: raw.data, width, height }, scale) : undefined;
+  const rules = removeRules(raw.data, width, height, Math.round(80 * scale), 170, mask);
   const png = await sharp(raw.data, { raw: { width, height, channels: 1 } })
     .png({ compressionLevel: 1 })
     .toBuffer();
-  return { png, width, height, rules, source, flattened };
+  return { png, width, height, rules, source, flattened: kind.flattened, scale, photo };
 }
 
 /** Rotates a prepared page by a multiple of 90° clockwise (after orientation detection). */
 export async function rotatePage(page: PreparedPage, degrees: number): Promise<PreparedPage> {
-  return finish(page.source.clone().rotate(degrees), page.flattened);
+  return finish(page.source.clone().rotate(degrees), page);
 }
 
 /** Rotates a prepared page by a small angle (deskew), white background, canvas grown to keep the corners. */
 export async function deskewPage(page: PreparedPage, degrees: number): Promise<PreparedPage> {
-  return finish(page.source.clone().rotate(degrees, { background: '#ffffff' }), page.flattened);
+  return finish(page.source.clone().rotate(degrees, { background: '#ffffff' }), page);
 }

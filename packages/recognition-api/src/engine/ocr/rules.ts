@@ -6,8 +6,11 @@ import type { VerticalRule } from '../extract/words.js';
  * column rule. Horizontal rules stay: removing them measurably hurt Tesseract's line finding on the tight
  * column-number row. A run is traced over a 3-pixel band, so rules tilted by ~1.5° still count.
  */
-export function removeRules(px: Uint8Array, width: number, height: number, minRun = 80, dark = 170): VerticalRule[] {
-  const isDark = (i: number) => px[i] < dark;
+export function removeRules(px: Uint8Array, width: number, height: number, minRun = 80, dark = 170, mask?: Uint8Array): VerticalRule[] {
+  const isDark = mask ? (i: number) => mask[i] > 0 : (i: number) => px[i] < dark;
+  // With a contrast mask (photos, rule-mask.ts) a run may skip a few light pixels: blur and JPEG break a thin
+  // rule where it crosses a row border or a light patch, and the pieces alone are too short to count.
+  const maxGap = mask ? Math.max(2, Math.round(minRun / 16)) : 0;
   // Erased pixels take the local paper tone (brightest pixel 4 px to either side across the rule), so a grey
   // photo background does not get white dashes where the rule was.
   const erase: [number, number][] = [];
@@ -17,14 +20,20 @@ export function removeRules(px: Uint8Array, width: number, height: number, minRu
   // above and below, and only real column rules run through several rows.
   for (let x = 1; x < width - 1; x++) {
     let start = -1;
+    let last = -1;
     for (let y = 0; y <= height; y++) {
       const i = y * width + x;
       const on = y < height && (isDark(i) || isDark(i - 1) || isDark(i + 1));
-      if (on && start < 0) start = y;
-      if (!on && start >= 0) {
-        if (y - start >= 2 * minRun) {
-          runs.push({ x, top: start, bottom: y });
-          for (let k = start; k < y; k++) {
+      if (on) {
+        if (start < 0) start = y;
+        last = y;
+        continue;
+      }
+      if (start >= 0 && (y - last > maxGap || y === height)) {
+        const end = last + 1;
+        if (end - start >= 2 * minRun) {
+          runs.push({ x, top: start, bottom: end });
+          for (let k = start; k < end; k++) {
             const j = k * width + x;
             if (px[j] < 215) erase.push([j, paper(j, 1)]);
           }

@@ -1,0 +1,48 @@
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { ruleMask } from '../../../src/engine/ocr/rule-mask.js';
+import { removeRules } from '../../../src/engine/ocr/rules.js';
+
+const W = 400;
+const H = 600;
+
+/**
+ * A photo-like table border: paper at 240, one 1-px rule at x = 200 from y = 50 to 550 in `tone`, broken by
+ * 3-px light gaps every 90 px (where the rule crossed a row border and the blur washed it out), then blurred as a
+ * phone's defocus does (σ 1.2 px).
+ */
+async function faintRule(tone: number, gaps: boolean): Promise<Uint8Array> {
+  const px = new Uint8Array(W * H).fill(240);
+  for (let y = 50; y < 550; y++) if (!gaps || y % 90 > 2) px[y * W + 200] = tone;
+  const out = await sharp(px, { raw: { width: W, height: H, channels: 1 } })
+    .blur(1.2)
+    .toColourspace('b-w')
+    .raw()
+    .toBuffer();
+  return new Uint8Array(out);
+}
+
+describe('rule finding on phone photos', () => {
+  it('finds a faint, blurred, broken column rule by its contrast and bridges the gaps', async () => {
+    const px = await faintRule(120, true);
+    // The fixed dark level misses it: blurred, the rule's core is lighter than 170 levels.
+    expect(removeRules(new Uint8Array(px), W, H)).toEqual([]);
+    const mask = await ruleMask({ data: px, width: W, height: H });
+    const rules = removeRules(px, W, H, 80, 170, mask);
+    expect(rules).toHaveLength(1);
+    expect(rules[0].x).toBeCloseTo(200, 0);
+    expect(rules[0].top).toBeLessThanOrEqual(52);
+    expect(rules[0].bottom).toBeGreaterThanOrEqual(548);
+    // ...and erases it: no pixel of the column is left as dark as the rule was.
+    expect(Math.min(...Array.from({ length: 490 }, (_, k) => px[(55 + k) * W + 200]))).toBeGreaterThan(200);
+  });
+
+  it('does not take a column of text or a horizontal rule for a rule', async () => {
+    const px = new Uint8Array(W * H).fill(240);
+    // Glyph-sized strokes stacked like the digits of a number column (25 px tall, 15 px apart), and a horizontal rule.
+    for (let row = 0; row < 14; row++) for (let y = 0; y < 25; y++) px[(40 * row + 20 + y) * W + 100] = 40;
+    for (let x = 0; x < W; x++) px[300 * W + x] = 40;
+    const mask = await ruleMask({ data: px, width: W, height: H });
+    expect(removeRules(px, W, H, 80, 170, mask)).toEqual([]);
+  });
+});
