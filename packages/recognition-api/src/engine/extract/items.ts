@@ -111,7 +111,8 @@ export function rowToItem(row: RawRow, form: FormColumns, i: number, conf: Field
   const numericRate = rate === 'exempt' ? null : rate;
   const item: LineItem = {
     number: parseLineNumber(text('number')) ?? i + 1,
-    name: resolveLookalikes(cleanName(text('name'))),
+    // Cleaned again once the script is settled: "6/r" and "r/m?" become "б/г" and "г/м²" only as Cyrillic.
+    name: cleanName(resolveLookalikes(cleanName(text('name')))),
     product_code: productCode(text('product_code')),
     unit: { code: unitCode(text('unit_code')), name: unitName(text('unit_name')) },
     quantity: parseRuNumber(text('quantity')),

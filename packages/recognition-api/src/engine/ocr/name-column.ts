@@ -5,6 +5,8 @@ import { centerX, centerY, groupLines, median, right, type VerticalRule, type Wo
 import type { PreparedPage } from './preprocess.js';
 import { runTesseract, type TesseractCall } from './tesseract.js';
 import { parseTsv } from './tsv.js';
+import { loadRussianWords, type RussianWords } from '../extract/russian-words.js';
+import { toCyrillic } from '../extract/script.js';
 
 /** The name column's label in each form (columns.ts). */
 const NAME_LABEL = { upd: '1а', invoice: '1а', torg12: '2' } as const;
@@ -99,16 +101,73 @@ export async function rereadNameColumn(
     if (err instanceof RecognitionFailedError && err.reason === 'engine_error') return words;
     throw err;
   }
+  const placed = cross.map((c) => ({ ...c, left: c.left - MARGIN + box.left, top: c.top - MARGIN + box.top, line: `names.${c.line}` }));
+  return mergeNameReadings(words, names, placed, h, await loadRussianWords());
+}
+
+/**
+ * Word by word, the better of two readings of the name column: `names` (the page's `rus` words in the column,
+ * also in `words`) and `cross` (the column's `rus+eng` words, page px). Each cross word is set against the rus
+ * words under it (same line, their centres inside its box):
+ * - the same word in both (look-alike letters and case folded): kept as the rus read it, at the higher of the two
+ *   confidences: two independent reads agreeing is evidence a single word confidence does not have;
+ * - else a reading that is a Russian word form ({@link RussianWords}) over one that is not (`Щётки` over `ЩЁётки`,
+ *   `Масло` over `Macno`), at its own confidence;
+ * - else the Latin reading where {@link prefersLatin} says so (`Schneider` over `Эсппеаег`);
+ * - a rus reading kept against a different cross reading that neither the dictionary nor the glyph rule settled
+ *   is capped at {@link UNSETTLED_CONFIDENCE}, so the item name is not reported as sure.
+ * Returns `words` with the replaced rus words swapped for their cross words. Pure; `dict` null skips the dictionary.
+ */
+export function mergeNameReadings(words: Word[], names: Word[], cross: Word[], h: number, dict: RussianWords | null): Word[] {
   const replaced = new Set<Word>();
+  const changed = new Map<Word, Word>();
   const added: Word[] = [];
-  for (const c of cross) {
-    const w = { ...c, left: c.left - MARGIN + box.left, top: c.top - MARGIN + box.top, line: `names.${c.line}` };
+  for (const w of cross) {
     const covered = names.filter(
       (m) => !replaced.has(m) && centerX(m) > w.left && centerX(m) < right(w) && Math.abs(centerY(m) - centerY(w)) < h / 2,
     );
-    if (!prefersLatin(w, covered)) continue;
-    for (const m of covered) replaced.add(m);
-    added.push(w);
+    if (covered.length === 0) continue;
+    const mainText = covered.map((m) => m.text).join('');
+    if (sameWord(mainText, w.text)) {
+      for (const m of covered) changed.set(m, { ...m, conf: Math.max(m.conf, w.conf) });
+      continue;
+    }
+    const mainWord = isRussianWord(toCyrillic(mainText), dict);
+    const crossWord = isRussianWord(toCyrillic(w.text), dict);
+    if (mainWord && !crossWord) continue;
+    if ((crossWord && !mainWord) || prefersLatin(w, covered)) {
+      for (const m of covered) replaced.add(m);
+      // A word the dictionary knows is Russian: its look-alike Latin letters are the Cyrillic ones.
+      added.push(crossWord ? { ...w, text: toCyrillic(w.text) } : w);
+      continue;
+    }
+    if (!mainWord && letters(w.text).length > 0) for (const m of covered) changed.set(m, { ...m, conf: Math.min(m.conf, UNSETTLED_CONFIDENCE) });
   }
-  return added.length === 0 ? words : [...words.filter((w) => !replaced.has(w)), ...added];
+  if (added.length === 0 && changed.size === 0) return words;
+  return [...words.filter((w) => !replaced.has(w)).map((w) => changed.get(w) ?? w), ...added];
+}
+
+/** Confidence (Tesseract's 0–100) of a rus word that the rus+eng read disputes with nothing to settle it. */
+export const UNSETTLED_CONFIDENCE = 85;
+
+const letters = (text: string) => text.replace(/[^\p{L}]/gu, '');
+const fold = (text: string) =>
+  toCyrillic(text)
+    .toLowerCase()
+    .replace(/ё/g, 'е')
+    .replace(/[^\p{L}\p{N}]/gu, '');
+/** Whether two readings are the same word: equal once look-alike letters, case, ё and punctuation are folded. */
+const sameWord = (a: string, b: string) => fold(a) === fold(b);
+
+/**
+ * Whether a reading is a Russian word form: its letters (a hyphenated word: every part) are Cyrillic and known to
+ * the dictionary. Digits, Latin letters or glyphs inside a part make it no word; a part of one or two letters proves
+ * nothing (`в`, `мм`).
+ */
+function isRussianWord(text: string, dict: RussianWords | null): boolean {
+  if (!dict) return false;
+  const core = text.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '');
+  const parts = core.split('-');
+  if (parts.length === 0 || parts.some((p) => !/^[А-Яа-яЁё]{3,}$/.test(p))) return false;
+  return parts.every((p) => dict.has(p));
 }

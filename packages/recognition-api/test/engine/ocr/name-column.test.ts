@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Word } from '../../../src/engine/extract/words.js';
-import { prefersLatin } from '../../../src/engine/ocr/name-column.js';
+import { loadRussianWords } from '../../../src/engine/extract/russian-words.js';
+import { mergeNameReadings, prefersLatin, UNSETTLED_CONFIDENCE } from '../../../src/engine/ocr/name-column.js';
 
 const w = (text: string, conf: number): Word => ({ text, conf, left: 0, top: 0, width: 10 * text.length, height: 20, line: '1' });
 
@@ -30,4 +31,40 @@ describe('prefersLatin: a rus+eng reading of a name word against the rus one', (
     expect(prefersLatin(w('125х1,2', 95), [w('125х1.2', 60)])).toBe(false);
     expect(prefersLatin(w('Schneider', 96), [])).toBe(false);
   });
+});
+
+describe('mergeNameReadings: the rus read and the rus+eng read of the name column, word by word', () => {
+  const at = (text: string, conf: number, left: number): Word => ({ text, conf, left, top: 100, width: 16 * text.length, height: 20, line: '1' });
+  // A stand-in for the ru_RU dictionary: a few word forms.
+  const dict = { has: (word: string) => ['щётки', 'щетки', 'масло', 'вода', 'моторное'].includes(word.toLowerCase()) };
+  const merge = (rus: Word[], cross: Word[], d: typeof dict | null = dict) =>
+    mergeNameReadings(rus, rus, cross, 20, d)
+      .sort((a, b) => a.left - b.left)
+      .map((w) => `${w.text}:${w.conf}`);
+
+  it('keeps a word both reads agree on at the higher confidence (look-alike letters and case folded)', () => {
+    expect(merge([at('Хлопья', 28, 0)], [at('Хлопья', 93, 0)])).toEqual(['Хлопья:93']);
+    expect(merge([at('АВС', 40, 0)], [at('ABC', 90, 0)])).toEqual(['АВС:90']);
+  });
+
+  it('takes the reading that is a Russian word form over one that is not', () => {
+    expect(merge([at('ЩЁётки', 57, 0)], [at('Щётки', 93, 0)])).toEqual(['Щётки:93']);
+    expect(merge([at('Масло', 80, 0), at('моторное', 96, 100)], [at('Macno', 90, 0), at('моторное', 96, 100)])).toEqual(['Масло:80', 'моторное:96']);
+    // Without the dictionary the disputed word is not reported as sure.
+    expect(merge([at('ЩЁётки', 95, 0)], [at('Щётки', 93, 0)], null)).toEqual([`ЩЁётки:${UNSETTLED_CONFIDENCE}`]);
+  });
+
+  it('caps a rus word the other read disputes when nothing settles it, and still takes a garbled brand in Latin', () => {
+    expect(merge([at('МАММ', 95, 0)], [at('MAHH', 92, 0)])).toEqual([`МАММ:${UNSETTLED_CONFIDENCE}`]);
+    expect(merge([at('Эсппеаег', 0, 0)], [at('Schneider', 96, 0)])).toEqual(['Schneider:96']);
+  });
+});
+
+describe('loadRussianWords: the ru_RU Hunspell dictionary', () => {
+  it('knows inflected Russian word forms in any case and not OCR garbage or Latin look-alikes', async () => {
+    const words = await loadRussianWords();
+    expect(words).not.toBeNull();
+    for (const w of ['Масло', 'заземлением', 'Щётки', 'щетки', 'ОЦИНКОВАННЫЙ', 'штукатурная']) expect(words!.has(w), w).toBe(true);
+    for (const w of ['Macno', 'ЩЁётки', 'Эсппеаег', 'Вофапа']) expect(words!.has(w), w).toBe(false);
+  }, 60_000);
 });
