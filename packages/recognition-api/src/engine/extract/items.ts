@@ -1,4 +1,5 @@
-import type { EngineWarning, LineItem } from '../engine.port.js';
+import { nameConfidenceCap } from '../confidence/doubtful-fields.js';
+import type { LineItem } from '../engine.port.js';
 import type { FormColumns, ItemField } from './columns.js';
 import { isExemptText, parseLineNumber, parseMoney, parseRate, parseRuNumber } from './numbers.js';
 import { resolveLookalikes, toCyrillic } from './script.js';
@@ -137,36 +138,6 @@ export function rowToItem(row: RawRow, form: FormColumns, i: number, conf: Field
     ['amount_with_nds', 'amount_with_nds'],
   ];
   for (const [path, f] of paths) conf[`items[${i}].${path}`] = cellConfidence(byField.get(f));
-  if (item.name && suspiciousName(item.name)) conf[`items[${i}].name`] = Math.min(conf[`items[${i}].name`], SUSPICIOUS_NAME_CONFIDENCE);
+  if (item.name) conf[`items[${i}].name`] = Math.min(conf[`items[${i}].name`], nameConfidenceCap(item.name));
   return item;
-}
-
-/** Confidence cap of a name that holds what no printed name holds ({@link suspiciousName}). */
-export const SUSPICIOUS_NAME_CONFIDENCE = 0.5;
-
-/**
- * What Tesseract leaves in a name it could not read, and no catalogue prints: glyphs it substitutes for letters its
- * model lacks ("Кпау{", "С$", "АНаз)ез!дп" — a closing bracket inside a word; "*" and "#" are left out, catalogues print
- * "М8*40" and "#120"), a word mixing Latin and Cyrillic letters
- * ("ВасК-UР$"), and one digit between letters, the next lower-case ("Т1ы", "В1осК"; "Ду15мм" is printed so). Word confidences alone missed these: Tesseract is
- * often sure of a wrong glyph, so such names came back at confidence 1.0 (issue 20).
- */
-export function suspiciousName(name: string): boolean {
-  return (
-    /[!${}[\]\\|@©®^~_<>‹›?]/.test(name) ||
-    /[\p{L}\d]\)\p{L}/u.test(name) ||
-    /[A-Za-z][А-Яа-яЁё]|[А-Яа-яЁё][A-Za-z]/.test(name) ||
-    /\p{L}\d\p{Ll}/u.test(name)
-  );
-}
-
-/**
- * One warning per item name that {@link suspiciousName} flags, so the document's confidence (one step per warning,
- * engine/confidence) says what the field confidence says: a reviewer should read those names on the image.
- */
-export function nameWarnings(items: LineItem[], warnings: EngineWarning[]): void {
-  items.forEach((it, i) => {
-    if (it.name && suspiciousName(it.name))
-      warnings.push({ field: `items[${i}].name`, message: 'the name holds characters a printed name does not; check it on the image' });
-  });
 }
