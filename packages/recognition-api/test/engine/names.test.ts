@@ -74,4 +74,10 @@ describe('item names: typography once the script is settled', () => {
     expect(nameOf('Скумбрия мороженая 6/r, 300-500 г')).toBe('Скумбрия мороженая б/г, 300-500 г');
     expect(nameOf('Плёнка укрывная 60 r/m?, 3х10 м')).toBe('Плёнка укрывная 60 г/м², 3х10 м');
   });
+
+  it('reads a zero-led four-digit number back as the D the rus model lacks, and leaves other zeros', () => {
+    expect(nameOf('Газобетон 0600 625х250х300')).toBe('Газобетон D600 625х250х300');
+    expect(nameOf('Свеча Bosch 0 242 229 659')).toBe('Свеча Bosch 0 242 229 659');
+    expect(nameOf('Смазка литиевая 0,400 кг')).toBe('Смазка литиевая 0,400 кг');
+  });
 });

@@ -46,7 +46,7 @@ const ZERO_LED_NUMBER = /(?<=^|\s)0\d{3}(?=[\s,;]|$)/;
  * - a word of three or more capitals that print alike in Latin and Cyrillic (`МАММ`/`MANN`, `ТЕХЕТ`): which alphabet,
  *   and whether `М` was an `N` the rus model has no letter for, is a guess;
  * - a four-digit number with a leading zero (`0500`): no quantity or size is printed so; it is a letter the rus model
- *   lacks (`D500`, a density grade) read as a zero.
+ *   lacks (`D500`, a density grade) read as a zero. extract/items.ts reads it back as D and keeps this cap.
  */
 export function ambiguousName(name: string): boolean {
   return ZERO_LED_NUMBER.test(name) || name.split(/\s+/).some((t) => LOOKALIKE_CAPS.test(t));

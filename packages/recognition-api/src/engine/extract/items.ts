@@ -1,4 +1,4 @@
-import { nameConfidenceCap } from '../confidence/doubtful-fields.js';
+import { AMBIGUOUS_NAME_CONFIDENCE, nameConfidenceCap } from '../confidence/doubtful-fields.js';
 import type { LineItem } from '../engine.port.js';
 import type { FormColumns, ItemField } from './columns.js';
 import { isExemptText, parseLineNumber, parseMoney, parseRate, parseRuNumber } from './numbers.js';
@@ -62,6 +62,22 @@ export function cleanName(text: string): string {
  */
 const DECIMAL_POINT = /(?<=[а-яё].*)(?<![\d.]|[A-Za-z][\s-]?)(\d{1,3})\.(\d{1,2})(?![\d.A-Za-z])/gi;
 
+/**
+ * A four-digit number with a leading zero standing alone in a name ("Блок 0600 625х250"): no quantity or size is
+ * printed so. The rus model has no Latin D and reads it as a zero (an O it reads as О), so the first digit is the D
+ * of a grade such as D500/D600. Not a zero followed by a space ("0 986 452", a catalogue number) or a comma.
+ */
+const ZERO_FOR_D = /(?<=^|\s)0(?=\d{3}(?:[\s,;]|$))/;
+
+/**
+ * An item name as printed from its cell text: cleaned, look-alike letters brought to one script per word
+ * ({@link resolveLookalikes}), then cleaned again, because "6/r" and "r/m?" become "б/г" and "г/м²" only once they
+ * are Cyrillic, and a zero-led number read back as its D ({@link ZERO_FOR_D}).
+ */
+export function itemName(cell: string): string {
+  return cleanName(resolveLookalikes(cleanName(cell))).replace(ZERO_FOR_D, 'D');
+}
+
 function unitCode(text: string): string | null {
   const d = text
     .replace(/[^\dОоOЗб]/g, '')
@@ -112,8 +128,7 @@ export function rowToItem(row: RawRow, form: FormColumns, i: number, conf: Field
   const numericRate = rate === 'exempt' ? null : rate;
   const item: LineItem = {
     number: parseLineNumber(text('number')) ?? i + 1,
-    // Cleaned again once the script is settled: "6/r" and "r/m?" become "б/г" and "г/м²" only as Cyrillic.
-    name: cleanName(resolveLookalikes(cleanName(text('name')))),
+    name: itemName(text('name')),
     product_code: productCode(text('product_code')),
     unit: { code: unitCode(text('unit_code')), name: unitName(text('unit_name')) },
     quantity: parseRuNumber(text('quantity')),
@@ -138,6 +153,10 @@ export function rowToItem(row: RawRow, form: FormColumns, i: number, conf: Field
     ['amount_with_nds', 'amount_with_nds'],
   ];
   for (const [path, f] of paths) conf[`items[${i}].${path}`] = cellConfidence(byField.get(f));
-  if (item.name) conf[`items[${i}].name`] = Math.min(conf[`items[${i}].name`], nameConfidenceCap(item.name));
+  if (item.name) {
+    // A letter read back from a zero-led number (D500) is a good guess, not a reading: the cap of the number stays.
+    const cap = Math.min(nameConfidenceCap(item.name), ZERO_FOR_D.test(cleanName(text('name'))) ? AMBIGUOUS_NAME_CONFIDENCE : 1);
+    conf[`items[${i}].name`] = Math.min(conf[`items[${i}].name`], cap);
+  }
   return item;
 }

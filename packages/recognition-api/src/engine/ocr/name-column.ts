@@ -47,14 +47,15 @@ export function nameColumn(words: Word[], rules: VerticalRule[]): { left: number
  * except over rus words of look-alike capitals and digits only (`МСК` for `NGK`), where its Latin-only letter
  * decides at a fair confidence (≥ 50).
  */
-export function prefersLatin(cross: Word, main: Word[]): boolean {
+export function prefersLatin(cross: Word, main: Word[], mainIsWord?: boolean): boolean {
   if (main.length === 0 || !LATIN.test(cross.text)) return false;
   const mainText = main.map((w) => w.text).join('');
   const mainConf = Math.min(...main.map((w) => w.conf));
   const junk = JUNK_GLYPH.test(mainText);
   if (!STRONG_LATIN.test(cross.text) && !junk) return false;
   const russian = ONLY_CYRILLIC.test(mainText);
-  if (!junk && mainConf >= 85 && russian) return false;
+  // A dictionary that does not know the rus word (`Сегезй`) takes away the protection of its Cyrillic-only letter.
+  if (!junk && mainConf >= 85 && russian && mainIsWord !== false) return false;
   // Look-alike capitals and digits only ("МСК", "В-410А"): the Latin-only letter of the other reading decides.
   if (!russian && STRONG_LATIN.test(cross.text)) return cross.conf >= 50;
   return cross.conf >= mainConf - 5 || (junk && cross.conf >= 60);
@@ -122,7 +123,17 @@ export function mergeNameReadings(words: Word[], names: Word[], cross: Word[], h
   const replaced = new Set<Word>();
   const changed = new Map<Word, Word>();
   const added: Word[] = [];
+  const used = new Set<Word>();
+  // One rus word that is several cross words with the spaces lost ("ИБПАРС" = "ИБП" + "APC"): the cross words.
+  for (const m of names) {
+    const parts = cross.filter((c) => centerX(c) > m.left && centerX(c) < right(m) && Math.abs(centerY(m) - centerY(c)) < h / 2);
+    if (parts.length < 2 || !sameWord(m.text, parts.map((c) => c.text).join(''))) continue;
+    replaced.add(m);
+    for (const c of parts) used.add(c);
+    added.push(...parts);
+  }
   for (const w of cross) {
+    if (used.has(w)) continue;
     const covered = names.filter(
       (m) => !replaced.has(m) && centerX(m) > w.left && centerX(m) < right(w) && Math.abs(centerY(m) - centerY(w)) < h / 2,
     );
@@ -135,7 +146,7 @@ export function mergeNameReadings(words: Word[], names: Word[], cross: Word[], h
     const mainWord = isRussianWord(toCyrillic(mainText), dict);
     const crossWord = isRussianWord(toCyrillic(w.text), dict);
     if (mainWord && !crossWord) continue;
-    if ((crossWord && !mainWord) || prefersLatin(w, covered)) {
+    if ((crossWord && !mainWord) || prefersLatin(w, covered, dict ? mainWord : undefined)) {
       for (const m of covered) replaced.add(m);
       // A word the dictionary knows is Russian: its look-alike Latin letters are the Cyrillic ones.
       added.push(crossWord ? { ...w, text: toCyrillic(w.text) } : w);
@@ -161,12 +172,14 @@ const sameWord = (a: string, b: string) => fold(a) === fold(b);
 
 /**
  * Whether a reading is a Russian word form: its letters (a hyphenated word: every part) are Cyrillic and known to
- * the dictionary. Digits, Latin letters or glyphs inside a part make it no word; a part of one or two letters proves
- * nothing (`в`, `мм`).
+ * the dictionary, with at most quotes, brackets and punctuation around. Digits, Latin letters or glyphs inside, a
+ * glyph such as `!` after it, or capitals only make it no word; a part of one or two letters proves nothing (`в`, `мм`).
  */
 function isRussianWord(text: string, dict: RussianWords | null): boolean {
   if (!dict) return false;
-  const core = text.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '');
+  const core = text.replace(/^[«"'(]+|[»"'),.;:]+$/g, '');
+  // Capitals only are an abbreviation or a brand ("ТЕМ!" for "TRW"), not a word of the dictionary.
+  if (core === core.toUpperCase()) return false;
   const parts = core.split('-');
   if (parts.length === 0 || parts.some((p) => !/^[А-Яа-яЁё]{3,}$/.test(p))) return false;
   return parts.every((p) => dict.has(p));

@@ -58,6 +58,20 @@ describe('mergeNameReadings: the rus read and the rus+eng read of the name colum
     expect(merge([at('МАММ', 95, 0)], [at('MAHH', 92, 0)])).toEqual([`МАММ:${UNSETTLED_CONFIDENCE}`]);
     expect(merge([at('Эсппеаег', 0, 0)], [at('Schneider', 96, 0)])).toEqual(['Schneider:96']);
   });
+
+  it('does not let a dictionary word hide a brand: capitals only, a glyph after it, or a non-word with a Cyrillic-only letter', () => {
+    const withTem = { has: (word: string) => ['тем', 'масло'].includes(word.toLowerCase()) };
+    expect(merge([at('ТЕМ!', 62, 0)], [at('TRW', 89, 0)], withTem)).toEqual(['TRW:89']);
+    // "Сегезй" has a Cyrillic-only letter and a sure rus read; the dictionary does not know it, so the brand wins.
+    expect(merge([at('Сегезй', 88, 0)], [at('Ceresit', 92, 0)])).toEqual(['Ceresit:92']);
+    expect(merge([at('Сегезй', 88, 0)], [at('Ceresit', 92, 0)], null)).toEqual([`Сегезй:${UNSETTLED_CONFIDENCE}`]);
+  });
+
+  it('splits one rus word that is several cross words with the space lost ("МФУНР" = "МФУ" + "HP")', () => {
+    const rus = [at('МФУНР', 85, 0)];
+    const cross = [at('МФУ', 96, 0), at('HP', 94, 56)];
+    expect(merge(rus, cross)).toEqual(['МФУ:96', 'HP:94']);
+  });
 });
 
 describe('loadRussianWords: the ru_RU Hunspell dictionary', () => {
