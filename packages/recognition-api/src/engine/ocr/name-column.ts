@@ -4,6 +4,7 @@ import { FORMS, findColumnRow, withRuleSpans, type ColumnRow } from '../extract/
 import { centerX, centerY, groupLines, median, right, type VerticalRule, type Word } from '../extract/words.js';
 import type { PreparedPage } from './preprocess.js';
 import { runTesseract, type TesseractCall } from './tesseract.js';
+import { estimateSkew, levelRules, levelWords } from './skew.js';
 import { parseTsv } from './tsv.js';
 import { loadRussianWords, type RussianWords } from '../extract/russian-words.js';
 import { toCyrillic } from '../extract/script.js';
@@ -74,19 +75,25 @@ export async function rereadNameColumn(
   call: TesseractCall,
 ): Promise<Word[]> {
   if (call.languages && call.languages !== 'rus') return words; // the page itself was read with Latin already
-  const col = nameColumn(words, page.rules);
+  // The page comes here before its small tilt is levelled out of the word boxes (page-ocr.ts): the column-number
+  // row is found on levelled copies (a scan turned 1° spreads it over two text lines), the crop is cut from the
+  // image as it is, wider by the tilt's sideways drift over half the page.
+  const skew = estimateSkew(words);
+  const levelled = levelWords(words, skew, page.width / 2, page.height / 2);
+  const col = nameColumn(levelled, levelRules(page.rules, skew, page.width / 2, page.height / 2));
   if (!col) return words;
   const h = median(words.map((w) => w.height)) || 20;
   const inCol = (w: Word) => centerX(w) > col.left && centerX(w) < col.right && centerY(w) > col.top + h;
-  const names = words.filter(inCol);
+  const names = words.filter((_, i) => inCol(levelled[i]));
   if (names.length === 0) return words;
+  const drift = Math.ceil(Math.abs(Math.tan((skew * Math.PI) / 180)) * (page.height / 2));
   const box = {
-    left: Math.max(0, Math.round(col.left + 2)),
-    top: Math.max(0, Math.round(col.top + h)),
+    left: Math.max(0, Math.round(col.left + 2 - drift)),
+    top: Math.max(0, Math.round(Math.min(...names.map((w) => w.top)) - h / 2)),
     width: 0,
     height: 0,
   };
-  box.width = Math.min(page.width, Math.round(col.right - 2)) - box.left;
+  box.width = Math.min(page.width, Math.round(col.right - 2 + drift)) - box.left;
   box.height = Math.min(page.height, Math.round(Math.max(...names.map((w) => w.top + w.height)) + h)) - box.top;
   if (box.width < 4 * h || box.height < h) return words;
   const crop = await sharp(page.png)
