@@ -75,27 +75,9 @@ export async function rereadNameColumn(
   call: TesseractCall,
 ): Promise<Word[]> {
   if (call.languages && call.languages !== 'rus') return words; // the page itself was read with Latin already
-  // The page comes here before its small tilt is levelled out of the word boxes (page-ocr.ts): the column-number
-  // row is found on levelled copies (a scan turned 1° spreads it over two text lines), the crop is cut from the
-  // image as it is, wider by the tilt's sideways drift over half the page.
-  const skew = estimateSkew(words);
-  const levelled = levelWords(words, skew, page.width / 2, page.height / 2);
-  const col = nameColumn(levelled, levelRules(page.rules, skew, page.width / 2, page.height / 2));
-  if (!col) return words;
-  const h = median(words.map((w) => w.height)) || 20;
-  const inCol = (w: Word) => centerX(w) > col.left && centerX(w) < col.right && centerY(w) > col.top + h;
-  const names = words.filter((_, i) => inCol(levelled[i]));
-  if (names.length === 0) return words;
-  const drift = Math.ceil(Math.abs(Math.tan((skew * Math.PI) / 180)) * (page.height / 2));
-  const box = {
-    left: Math.max(0, Math.round(col.left + 2 - drift)),
-    top: Math.max(0, Math.round(Math.min(...names.map((w) => w.top)) - h / 2)),
-    width: 0,
-    height: 0,
-  };
-  box.width = Math.min(page.width, Math.round(col.right - 2 + drift)) - box.left;
-  box.height = Math.min(page.height, Math.round(Math.max(...names.map((w) => w.top + w.height)) + h)) - box.top;
-  if (box.width < 4 * h || box.height < h) return words;
+  const found = locateNameColumn(words, page.rules, page.width, page.height);
+  if (!found) return words;
+  const { names, box, h } = found;
   const crop = await sharp(page.png)
     .extract(box)
     .extend({ top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN, background: '#ffffff' })
@@ -111,6 +93,39 @@ export async function rereadNameColumn(
   }
   const placed = cross.map((c) => ({ ...c, left: c.left - MARGIN + box.left, top: c.top - MARGIN + box.top, line: `names.${c.line}` }));
   return mergeNameReadings(words, names, placed, h, await loadRussianWords());
+}
+
+/**
+ * Where the name column's words are on a page read before its small tilt is levelled out of the word boxes
+ * (page-ocr.ts): the column-number row is found on levelled copies of the words and rules (a scan turned 1° spreads
+ * the row over two text lines), and the crop box (page px, in the image as it is) is the column widened by the
+ * tilt's sideways drift over half the page, from the first name word down to the last. Null without a column row,
+ * words in the column or a box of at least 4 × 1 text heights.
+ */
+export function locateNameColumn(
+  words: Word[],
+  rules: VerticalRule[],
+  width: number,
+  height: number,
+): { names: Word[]; box: { left: number; top: number; width: number; height: number }; h: number } | null {
+  const skew = estimateSkew(words);
+  const levelled = levelWords(words, skew, width / 2, height / 2);
+  const col = nameColumn(levelled, levelRules(rules, skew, width / 2, height / 2));
+  if (!col) return null;
+  const h = median(words.map((w) => w.height)) || 20;
+  const inCol = (w: Word) => centerX(w) > col.left && centerX(w) < col.right && centerY(w) > col.top + h;
+  const names = words.filter((_, i) => inCol(levelled[i]));
+  if (names.length === 0) return null;
+  const drift = Math.ceil(Math.abs(Math.tan((skew * Math.PI) / 180)) * (height / 2));
+  const left = Math.max(0, Math.round(col.left + 2 - drift));
+  const top = Math.max(0, Math.round(Math.min(...names.map((w) => w.top)) - h / 2));
+  const box = {
+    left,
+    top,
+    width: Math.min(width, Math.round(col.right - 2 + drift)) - left,
+    height: Math.min(height, Math.round(Math.max(...names.map((w) => w.top + w.height)) + h)) - top,
+  };
+  return box.width < 4 * h || box.height < h ? null : { names, box, h };
 }
 
 /**

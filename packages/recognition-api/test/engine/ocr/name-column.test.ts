@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Word } from '../../../src/engine/extract/words.js';
 import { loadRussianWords } from '../../../src/engine/extract/russian-words.js';
-import { mergeNameReadings, prefersLatin, UNSETTLED_CONFIDENCE } from '../../../src/engine/ocr/name-column.js';
+import { locateNameColumn, mergeNameReadings, nameColumn, prefersLatin, UNSETTLED_CONFIDENCE } from '../../../src/engine/ocr/name-column.js';
+import { levelRules, levelWords } from '../../../src/engine/ocr/skew.js';
+import { loadFixture } from '../fixtures.js';
 
 const w = (text: string, conf: number): Word => ({ text, conf, left: 0, top: 0, width: 10 * text.length, height: 20, line: '1' });
 
@@ -81,4 +83,24 @@ describe('loadRussianWords: the ru_RU Hunspell dictionary', () => {
     for (const w of ['Масло', 'заземлением', 'Щётки', 'щетки', 'ОЦИНКОВАННЫЙ', 'штукатурная']) expect(words!.has(w), w).toBe(true);
     for (const w of ['Macno', 'ЩЁётки', 'Эсппеаег', 'Вофапа']) expect(words!.has(w), w).toBe(false);
   }, 60_000);
+});
+
+describe('locateNameColumn: the name column of a page read before its tilt is levelled', () => {
+  it('finds the column of a page turned 1.2° (a scan), where the column-number row spans two text lines', () => {
+    const page = loadFixture('upd-2pages', 2).pages[0];
+    const width = Math.max(...page.words.map((w) => w.left + w.width)) + 100;
+    const height = Math.max(...page.words.map((w) => w.top + w.height)) + 100;
+    // Tilt the real page read: levelling by −1.2° turns level boxes and rules by +1.2°.
+    const words = levelWords(page.words, -1.2, width / 2, height / 2);
+    const rules = levelRules(page.rules ?? [], -1.2, width / 2, height / 2);
+    expect(nameColumn(words, rules)).toBeNull(); // what the reread saw before: no column, no second read
+    const found = locateNameColumn(words, rules, width, height);
+    expect(found).not.toBeNull();
+    const level = locateNameColumn(page.words, page.rules ?? [], width, height)!;
+    expect(found!.names.map((w) => w.text)).toEqual(level.names.map((w) => w.text));
+    for (const w of found!.names) {
+      expect(w.left).toBeGreaterThanOrEqual(found!.box.left);
+      expect(w.left + w.width).toBeLessThanOrEqual(found!.box.left + found!.box.width);
+    }
+  });
 });
