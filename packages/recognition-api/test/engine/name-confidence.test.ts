@@ -61,6 +61,8 @@ describe('item names both reads agree on that may still be wrong', () => {
   it('caps a word of look-alike capitals and a zero-led number below the sure confidence', () => {
     expect(ambiguousName('Фильтр масляный МАММ W 712')).toBe(true); // MANN or МАММ: the glyphs read the same
     expect(ambiguousName('Газобетон 0600 625х250х300')).toBe(true); // D600 read with a zero
+    expect(ambiguousName('Аккумулятор 6СТ-190 АЗ, 190 Ач')).toBe(true); // 6СТ or 6CT: the neighbours decide, a guess
+    expect(ambiguousName('Фреон Р-407С, баллон 10 кг')).toBe(true);
     const conf: FieldConfidence = {};
     rowToItem(nameRow('Газобетон 0600 625х250х300', 97), FORMS.upd, 0, conf);
     expect(conf['items[0].name']).toBe(AMBIGUOUS_NAME_CONFIDENCE);
@@ -75,6 +77,10 @@ describe('item names both reads agree on that may still be wrong', () => {
       'Болт 0 986 452 041',
       'Шина 205/55 R16 94T',
       'Коробка 600х400х400',
+      'Бумага офисная А4',
+      'Накопитель Kingston A400 480 ГБ',
+      'Кабель КВВГ 4х1,5',
+      'Сетка 5х5 мм, 1х50м',
     ])
       expect(ambiguousName(ok), ok).toBe(false);
   });

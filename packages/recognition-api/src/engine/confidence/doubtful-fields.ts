@@ -45,11 +45,22 @@ const ZERO_LED_NUMBER = /(?<=^|\s)0\d{3}(?=[\s,;]|$)/;
  * names wrong at field confidence ≥ 0.9):
  * - a word of three or more capitals that print alike in Latin and Cyrillic (`МАММ`/`MANN`, `ТЕХЕТ`): which alphabet,
  *   and whether `М` was an `N` the rus model has no letter for, is a guess;
+ * - a model code of look-alike capitals and digits only (`В-410А` or `R-410A`, `6СТ-60` or `6CT-60`);
  * - a four-digit number with a leading zero (`0500`): no quantity or size is printed so; it is a letter the rus model
  *   lacks (`D500`, a density grade) read as a zero. extract/items.ts reads it back as D and keeps this cap.
  */
 export function ambiguousName(name: string): boolean {
-  return ZERO_LED_NUMBER.test(name) || name.split(/\s+/).some((t) => LOOKALIKE_CAPS.test(t));
+  return ZERO_LED_NUMBER.test(name) || name.split(/\s+/).some((t) => LOOKALIKE_CAPS.test(t) || lookalikeCode(t));
+}
+
+/**
+ * A model code whose letters (two or more) are all capitals printed alike in both alphabets (`В-410А`, `6СТ-60`):
+ * the script rules decide it by the words around it, which is a guess either way. One letter (`А4`, `A400`) is
+ * left alone, and so is the multiplication sign of a size (`600х300`).
+ */
+function lookalikeCode(token: string): boolean {
+  const letters = token.replace(/(?<=\d)[xх](?=\d)/g, '').replace(/[^\p{L}]/gu, '');
+  return /\d/.test(token) && letters.length >= 2 && /^[АВЕКМНОРСТХУABEKMHOPCTXY]+$/.test(letters);
 }
 
 /** The highest confidence (0..1) an item name's own text allows: 0.5 suspicious, 0.85 ambiguous, else 1. */
