@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { EngineWarning } from '../../src/engine/engine.port.js';
+import {
+  AMBIGUOUS_NAME_CONFIDENCE,
+  ambiguousName,
+  doubtfulFieldWarnings,
+  SUSPICIOUS_NAME_CONFIDENCE,
+  suspiciousName,
+} from '../../src/engine/confidence/doubtful-fields.js';
+import type { RecognizedData } from '../../src/engine/engine.port.js';
 import { FORMS } from '../../src/engine/extract/columns.js';
-import { nameWarnings, rowToItem, SUSPICIOUS_NAME_CONFIDENCE, suspiciousName, type FieldConfidence } from '../../src/engine/extract/items.js';
+import { rowToItem, type FieldConfidence } from '../../src/engine/extract/items.js';
 import { word } from './fixtures.js';
 
 const nameRow = (text: string, conf = 96) => new Map([['1а', { words: text.split(' ').map((t, i) => word(t, 100 + 120 * i, 500, conf)), text }]]);
@@ -40,11 +47,41 @@ describe('item name confidence: what Tesseract leaves in a name it could not rea
     expect(conf['items[1].name']).toBeCloseTo(0.96);
   });
 
-  it('warns once per flagged name, so the document confidence drops with it', () => {
-    const warnings: EngineWarning[] = [];
+  it('warns once per flagged name, by the one doubtful-value mechanism, so the document confidence drops with it', () => {
     const conf: FieldConfidence = {};
     const items = ['Кпау{ Вофапа', 'Гипс строительный'].map((n, i) => rowToItem(nameRow(n), FORMS.upd, i, conf));
-    nameWarnings(items, warnings);
+    const data = { document: { number: '12', date: null }, seller: {}, buyer: {}, items, totals: {} } as unknown as RecognizedData;
+    const warnings = doubtfulFieldWarnings(data, { ...conf, 'document.number': 0.95 });
     expect(warnings.map((w) => w.field)).toEqual(['items[0].name']);
+    expect(warnings[0].message).toMatch(/holds characters a printed name does not; check it against the page$/);
+  });
+});
+
+describe('item names both reads agree on that may still be wrong', () => {
+  it('caps a word of look-alike capitals and a zero-led number below the sure confidence', () => {
+    expect(ambiguousName('Фильтр масляный МАММ W 712')).toBe(true); // MANN or МАММ: the glyphs read the same
+    expect(ambiguousName('Газобетон 0600 625х250х300')).toBe(true); // D600 read with a zero
+    expect(ambiguousName('Аккумулятор 6СТ-190 АЗ, 190 Ач')).toBe(true); // 6СТ or 6CT: the neighbours decide, a guess
+    expect(ambiguousName('Фреон Р-407С, баллон 10 кг')).toBe(true);
+    const conf: FieldConfidence = {};
+    rowToItem(nameRow('Газобетон 0600 625х250х300', 97), FORMS.upd, 0, conf);
+    expect(conf['items[0].name']).toBe(AMBIGUOUS_NAME_CONFIDENCE);
+  });
+
+  it('leaves short units, Russian words, codes with letters only one alphabet has, and decimals alone', () => {
+    for (const ok of [
+      'ИБП 750 ВА',
+      'Бутылка ПЭТ 0,5 л',
+      'Кабель ВВГнг 3х2,5 ГОСТ 31996',
+      'Смазка 0,400 кг',
+      'Болт 0 986 452 041',
+      'Шина 205/55 R16 94T',
+      'Коробка 600х400х400',
+      'Бумага офисная А4',
+      'Накопитель Kingston A400 480 ГБ',
+      'Кабель КВВГ 4х1,5',
+      'Сетка 5х5 мм, 1х50м',
+    ])
+      expect(ambiguousName(ok), ok).toBe(false);
   });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { cleanName } from '../../src/engine/extract/items.js';
+import { cleanName, rowToItem } from '../../src/engine/extract/items.js';
+import { word } from './fixtures.js';
+import { FORMS } from '../../src/engine/extract/columns.js';
 
 describe('item name cleaning: photo OCR classes of error', () => {
   it('turns a decimal point into the comma only in a name that prints its other fractions with a comma', () => {
@@ -61,5 +63,21 @@ describe('item name cleaning: photo OCR classes of error', () => {
     expect(cleanName('Насос (6/у) 2 шт')).toBe('Насос (б/у) 2 шт');
     expect(cleanName('Геотекстиль 150 г/т?')).toBe('Геотекстиль 150 г/м²');
     expect(cleanName('Пружина 16/20 мм')).toBe('Пружина 16/20 мм');
+  });
+});
+
+describe('item names: typography once the script is settled', () => {
+  const nameOf = (text: string) =>
+    rowToItem(new Map([['1а', { words: text.split(' ').map((t, i) => word(t, 100 + 120 * i, 500)), text }]]), FORMS.upd, 0, {}).name;
+
+  it('reads "б/г" and "г/м²" that the rus+eng read returned with Latin look-alikes ("6/r", "r/m?")', () => {
+    expect(nameOf('Скумбрия мороженая 6/r, 300-500 г')).toBe('Скумбрия мороженая б/г, 300-500 г');
+    expect(nameOf('Плёнка укрывная 60 r/m?, 3х10 м')).toBe('Плёнка укрывная 60 г/м², 3х10 м');
+  });
+
+  it('reads a zero-led four-digit number back as the D the rus model lacks, and leaves other zeros', () => {
+    expect(nameOf('Газобетон 0600 625х250х300')).toBe('Газобетон D600 625х250х300');
+    expect(nameOf('Свеча Bosch 0 242 229 659')).toBe('Свеча Bosch 0 242 229 659');
+    expect(nameOf('Смазка литиевая 0,400 кг')).toBe('Смазка литиевая 0,400 кг');
   });
 });

@@ -17,6 +17,14 @@ describe('Latin/Cyrillic look-alike resolution per token', () => {
     ['Масло моторное 5W-40', 'Масло моторное 5W-40'],
     ['Саморез no дереву 3,5x35', 'Саморез по дереву 3,5х35'], // eng's "no" for "по": weak n, Cyrillic neighbours
     ['Ручка шариковая Erich Krause', 'Ручка шариковая Erich Krause'], // weak r, u beside strong E/i/K/s stay Latin
+    // A unit glued to its number is Cyrillic even in a phrase with Latin ("E27" made Latin, "4000K" not).
+    ['Лампа светодиодная Gauss 10 Вт 4000K E27', 'Лампа светодиодная Gauss 10 Вт 4000К E27'],
+    ['Стабилизатор Resanta 220B, 10А', 'Стабилизатор Resanta 220В, 10А'],
+    // A brand of look-alikes only goes with the model code beside it once that code is Latin.
+    ['Телефон ТЕХЕТ ТМ-В226, Bluetooth', 'Телефон TEXET TM-B226, Bluetooth'],
+    // An O between an article's letters and its zeros is a zero; an O before other digits stays a letter.
+    ['Выключатель Legrand Valena LGRO00771, белый', 'Выключатель Legrand Valena LGR000771, белый'],
+    ['Мультиметр UNI-T PRO100', 'Мультиметр UNI-T PRO100'],
   ])('%s → %s', (read, want) => {
     expect(resolveLookalikes(read)).toBe(want);
   });

@@ -5,7 +5,7 @@ import { FORMS, findColumnRow, withRuleSpans, type ColumnRow, type FormColumns }
 import { extractTorg12Header } from './header-torg12.js';
 import { extractUpdHeader } from './header-upd.js';
 import { crossCheckConfidence, repairUnitCodes } from './cross-check.js';
-import { cellConfidence, nameWarnings, rowToItem, type FieldConfidence } from './items.js';
+import { cellConfidence, rowToItem, type FieldConfidence } from './items.js';
 import { isExemptText, parseMoney } from './numbers.js';
 import { flagTotalsOneDigitOff, repairLine } from './repair.js';
 import { joinPages, readTable, type PageTable } from './table.js';
@@ -137,7 +137,6 @@ export function extractDocument(pages: PageWords[], requested: DocumentType | 'a
   } else if (correction?.kind === 'revision')
     warnings.push({ field: 'document.number', message: `revision № ${correction.number} (line 1а): this document replaces an earlier one` });
   for (const [i, it] of items.entries()) repairLine(it, i, warnings, conf);
-  nameWarnings(items, warnings);
   items.forEach((it, i) => {
     if (it.number !== i + 1)
       warnings.push({ field: `items[${i}].number`, message: `line number ${it.number} is out of sequence (expected ${i + 1})` });
@@ -152,9 +151,6 @@ export function extractDocument(pages: PageWords[], requested: DocumentType | 'a
   flagTotalsOneDigitOff(data, warnings);
   repairUnitCodes(data, warnings, conf);
   crossCheckConfidence(data, conf);
-  // One doubt remark per field: a name already flagged for its glyphs (nameWarnings) is not warned again for its
-  // low confidence, so the document loses 0.05 per doubtful value, not per reason.
-  const remarked = new Set(warnings.map((w) => w.field));
-  warnings.push(...doubtfulFieldWarnings(data, conf).filter((w) => !remarked.has(w.field)));
+  warnings.push(...doubtfulFieldWarnings(data, conf));
   return { documentType, data, warnings, fieldConfidence: conf };
 }

@@ -1,4 +1,5 @@
-import type { EngineWarning, LineItem } from '../engine.port.js';
+import { AMBIGUOUS_NAME_CONFIDENCE, nameConfidenceCap } from '../confidence/doubtful-fields.js';
+import type { LineItem } from '../engine.port.js';
 import type { FormColumns, ItemField } from './columns.js';
 import { isExemptText, parseLineNumber, parseMoney, parseRate, parseRuNumber } from './numbers.js';
 import { resolveLookalikes, toCyrillic } from './script.js';
@@ -61,6 +62,22 @@ export function cleanName(text: string): string {
  */
 const DECIMAL_POINT = /(?<=[а-яё].*)(?<![\d.]|[A-Za-z][\s-]?)(\d{1,3})\.(\d{1,2})(?![\d.A-Za-z])/gi;
 
+/**
+ * A four-digit number with a leading zero standing alone in a name ("Блок 0600 625х250"): no quantity or size is
+ * printed so. The rus model has no Latin D and reads it as a zero (an O it reads as О), so the first digit is the D
+ * of a grade such as D500/D600. Not a zero followed by a space ("0 986 452", a catalogue number) or a comma.
+ */
+const ZERO_FOR_D = /(?<=^|\s)0(?=\d{3}(?:[\s,;]|$))/;
+
+/**
+ * An item name as printed from its cell text: cleaned, look-alike letters brought to one script per word
+ * ({@link resolveLookalikes}), then cleaned again, because "6/r" and "r/m?" become "б/г" and "г/м²" only once they
+ * are Cyrillic, and a zero-led number read back as its D ({@link ZERO_FOR_D}).
+ */
+export function itemName(cell: string): string {
+  return cleanName(resolveLookalikes(cleanName(cell))).replace(ZERO_FOR_D, 'D');
+}
+
 function unitCode(text: string): string | null {
   const d = text
     .replace(/[^\dОоOЗб]/g, '')
@@ -111,7 +128,7 @@ export function rowToItem(row: RawRow, form: FormColumns, i: number, conf: Field
   const numericRate = rate === 'exempt' ? null : rate;
   const item: LineItem = {
     number: parseLineNumber(text('number')) ?? i + 1,
-    name: resolveLookalikes(cleanName(text('name'))),
+    name: itemName(text('name')),
     product_code: productCode(text('product_code')),
     unit: { code: unitCode(text('unit_code')), name: unitName(text('unit_name')) },
     quantity: parseRuNumber(text('quantity')),
@@ -136,36 +153,10 @@ export function rowToItem(row: RawRow, form: FormColumns, i: number, conf: Field
     ['amount_with_nds', 'amount_with_nds'],
   ];
   for (const [path, f] of paths) conf[`items[${i}].${path}`] = cellConfidence(byField.get(f));
-  if (item.name && suspiciousName(item.name)) conf[`items[${i}].name`] = Math.min(conf[`items[${i}].name`], SUSPICIOUS_NAME_CONFIDENCE);
+  if (item.name) {
+    // A letter read back from a zero-led number (D500) is a good guess, not a reading: the cap of the number stays.
+    const cap = Math.min(nameConfidenceCap(item.name), ZERO_FOR_D.test(cleanName(text('name'))) ? AMBIGUOUS_NAME_CONFIDENCE : 1);
+    conf[`items[${i}].name`] = Math.min(conf[`items[${i}].name`], cap);
+  }
   return item;
-}
-
-/** Confidence cap of a name that holds what no printed name holds ({@link suspiciousName}). */
-export const SUSPICIOUS_NAME_CONFIDENCE = 0.5;
-
-/**
- * What Tesseract leaves in a name it could not read, and no catalogue prints: glyphs it substitutes for letters its
- * model lacks ("Кпау{", "С$", "АНаз)ез!дп" — a closing bracket inside a word; "*" and "#" are left out, catalogues print
- * "М8*40" and "#120"), a word mixing Latin and Cyrillic letters
- * ("ВасК-UР$"), and one digit between letters, the next lower-case ("Т1ы", "В1осК"; "Ду15мм" is printed so). Word confidences alone missed these: Tesseract is
- * often sure of a wrong glyph, so such names came back at confidence 1.0 (issue 20).
- */
-export function suspiciousName(name: string): boolean {
-  return (
-    /[!${}[\]\\|@©®^~_<>‹›?]/.test(name) ||
-    /[\p{L}\d]\)\p{L}/u.test(name) ||
-    /[A-Za-z][А-Яа-яЁё]|[А-Яа-яЁё][A-Za-z]/.test(name) ||
-    /\p{L}\d\p{Ll}/u.test(name)
-  );
-}
-
-/**
- * One warning per item name that {@link suspiciousName} flags, so the document's confidence (one step per warning,
- * engine/confidence) says what the field confidence says: a reviewer should read those names on the image.
- */
-export function nameWarnings(items: LineItem[], warnings: EngineWarning[]): void {
-  items.forEach((it, i) => {
-    if (it.name && suspiciousName(it.name))
-      warnings.push({ field: `items[${i}].name`, message: 'the name holds characters a printed name does not; check it on the image' });
-  });
 }

@@ -102,20 +102,28 @@ export function resolveLookalikes(text: string): string {
   const codeShaped = tokens.map((t) => (t ? looksLikeCode(t) : false));
   const phraseHasLatin = own.includes('latin');
   const phraseHasCyr = own.includes('cyrillic');
-  const decided: ('latin' | 'cyrillic' | null)[] = own.map((s, i) => {
+  const decide = (i: number, codes: ('latin' | 'cyrillic' | null)[]): 'latin' | 'cyrillic' | null => {
+    const s = own[i];
     if (s) return s;
     const t = tokens[i];
     if (!t || !/[A-Za-zА-Яа-яЁё]/.test(t)) return null;
     // A short unit after a number is Russian ("750 ВА", "12 В", "60 Ач"), whatever brand stands beside it.
     if (/^\d+(?:[.,]\d+)?$/.test(tokens[i - 2] ?? '') && /^[A-Za-zА-Яа-яЁё]{1,3}[.,;]?$/.test(t)) return 'cyrillic';
+    // … and so is one glued to its number: kelvin, volt, ampere ("6500К", "220В", "60А"; "94T" is a tyre index).
+    if (UNIT_AFTER_NUMBER.test(t)) return 'cyrillic';
     // Code-shaped tokens follow the phrase's Latin evidence first: "Лампа LED A60" keeps A60 Latin.
     if (codeShaped[i] && phraseHasLatin) return 'latin';
     if (own[i - 2] === 'latin' || own[i + 2] === 'latin') return 'latin';
+    // A brand of look-alikes beside a model code made Latin goes with it ("AOC 27B2H, IPS").
+    if (!codeShaped[i] && ((codeShaped[i - 2] && codes[i - 2] === 'latin') || (codeShaped[i + 2] && codes[i + 2] === 'latin'))) return 'latin';
     const neighbour = nearestDecided(own, i);
     if (neighbour) return neighbour;
     if (codeShaped[i]) return phraseHasCyr ? 'cyrillic' : 'latin';
     return null;
-  });
+  };
+  // Model codes first, so the words beside them can follow them.
+  const codes = own.map((_, i) => (codeShaped[i] ? decide(i, []) : null));
+  const decided = own.map((_, i) => (codeShaped[i] ? codes[i] : decide(i, codes)));
   // Second pass: pure look-alike words without a decided neighbour take one from a code now resolved ("НР СЕ283А").
   const final = decided.map((s, i) => s ?? (tokens[i] && /[A-Za-zА-Яа-яЁё]/.test(tokens[i]!) ? nearestDecided(decided, i) : null));
   return parts
@@ -125,6 +133,7 @@ export function resolveLookalikes(text: string): string {
       return toScript(p, s);
     })
     .join('')
+    .replace(ZERO_AFTER_LETTERS, '0')
     .replace(DIMENSION_X, 'х')
     .replace(DEGREE_C, '°C');
 }
@@ -135,6 +144,15 @@ export function resolveLookalikes(text: string): string {
  * Celsius sign after a degree is the Latin C.
  */
 const DIMENSION_X = /(?<=\d)x(?=\d)/g;
+
+/**
+ * A letter O between the letters and the zeros of an article ("ATNO00124"): the digits of a code are one run, and a
+ * run that goes on with zeros began with one. Only before a zero, so "PRO100" and "SO2" keep their letter.
+ */
+const ZERO_AFTER_LETTERS = /(?<=\p{L})[OО](?=0\d*(?:[,.;]|$|\s))/gu;
+
+/** A number with a unit letter glued to it: kelvin, volt or ampere, printed with the Cyrillic letter. */
+const UNIT_AFTER_NUMBER = /^\d+[KКBВAА][.,;]?$/;
 const DEGREE_C = /°\s?С/g;
 
 function nearestDecided(scripts: ('latin' | 'cyrillic' | null)[], i: number): 'latin' | 'cyrillic' | null {

@@ -4,7 +4,10 @@ import { FORMS, findColumnRow, withRuleSpans, type ColumnRow } from '../extract/
 import { centerX, centerY, groupLines, median, right, type VerticalRule, type Word } from '../extract/words.js';
 import type { PreparedPage } from './preprocess.js';
 import { runTesseract, type TesseractCall } from './tesseract.js';
+import { estimateSkew, levelRules, levelWords } from './skew.js';
 import { parseTsv } from './tsv.js';
+import { loadRussianWords, type RussianWords } from '../extract/russian-words.js';
+import { toCyrillic } from '../extract/script.js';
 
 /** The name column's label in each form (columns.ts). */
 const NAME_LABEL = { upd: '1а', invoice: '1а', torg12: '2' } as const;
@@ -45,14 +48,15 @@ export function nameColumn(words: Word[], rules: VerticalRule[]): { left: number
  * except over rus words of look-alike capitals and digits only (`МСК` for `NGK`), where its Latin-only letter
  * decides at a fair confidence (≥ 50).
  */
-export function prefersLatin(cross: Word, main: Word[]): boolean {
+export function prefersLatin(cross: Word, main: Word[], mainIsWord?: boolean): boolean {
   if (main.length === 0 || !LATIN.test(cross.text)) return false;
   const mainText = main.map((w) => w.text).join('');
   const mainConf = Math.min(...main.map((w) => w.conf));
   const junk = JUNK_GLYPH.test(mainText);
   if (!STRONG_LATIN.test(cross.text) && !junk) return false;
   const russian = ONLY_CYRILLIC.test(mainText);
-  if (!junk && mainConf >= 85 && russian) return false;
+  // A dictionary that does not know the rus word (`Сегезй`) takes away the protection of its Cyrillic-only letter.
+  if (!junk && mainConf >= 85 && russian && mainIsWord !== false) return false;
   // Look-alike capitals and digits only ("МСК", "В-410А"): the Latin-only letter of the other reading decides.
   if (!russian && STRONG_LATIN.test(cross.text)) return cross.conf >= 50;
   return cross.conf >= mainConf - 5 || (junk && cross.conf >= 60);
@@ -71,21 +75,9 @@ export async function rereadNameColumn(
   call: TesseractCall,
 ): Promise<Word[]> {
   if (call.languages && call.languages !== 'rus') return words; // the page itself was read with Latin already
-  const col = nameColumn(words, page.rules);
-  if (!col) return words;
-  const h = median(words.map((w) => w.height)) || 20;
-  const inCol = (w: Word) => centerX(w) > col.left && centerX(w) < col.right && centerY(w) > col.top + h;
-  const names = words.filter(inCol);
-  if (names.length === 0) return words;
-  const box = {
-    left: Math.max(0, Math.round(col.left + 2)),
-    top: Math.max(0, Math.round(col.top + h)),
-    width: 0,
-    height: 0,
-  };
-  box.width = Math.min(page.width, Math.round(col.right - 2)) - box.left;
-  box.height = Math.min(page.height, Math.round(Math.max(...names.map((w) => w.top + w.height)) + h)) - box.top;
-  if (box.width < 4 * h || box.height < h) return words;
+  const found = locateNameColumn(words, page.rules, page.width, page.height);
+  if (!found) return words;
+  const { names, box, h } = found;
   const crop = await sharp(page.png)
     .extract(box)
     .extend({ top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN, background: '#ffffff' })
@@ -99,16 +91,118 @@ export async function rereadNameColumn(
     if (err instanceof RecognitionFailedError && err.reason === 'engine_error') return words;
     throw err;
   }
+  const placed = cross.map((c) => ({ ...c, left: c.left - MARGIN + box.left, top: c.top - MARGIN + box.top, line: `names.${c.line}` }));
+  return mergeNameReadings(words, names, placed, h, await loadRussianWords());
+}
+
+/**
+ * Where the name column's words are on a page read before its small tilt is levelled out of the word boxes
+ * (page-ocr.ts): the column-number row is found on levelled copies of the words and rules (a scan turned 1° spreads
+ * the row over two text lines), and the crop box (page px, in the image as it is) is the column widened by the
+ * tilt's sideways drift over half the page, from the first name word down to the last. Null without a column row,
+ * words in the column or a box of at least 4 × 1 text heights.
+ */
+export function locateNameColumn(
+  words: Word[],
+  rules: VerticalRule[],
+  width: number,
+  height: number,
+): { names: Word[]; box: { left: number; top: number; width: number; height: number }; h: number } | null {
+  const skew = estimateSkew(words);
+  const levelled = levelWords(words, skew, width / 2, height / 2);
+  const col = nameColumn(levelled, levelRules(rules, skew, width / 2, height / 2));
+  if (!col) return null;
+  const h = median(words.map((w) => w.height)) || 20;
+  const inCol = (w: Word) => centerX(w) > col.left && centerX(w) < col.right && centerY(w) > col.top + h;
+  const names = words.filter((_, i) => inCol(levelled[i]));
+  if (names.length === 0) return null;
+  const drift = Math.ceil(Math.abs(Math.tan((skew * Math.PI) / 180)) * (height / 2));
+  const left = Math.max(0, Math.round(col.left + 2 - drift));
+  const top = Math.max(0, Math.round(Math.min(...names.map((w) => w.top)) - h / 2));
+  const box = {
+    left,
+    top,
+    width: Math.min(width, Math.round(col.right - 2 + drift)) - left,
+    height: Math.min(height, Math.round(Math.max(...names.map((w) => w.top + w.height)) + h)) - top,
+  };
+  return box.width < 4 * h || box.height < h ? null : { names, box, h };
+}
+
+/**
+ * Word by word, the better of two readings of the name column: `names` (the page's `rus` words in the column,
+ * also in `words`) and `cross` (the column's `rus+eng` words, page px). Each cross word is set against the rus
+ * words under it (same line, their centres inside its box):
+ * - the same word in both (look-alike letters and case folded): kept as the rus read it, at the higher of the two
+ *   confidences: two independent reads agreeing is evidence a single word confidence does not have;
+ * - else a reading that is a Russian word form ({@link RussianWords}) over one that is not (`Щётки` over `ЩЁётки`,
+ *   `Масло` over `Macno`), at its own confidence;
+ * - else the Latin reading where {@link prefersLatin} says so (`Schneider` over `Эсппеаег`);
+ * - a rus reading kept against a different cross reading that neither the dictionary nor the glyph rule settled
+ *   is capped at {@link UNSETTLED_CONFIDENCE}, so the item name is not reported as sure.
+ * Returns `words` with the replaced rus words swapped for their cross words. Pure; `dict` null skips the dictionary.
+ */
+export function mergeNameReadings(words: Word[], names: Word[], cross: Word[], h: number, dict: RussianWords | null): Word[] {
   const replaced = new Set<Word>();
+  const changed = new Map<Word, Word>();
   const added: Word[] = [];
-  for (const c of cross) {
-    const w = { ...c, left: c.left - MARGIN + box.left, top: c.top - MARGIN + box.top, line: `names.${c.line}` };
+  const used = new Set<Word>();
+  // One rus word that is several cross words with the spaces lost ("ИБПАРС" = "ИБП" + "APC"): the cross words.
+  for (const m of names) {
+    const parts = cross.filter((c) => centerX(c) > m.left && centerX(c) < right(m) && Math.abs(centerY(m) - centerY(c)) < h / 2);
+    if (parts.length < 2 || !sameWord(m.text, parts.map((c) => c.text).join(''))) continue;
+    replaced.add(m);
+    for (const c of parts) used.add(c);
+    added.push(...parts);
+  }
+  for (const w of cross) {
+    if (used.has(w)) continue;
     const covered = names.filter(
       (m) => !replaced.has(m) && centerX(m) > w.left && centerX(m) < right(w) && Math.abs(centerY(m) - centerY(w)) < h / 2,
     );
-    if (!prefersLatin(w, covered)) continue;
-    for (const m of covered) replaced.add(m);
-    added.push(w);
+    if (covered.length === 0) continue;
+    const mainText = covered.map((m) => m.text).join('');
+    if (sameWord(mainText, w.text)) {
+      for (const m of covered) changed.set(m, { ...m, conf: Math.max(m.conf, w.conf) });
+      continue;
+    }
+    const mainWord = isRussianWord(toCyrillic(mainText), dict);
+    const crossWord = isRussianWord(toCyrillic(w.text), dict);
+    if (mainWord && !crossWord) continue;
+    if ((crossWord && !mainWord) || prefersLatin(w, covered, dict ? mainWord : undefined)) {
+      for (const m of covered) replaced.add(m);
+      // A word the dictionary knows is Russian: its look-alike Latin letters are the Cyrillic ones.
+      added.push(crossWord ? { ...w, text: toCyrillic(w.text) } : w);
+      continue;
+    }
+    if (!mainWord && letters(w.text).length > 0) for (const m of covered) changed.set(m, { ...m, conf: Math.min(m.conf, UNSETTLED_CONFIDENCE) });
   }
-  return added.length === 0 ? words : [...words.filter((w) => !replaced.has(w)), ...added];
+  if (added.length === 0 && changed.size === 0) return words;
+  return [...words.filter((w) => !replaced.has(w)).map((w) => changed.get(w) ?? w), ...added];
+}
+
+/** Confidence (Tesseract's 0–100) of a rus word that the rus+eng read disputes with nothing to settle it. */
+export const UNSETTLED_CONFIDENCE = 85;
+
+const letters = (text: string) => text.replace(/[^\p{L}]/gu, '');
+const fold = (text: string) =>
+  toCyrillic(text)
+    .toLowerCase()
+    .replace(/ё/g, 'е')
+    .replace(/[^\p{L}\p{N}]/gu, '');
+/** Whether two readings are the same word: equal once look-alike letters, case, ё and punctuation are folded. */
+const sameWord = (a: string, b: string) => fold(a) === fold(b);
+
+/**
+ * Whether a reading is a Russian word form: its letters (a hyphenated word: every part) are Cyrillic and known to
+ * the dictionary, with at most quotes, brackets and punctuation around. Digits, Latin letters or glyphs inside, a
+ * glyph such as `!` after it, or capitals only make it no word; a part of one or two letters proves nothing (`в`, `мм`).
+ */
+function isRussianWord(text: string, dict: RussianWords | null): boolean {
+  if (!dict) return false;
+  const core = text.replace(/^[«"'(]+|[»"'),.;:]+$/g, '');
+  // Capitals only are an abbreviation or a brand ("ТЕМ!" for "TRW"), not a word of the dictionary.
+  if (core === core.toUpperCase()) return false;
+  const parts = core.split('-');
+  if (parts.length === 0 || parts.some((p) => !/^[А-Яа-яЁё]{3,}$/.test(p))) return false;
+  return parts.every((p) => dict.has(p));
 }

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Word } from '../../../src/engine/extract/words.js';
-import { prefersLatin } from '../../../src/engine/ocr/name-column.js';
+import { loadRussianWords } from '../../../src/engine/extract/russian-words.js';
+import { locateNameColumn, mergeNameReadings, nameColumn, prefersLatin, UNSETTLED_CONFIDENCE } from '../../../src/engine/ocr/name-column.js';
+import { levelRules, levelWords } from '../../../src/engine/ocr/skew.js';
+import { loadFixture } from '../fixtures.js';
 
 const w = (text: string, conf: number): Word => ({ text, conf, left: 0, top: 0, width: 10 * text.length, height: 20, line: '1' });
 
@@ -29,5 +32,75 @@ describe('prefersLatin: a rus+eng reading of a name word against the rus one', (
     expect(prefersLatin(w('Tpyba', 40), [w('Труба', 70)])).toBe(false);
     expect(prefersLatin(w('125х1,2', 95), [w('125х1.2', 60)])).toBe(false);
     expect(prefersLatin(w('Schneider', 96), [])).toBe(false);
+  });
+});
+
+describe('mergeNameReadings: the rus read and the rus+eng read of the name column, word by word', () => {
+  const at = (text: string, conf: number, left: number): Word => ({ text, conf, left, top: 100, width: 16 * text.length, height: 20, line: '1' });
+  // A stand-in for the ru_RU dictionary: a few word forms.
+  const dict = { has: (word: string) => ['щётки', 'щетки', 'масло', 'вода', 'моторное'].includes(word.toLowerCase()) };
+  const merge = (rus: Word[], cross: Word[], d: typeof dict | null = dict) =>
+    mergeNameReadings(rus, rus, cross, 20, d)
+      .sort((a, b) => a.left - b.left)
+      .map((w) => `${w.text}:${w.conf}`);
+
+  it('keeps a word both reads agree on at the higher confidence (look-alike letters and case folded)', () => {
+    expect(merge([at('Хлопья', 28, 0)], [at('Хлопья', 93, 0)])).toEqual(['Хлопья:93']);
+    expect(merge([at('АВС', 40, 0)], [at('ABC', 90, 0)])).toEqual(['АВС:90']);
+  });
+
+  it('takes the reading that is a Russian word form over one that is not', () => {
+    expect(merge([at('ЩЁётки', 57, 0)], [at('Щётки', 93, 0)])).toEqual(['Щётки:93']);
+    expect(merge([at('Масло', 80, 0), at('моторное', 96, 100)], [at('Macno', 90, 0), at('моторное', 96, 100)])).toEqual(['Масло:80', 'моторное:96']);
+    // Without the dictionary the disputed word is not reported as sure.
+    expect(merge([at('ЩЁётки', 95, 0)], [at('Щётки', 93, 0)], null)).toEqual([`ЩЁётки:${UNSETTLED_CONFIDENCE}`]);
+  });
+
+  it('caps a rus word the other read disputes when nothing settles it, and still takes a garbled brand in Latin', () => {
+    expect(merge([at('МАММ', 95, 0)], [at('MAHH', 92, 0)])).toEqual([`МАММ:${UNSETTLED_CONFIDENCE}`]);
+    expect(merge([at('Эсппеаег', 0, 0)], [at('Schneider', 96, 0)])).toEqual(['Schneider:96']);
+  });
+
+  it('does not let a dictionary word hide a brand: capitals only, a glyph after it, or a non-word with a Cyrillic-only letter', () => {
+    const withTem = { has: (word: string) => ['тем', 'масло'].includes(word.toLowerCase()) };
+    expect(merge([at('ТЕМ!', 62, 0)], [at('TRW', 89, 0)], withTem)).toEqual(['TRW:89']);
+    // "Сегезй" has a Cyrillic-only letter and a sure rus read; the dictionary does not know it, so the brand wins.
+    expect(merge([at('Сегезй', 88, 0)], [at('Ceresit', 92, 0)])).toEqual(['Ceresit:92']);
+    expect(merge([at('Сегезй', 88, 0)], [at('Ceresit', 92, 0)], null)).toEqual([`Сегезй:${UNSETTLED_CONFIDENCE}`]);
+  });
+
+  it('splits one rus word that is several cross words with the space lost ("МФУНР" = "МФУ" + "HP")', () => {
+    const rus = [at('МФУНР', 85, 0)];
+    const cross = [at('МФУ', 96, 0), at('HP', 94, 56)];
+    expect(merge(rus, cross)).toEqual(['МФУ:96', 'HP:94']);
+  });
+});
+
+describe('loadRussianWords: the ru_RU Hunspell dictionary', () => {
+  it('knows inflected Russian word forms in any case and not OCR garbage or Latin look-alikes', async () => {
+    const words = await loadRussianWords();
+    expect(words).not.toBeNull();
+    for (const w of ['Масло', 'заземлением', 'Щётки', 'щетки', 'ОЦИНКОВАННЫЙ', 'штукатурная']) expect(words!.has(w), w).toBe(true);
+    for (const w of ['Macno', 'ЩЁётки', 'Эсппеаег', 'Вофапа']) expect(words!.has(w), w).toBe(false);
+  }, 60_000);
+});
+
+describe('locateNameColumn: the name column of a page read before its tilt is levelled', () => {
+  it('finds the column of a page turned 1.2° (a scan), where the column-number row spans two text lines', () => {
+    const page = loadFixture('upd-2pages', 2).pages[0];
+    const width = Math.max(...page.words.map((w) => w.left + w.width)) + 100;
+    const height = Math.max(...page.words.map((w) => w.top + w.height)) + 100;
+    // Tilt the real page read: levelling by −1.2° turns level boxes and rules by +1.2°.
+    const words = levelWords(page.words, -1.2, width / 2, height / 2);
+    const rules = levelRules(page.rules ?? [], -1.2, width / 2, height / 2);
+    expect(nameColumn(words, rules)).toBeNull(); // what the reread saw before: no column, no second read
+    const found = locateNameColumn(words, rules, width, height);
+    expect(found).not.toBeNull();
+    const level = locateNameColumn(page.words, page.rules ?? [], width, height)!;
+    expect(found!.names.map((w) => w.text)).toEqual(level.names.map((w) => w.text));
+    for (const w of found!.names) {
+      expect(w.left).toBeGreaterThanOrEqual(found!.box.left);
+      expect(w.left + w.width).toBeLessThanOrEqual(found!.box.left + found!.box.width);
+    }
   });
 });
