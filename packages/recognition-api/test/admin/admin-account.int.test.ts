@@ -7,7 +7,7 @@ import { openTestDb } from '@app/shared/testing';
 import { ensureAdminAccount } from '../../src/admin-web/admin-account.js';
 import { runAdminCli } from '../../src/admin-web/admin-cli.js';
 import { AdminRepo } from '../../src/admin-web/admin.repo.js';
-import { hashPassword, parsePasswordHash, verifyPassword } from '../../src/admin-web/password.js';
+import { hashPassword, parsePasswordHash, verifyPassword } from '@app/admin-web';
 import { loadSessionKey, sessionKeyFile } from '../../src/admin-web/session-key.js';
 import { ConfigError, loadAdminConfig } from '../../src/config.js';
 import { MIGRATIONS_DIR } from '../../src/db.js';
