@@ -111,9 +111,10 @@ describe('accounts and roles', () => {
 describe('retry of a failed document', () => {
   it('puts a failed document back in the queue like an upload; a worker then recognises it; audit logged', async () => {
     const id = await upload();
-    await h.db.query(`UPDATE documents SET status = 'failed', attempts = 3, error_code = 'RECOGNITION_FAILED', error_message = 'x' WHERE id = $1`, [
-      id,
-    ]);
+    await h.db.query(
+      `UPDATE documents SET status = 'failed', attempts = 3, completed_at = $2, processing_time_ms = 10, error_code = 'RECOGNITION_FAILED', error_message = 'x' WHERE id = $1`,
+      [id, h.clock.now()],
+    );
     const page = await admin.get(`/admin/documents/${id}`);
     expect(page.body).toContain(`action="/admin/documents/${id}/retry"`);
     const res = await admin.post(`/admin/documents/${id}/retry`);
