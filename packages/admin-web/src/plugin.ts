@@ -1,3 +1,6 @@
+/// <reference types="@fastify/csrf-protection" preserve="true" />
+/// <reference types="@fastify/secure-session" preserve="true" />
+/// <reference types="@fastify/view" preserve="true" />
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';

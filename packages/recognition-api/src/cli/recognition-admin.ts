@@ -12,7 +12,7 @@ const USAGE = [
   'with embedded PGlite stop the service first (one process per data folder).',
 ].join('\n');
 
-const GROUPS: Record<string, (argv: string[], out: (line: string) => void) => Promise<number>> = {
+const GROUPS: Record<string, (argv: string[], out: (line: string) => void, env: NodeJS.ProcessEnv) => Promise<number>> = {
   keys: runKeysCli,
   edo: runEdoCli,
   admin: runAdminCli,
@@ -23,7 +23,7 @@ const GROUPS: Record<string, (argv: string[], out: (line: string) => void) => Pr
  * entry with the subcommands `keys`, `edo` and `admin`. Returns the exit code: 0 done, 1 not found / not
  * connected, 2 usage.
  */
-export async function runRecognitionAdmin(argv: string[], out: (line: string) => void = console.log): Promise<number> {
+export async function runRecognitionAdmin(argv: string[], out: (line: string) => void = console.log, env = process.env): Promise<number> {
   const [group, ...rest] = argv;
   if (group === '--help' || group === '-h' || group === 'help') {
     out(USAGE);
@@ -34,7 +34,7 @@ export async function runRecognitionAdmin(argv: string[], out: (line: string) =>
     out(USAGE);
     return 2;
   }
-  return run(rest, out);
+  return run(rest, out, env);
 }
 
 /** Runs with the process's arguments and exits with the command's code (the bin's entry). */
