@@ -84,7 +84,7 @@ describe('accounts, roles, usage and retry in Chromium', () => {
     await admin.getByRole('link', { name: 'Ключи API' }).click();
     const row = admin.locator('tr', { has: admin.locator('td', { hasText: /^A$/ }) });
     // 4 lists + 1 not found + the upload.
-    await expect.poll(() => row.locator('td.usage').first().textContent()).toMatch(/6 \/\s*1/);
+    await expect.poll(() => row.locator('td.usage').textContent()).toMatch(/24 ч: 6 \/ 1\s*7 дн: 6 \/ 1/);
     await shot('02-keys-usage', admin);
   });
 
