@@ -27,6 +27,7 @@ import { frameworkErrorOptions } from './http/framework-errors.js';
 import { DocumentProcessor } from './jobs/document-processor.js';
 import { QueueRepo } from './jobs/queue.repo.js';
 import { installAuth } from './keys/auth.plugin.js';
+import { KeyUsageCounter } from './keys/key-usage.js';
 import { KeysRepo } from './keys/keys.repo.js';
 import type { FileStore } from './storage/file-store.js';
 import { checkUpload } from './engine/upload-check.js';
@@ -89,6 +90,7 @@ export interface RecognitionAppDeps {
 /** The services built from the deps (shared by the app, the workers and tests). */
 export function createRecognitionServices(deps: RecognitionAppDeps) {
   const keys = new KeysRepo(deps.db, deps.clock);
+  const keyUsage = new KeyUsageCounter(keys, deps.clock);
   const docs = new DocumentsRepo(deps.db);
   const callbacks = new CallbacksRepo(deps.db);
   const queue = new QueueRepo(deps.db);
@@ -120,9 +122,11 @@ export function createRecognitionServices(deps: RecognitionAppDeps) {
     ids: deps.ids,
     files: deps.files,
     keys,
+    keyUsage,
     edo,
     settings: adminConfig,
     deleteDocument: (apiKeyId, id) => documents.delete(apiKeyId, id),
+    onQueued: deps.onQueued,
   });
   const imageRetention = new ImageRetention({
     docs,
@@ -136,6 +140,7 @@ export function createRecognitionServices(deps: RecognitionAppDeps) {
   const callbackService = new CallbacksService({ docs, callbacks, clock: deps.clock, ids: deps.ids });
   return {
     keys,
+    keyUsage,
     docs,
     callbacks,
     callbackService,
@@ -218,12 +223,19 @@ export async function buildRecognitionApp(
     request.arrivedAt = deps.clock.now();
   });
   installMetrics(app, services.metrics);
-  installAuth(app, services.keys);
+  installAuth(app, services.keys, services.keyUsage);
+  // Per-key counts reach the table about once a minute (and on close); the keys page flushes before reading.
+  const usageFlush = setInterval(() => services.keyUsage.flush().catch((err) => app.log.warn({ err }, 'key usage flush failed')), 60_000);
+  usageFlush.unref();
   healthRoutes(app, services.health);
   documentsRoutes(app, services.documents);
   callbacksRoutes(app, services.callbackService);
   await edoRoutes(app, services.edo.gateway);
   await app.register(adminPanel, { prefix: '/admin', services: services.admin, settings: services.adminConfig, clock: deps.clock });
-  app.addHook('onClose', async () => services.edo.session.reset());
+  app.addHook('onClose', async () => {
+    clearInterval(usageFlush);
+    await services.keyUsage.flush().catch(() => {});
+    await services.edo.session.reset();
+  });
   return app;
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '@app/shared';
 import type { AdminRepo } from './admin.repo.js';
-import { hashPassword, parsePasswordHash, verifyPassword } from './password.js';
+import { hashPassword, parsePasswordHash, verifyPassword } from '@app/admin-web';
 
 /** How the administrator account is provisioned at start-up (config.ts `admin`). */
 export interface AdminAccountOptions {
@@ -31,7 +31,7 @@ export async function ensureAdminAccount(
   const username = o.username;
   const user = await repo.getUser(username);
   if (o.passwordHash) {
-    if (!parsePasswordHash(o.passwordHash)) throw new Error('ADMIN_PASSWORD_HASH is not an scrypt hash of admin-cli hash');
+    if (!parsePasswordHash(o.passwordHash)) throw new Error('ADMIN_PASSWORD_HASH is not an scrypt hash of recognition-admin admin hash');
     if (user?.passwordHash !== o.passwordHash) await repo.upsertUser(username, o.passwordHash, clock.now());
     return { username, password: null };
   }

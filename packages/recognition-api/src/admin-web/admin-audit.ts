@@ -1,3 +1,4 @@
+import type { Actor } from '@app/admin-web';
 import type { Clock, IdSource } from '@app/shared';
 import type { AdminAuditRepo, AuditEntry } from './admin-audit.repo.js';
 
@@ -14,13 +15,12 @@ export const ACTION_LABELS: Record<string, string> = {
   'edo.save': 'Изменено подключение ЭДО',
   'edo.disconnect': 'Подключение ЭДО удалено',
   'document.delete': 'Удалён документ',
+  'document.retry': 'Документ отправлен на повторное распознавание',
+  'user.create': 'Создана учётная запись',
+  'user.disable': 'Учётная запись отключена',
+  'user.enable': 'Учётная запись включена',
+  'user.role': 'Изменена роль',
 };
-
-/** Who acted and from where: the signed-in (or attempted) user name and the client address. */
-export interface Actor {
-  username: string;
-  ip: string;
-}
 
 /**
  * The panel's audit log (issue 23, panel item 5): every change made in the panel and every sign-in attempt, with
@@ -29,7 +29,7 @@ export interface Actor {
 export class AdminAudit {
   constructor(private readonly deps: { repo: AdminAuditRepo; clock: Clock; ids: IdSource }) {}
 
-  record(actor: Actor, action: keyof typeof ACTION_LABELS, target: string, detail = ''): Promise<void> {
+  record(actor: Actor, action: string, target: string, detail = ''): Promise<void> {
     return this.deps.repo.insert({ id: this.deps.ids.uuid(), at: this.deps.clock.now(), ...actor, action, target, detail });
   }
 

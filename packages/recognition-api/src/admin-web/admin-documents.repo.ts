@@ -1,4 +1,5 @@
 import type { Queryable } from '@app/shared';
+import { NEEDS_REVIEW_SQL } from '../documents/documents-admin.queries.js';
 import { toRecord } from '../documents/documents.repo.js';
 import type { DocumentRecord, DocumentStatus } from '../documents/documents.types.js';
 
@@ -9,8 +10,8 @@ export interface AdminDocumentFilter {
   keyId?: string;
   from?: Date;
   to?: Date;
-  /** Only completed documents with confidence below this (0.80: manual check recommended). */
-  confidenceBelow?: number;
+  /** Only completed documents with `manual_check_recommended` (NEEDS_REVIEW_SQL). */
+  review?: boolean;
   /**
    * Text search, case-insensitive substring: `client_ref`, the document number, seller/buyer INN or name of the
    * recognised data (issue 23, panel item 5).
@@ -39,7 +40,7 @@ export class AdminDocumentsRepo {
     if (f.keyId) add('d.api_key_id = ?', f.keyId);
     if (f.from) add('d.created_at >= ?', f.from);
     if (f.to) add('d.created_at < ?', f.to);
-    if (f.confidenceBelow !== undefined) add("d.status = 'completed' AND d.confidence < ?", f.confidenceBelow);
+    if (f.review) where.push(NEEDS_REVIEW_SQL);
     if (f.text) {
       // LIKE metacharacters of the search are literal; one parameter used in every column.
       // Both sides through the database's lower(), so case folding is the same whatever its locale does.

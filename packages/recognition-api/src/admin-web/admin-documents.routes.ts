@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { ACTION_LABELS } from './admin-audit.js';
 import { warningsByField } from './admin-documents.service.js';
 import type { AdminServices } from './admin.module.js';
-import { actor, render } from './admin-render.js';
+import { actor, render } from '@app/admin-web';
 
 /** The documents section (issue 10, item 5): list, one document, its page images, exports. */
 export function documentsRoutes(app: FastifyInstance, s: AdminServices): void {
@@ -17,7 +17,8 @@ export function documentsRoutes(app: FastifyInstance, s: AdminServices): void {
   app.get('/documents/:id', async (req, reply) => {
     const doc = await s.documents.get((req.params as { id: string }).id);
     const callback = await s.callbacks.history(doc.id);
-    return render(reply, 'document', { section: 'documents', doc, warn: warningsByField(doc.warnings), callback });
+    const notice = (req.query as Record<string, unknown>).done === 'retried' ? 'Документ снова в очереди на распознавание.' : null;
+    return render(reply, 'document', { section: 'documents', doc, warn: warningsByField(doc.warnings), callback, notice });
   });
 
   app.get('/audit', async (_req, reply) => render(reply, 'audit', { section: 'audit', entries: await s.audit.latest(), labels: ACTION_LABELS }));
@@ -31,6 +32,12 @@ export function documentsRoutes(app: FastifyInstance, s: AdminServices): void {
     await s.documents.remove(doc.id);
     await s.audit.record(actor(req), 'document.delete', doc.id, `ключ «${doc.keyName}»${doc.clientRef ? `, ${doc.clientRef}` : ''}`);
     return reply.redirect('/admin/documents?done=deleted', 303);
+  });
+
+  app.post('/documents/:id/retry', { preHandler: app.csrfProtection }, async (req, reply) => {
+    const doc = await s.documents.retry((req.params as { id: string }).id);
+    await s.audit.record(actor(req), 'document.retry', doc.id, `ключ «${doc.keyName}»${doc.clientRef ? `, ${doc.clientRef}` : ''}`);
+    return reply.redirect(`/admin/documents/${doc.id}?done=retried`, 303);
   });
 
   app.get('/documents/:id/pages/:n', async (req, reply) => {

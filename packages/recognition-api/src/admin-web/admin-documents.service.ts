@@ -1,13 +1,11 @@
 import type { FileStore } from '../storage/file-store.js';
 import { buildAccountingExport } from '../export/accounting-export.js';
 import type { Warning } from '../engine/validate/validate.js';
-import { AdminError } from './admin-errors.js';
+import { AdminError } from '@app/admin-web';
 import { pagePreview } from './page-preview.js';
 import { warningText } from './warning-text.js';
 import type { AdminDocumentFilter, AdminDocumentRow, AdminDocumentsRepo } from './admin-documents.repo.js';
 
-/** Spec: Validation and confidence — below 0.80 a manual check is recommended. */
-export const MANUAL_CHECK_BELOW = 0.8;
 export const PAGE_SIZE = 20;
 const STATUSES = ['queued', 'processing', 'completed', 'failed'] as const;
 const TYPES = ['upd', 'torg12', 'invoice'] as const;
@@ -89,7 +87,7 @@ export function parseFilter(q: Record<string, unknown>): { filter: AdminDocument
     }
   }
   if (filter.from && filter.to && filter.from >= filter.to) errors.push('Дата «с» позже даты «по»: документов в таком периоде нет.');
-  if (values.review) filter.confidenceBelow = MANUAL_CHECK_BELOW;
+  if (values.review) filter.review = true;
   if (values.q) filter.text = values.q;
   const page = s('page');
   if (page) {
@@ -111,8 +109,25 @@ export function warningsByField(warnings: Warning[] | null): Map<string, string[
 /** The documents section (issue 10, item 5): list with filters and paging, one document, its pages, exports. */
 export class AdminDocumentsService {
   constructor(
-    private readonly deps: { docs: AdminDocumentsRepo; files: FileStore; deleteDocument: (apiKeyId: string, id: string) => Promise<unknown> },
+    private readonly deps: {
+      docs: AdminDocumentsRepo;
+      files: FileStore;
+      deleteDocument: (apiKeyId: string, id: string) => Promise<unknown>;
+      /** Re-queues a failed document (documents-admin.queries.ts); false when it is not failed. */
+      retryFailed: (id: string) => Promise<boolean>;
+    },
   ) {}
+
+  /**
+   * Sends a failed document through the queue again, as a new upload goes (its previous callback is dropped, so the
+   * new outcome is called back). @throws AdminError NOT_FOUND, VALIDATION when it is not failed.
+   */
+  async retry(id: string): Promise<AdminDocumentRow> {
+    const doc = await this.get(id);
+    if (doc.status !== 'failed' || !(await this.deps.retryFailed(doc.id)))
+      throw new AdminError('VALIDATION', 'Повторить можно только документ со статусом «Ошибка».');
+    return doc;
+  }
 
   /**
    * Deletes a document of any key the way the API's DELETE does (Spec: DELETE /api/v1/documents/{id}: the row,

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { AdminError } from './admin-errors.js';
+import { AdminError } from '@app/admin-web';
 import { EDO_LABELS } from './admin-edo.service.js';
 import type { AdminServices } from './admin.module.js';
-import { actor, formErrors, render } from './admin-render.js';
+import { actor, formErrors, render } from '@app/admin-web';
 
 /** The e-document connection section (issue 10, item 4): the form, save, and "Check connection". */
 export function edoRoutes(app: FastifyInstance, s: AdminServices): void {

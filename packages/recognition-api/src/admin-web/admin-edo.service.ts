@@ -4,7 +4,7 @@ import type { EdoSession } from '../edo/edo-session.js';
 import type { EdoService } from '../edo/edo.service.js';
 import type { TokenStatus } from '../edo/edo.port.js';
 import { ApiError } from '../errors.js';
-import { type AdminError, formError } from './admin-errors.js';
+import { type AdminError, formError } from '@app/admin-web';
 
 /** The connection form's fields, as named in the HTML form and in {@link EdoConnectionInput}. */
 export const EDO_FIELDS = ['clientId', 'clientSecret', 'refreshToken', 'boxId', 'issuerUrl', 'apiBaseUrl'] as const;

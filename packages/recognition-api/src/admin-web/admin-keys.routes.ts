@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { API_SCOPES } from '../keys/keys.repo.js';
-import { AdminError } from './admin-errors.js';
+import { AdminError } from '@app/admin-web';
 import { SCOPE_LABELS } from './admin-keys.service.js';
 import type { AdminServices } from './admin.module.js';
-import { actor, formErrors, render } from './admin-render.js';
+import { actor, formErrors, render } from '@app/admin-web';
 
 const scopeOptions = API_SCOPES.map((value) => ({ value, label: SCOPE_LABELS[value] }));
 

@@ -1,6 +1,8 @@
+import { AdminError, formError } from '@app/admin-web';
+import type { Clock } from '@app/shared';
+import type { KeyUsageCounter } from '../keys/key-usage.js';
+import type { KeyOverview, KeysQueries } from '../keys/keys.queries.js';
 import { API_SCOPES, type ApiScope, type KeysRepo } from '../keys/keys.repo.js';
-import { AdminError, formError } from './admin-errors.js';
-import type { AdminKeysRepo, KeyOverview } from './admin-keys.repo.js';
 
 /** The create form as posted (strings; `scopes` one value per checked box). */
 export interface CreateKeyForm {
@@ -26,10 +28,12 @@ function parseScopes(value: unknown): ApiScope[] {
  * the row every time).
  */
 export class AdminKeysService {
-  constructor(private readonly deps: { keys: KeysRepo; overview: AdminKeysRepo }) {}
+  constructor(private readonly deps: { keys: KeysRepo; overview: KeysQueries; usage?: KeyUsageCounter; clock: Clock }) {}
 
-  list(): Promise<KeyOverview[]> {
-    return this.deps.overview.overview();
+  /** Every key with its usage; this instance's counts are written first, so the page includes them. */
+  async list(): Promise<KeyOverview[]> {
+    await this.deps.usage?.flush();
+    return this.deps.overview.overview(this.deps.clock.now());
   }
 
   /** @throws AdminError VALIDATION naming `name` or `scopes`; nothing is created then. */

@@ -1,47 +1,21 @@
-import { randomBytes } from 'node:crypto';
+import { AccountLockout, AdminAuthService, type AdminSettings } from '@app/admin-web';
 import type { Clock, Db, IdSource } from '@app/shared';
+import { CallbacksRepo } from '../callbacks/callbacks.repo.js';
+import { DocumentsAdminQueries } from '../documents/documents-admin.queries.js';
 import type { EdoServices } from '../edo/edo.module.js';
+import type { KeyUsageCounter } from '../keys/key-usage.js';
+import { KeysQueries } from '../keys/keys.queries.js';
 import type { KeysRepo } from '../keys/keys.repo.js';
 import type { FileStore } from '../storage/file-store.js';
-import { AccountLockout } from './account-lockout.js';
 import { AdminAudit } from './admin-audit.js';
 import { AdminAuditRepo } from './admin-audit.repo.js';
-import { AdminAuthService } from './admin-auth.service.js';
 import { AdminDocumentsRepo } from './admin-documents.repo.js';
 import { AdminDocumentsService } from './admin-documents.service.js';
 import { AdminEdoService } from './admin-edo.service.js';
-import { AdminKeysRepo } from './admin-keys.repo.js';
 import { AdminKeysService } from './admin-keys.service.js';
 import { AdminRepo } from './admin.repo.js';
-import { CallbacksRepo } from '../callbacks/callbacks.repo.js';
 
-/** Options of the panel (config.ts `admin`, in milliseconds); every one has a default for tests. */
-export interface AdminPanelOptions {
-  /** 32 bytes that encrypt the session cookie; default random (sessions then end with the process). */
-  sessionKey?: Buffer;
-  cookieSecure?: 'auto' | boolean;
-  idleMs?: number;
-  absoluteMs?: number;
-  loginMaxAttempts?: number;
-  loginWindowMs?: number;
-  /** Wrong passwords for one user name within loginWindowMs before that name is locked (any address). */
-  accountMaxFailures?: number;
-}
-
-/** The panel's settings with defaults applied. */
-export type AdminSettings = Required<AdminPanelOptions>;
-
-export function adminSettings(o: AdminPanelOptions = {}): AdminSettings {
-  return {
-    sessionKey: o.sessionKey ?? randomBytes(32),
-    cookieSecure: o.cookieSecure ?? 'auto',
-    idleMs: o.idleMs ?? 30 * 60_000,
-    absoluteMs: o.absoluteMs ?? 12 * 3_600_000,
-    loginMaxAttempts: o.loginMaxAttempts ?? 10,
-    loginWindowMs: o.loginWindowMs ?? 15 * 60_000,
-    accountMaxFailures: o.accountMaxFailures ?? 10,
-  };
-}
+export { type AdminPanelOptions, type AdminSettings, adminSettings } from '@app/admin-web';
 
 /** The panel's services, built from the app's shared objects. */
 export function createAdminServices(d: {
@@ -50,12 +24,27 @@ export function createAdminServices(d: {
   ids: IdSource;
   files: FileStore;
   keys: KeysRepo;
+  /** Per-key request counts; flushed before the keys page reads them. */
+  keyUsage?: KeyUsageCounter;
   edo: EdoServices;
   settings: AdminSettings;
   /** The API's DELETE /documents/{id} (row, pending callback, files), reused by the panel. */
   deleteDocument: (apiKeyId: string, id: string) => Promise<unknown>;
+  /** Wakes an idle worker after a document is queued (as an upload does). */
+  onQueued?: () => void;
 }) {
   const repo = new AdminRepo(d.db);
+  const keysQueries = new KeysQueries(d.db);
+  /** A failed document back in the queue, its old callback dropped so the new outcome is called back. */
+  const retryFailed = async (id: string): Promise<boolean> => {
+    const ok = await d.db.tx(async (q) => {
+      if (!(await new DocumentsAdminQueries(q).requeueFailed(id, d.clock.now()))) return false;
+      await new CallbacksRepo(q).deleteForDocument(id);
+      return true;
+    });
+    if (ok) d.onQueued?.();
+    return ok;
+  };
   return {
     repo,
     auth: new AdminAuthService({
@@ -65,12 +54,12 @@ export function createAdminServices(d: {
       limits: { idleMs: d.settings.idleMs, absoluteMs: d.settings.absoluteMs },
       lockout: new AccountLockout(d.clock, d.settings.accountMaxFailures, d.settings.loginWindowMs),
     }),
-    keys: new AdminKeysService({ keys: d.keys, overview: new AdminKeysRepo(d.db) }),
-    keyNames: new AdminKeysRepo(d.db),
+    keys: new AdminKeysService({ keys: d.keys, overview: keysQueries, usage: d.keyUsage, clock: d.clock }),
+    keyNames: keysQueries,
     edo: new AdminEdoService({ connection: d.edo.connection, gateway: d.edo.gateway, session: d.edo.session }),
     audit: new AdminAudit({ repo: new AdminAuditRepo(d.db), clock: d.clock, ids: d.ids }),
-    documents: new AdminDocumentsService({ docs: new AdminDocumentsRepo(d.db), files: d.files, deleteDocument: d.deleteDocument }),
-    /** A document's completion callback and its attempts, shown on the document page (issue 27). */
+    documents: new AdminDocumentsService({ docs: new AdminDocumentsRepo(d.db), files: d.files, deleteDocument: d.deleteDocument, retryFailed }),
+    /** A document's completion callback and its attempts, shown on the document page. */
     callbacks: new CallbacksRepo(d.db),
   };
 }

@@ -1,44 +1,55 @@
+import type { AdminAccountStore, AdminRole, AdminSession, AdminUser } from '@app/admin-web';
 import type { Queryable } from '@app/shared';
 
-/** The administrator account as stored (the hash, never the password). */
-export interface AdminUser {
+interface UserRow {
   username: string;
-  passwordHash: string;
+  password_hash: string;
+  role: AdminRole;
+  disabled_at: Date | string | null;
 }
 
-/** A signed-in session: the encrypted cookie holds `id`; expiry is judged from the two times. */
-export interface AdminSession {
-  id: string;
-  username: string;
-  createdAt: Date;
-  lastSeenAt: Date;
-}
+const toUser = (r: UserRow): AdminUser => ({
+  username: r.username,
+  passwordHash: r.password_hash,
+  role: r.role,
+  disabledAt: r.disabled_at ? new Date(r.disabled_at) : null,
+});
 
-/** SQL of `admin_users` and `admin_sessions` (migration 004). */
-export class AdminRepo {
+/** The one owner of `admin_users` and `admin_sessions` (migrations 004, 012): the panel's accounts and sessions. */
+export class AdminRepo implements AdminAccountStore {
   constructor(private readonly db: Queryable) {}
 
   async getUser(username: string): Promise<AdminUser | null> {
-    const r = (
-      await this.db.query<{ username: string; password_hash: string }>('SELECT username, password_hash FROM admin_users WHERE username = $1', [
-        username,
-      ])
-    )[0];
-    return r ? { username: r.username, passwordHash: r.password_hash } : null;
+    const r = (await this.db.query<UserRow>('SELECT username, password_hash, role, disabled_at FROM admin_users WHERE username = $1', [username]))[0];
+    return r ? toUser(r) : null;
+  }
+
+  async listUsers(): Promise<AdminUser[]> {
+    return (await this.db.query<UserRow>('SELECT username, password_hash, role, disabled_at FROM admin_users ORDER BY username')).map(toUser);
   }
 
   async countUsers(): Promise<number> {
     return (await this.db.query<{ n: number }>('SELECT count(*)::int AS n FROM admin_users'))[0]!.n;
   }
 
-  /** Creates the account or replaces its password hash; every session of that account ends. */
-  async upsertUser(username: string, passwordHash: string, now: Date): Promise<void> {
+  /** Creates the account or replaces its password hash (and role when given); every session of that account ends. */
+  async upsertUser(username: string, passwordHash: string, now: Date, role?: AdminRole): Promise<void> {
     await this.db.query(
-      `INSERT INTO admin_users (username, password_hash, created_at, updated_at) VALUES ($1, $2, $3, $3)
-       ON CONFLICT (username) DO UPDATE SET password_hash = $2, updated_at = $3`,
-      [username, passwordHash, now],
+      `INSERT INTO admin_users (username, password_hash, created_at, updated_at, role) VALUES ($1, $2, $3, $3, coalesce($4, 'admin'))
+       ON CONFLICT (username) DO UPDATE SET password_hash = $2, updated_at = $3, role = coalesce($4, admin_users.role)`,
+      [username, passwordHash, now, role ?? null],
     );
     await this.db.query('DELETE FROM admin_sessions WHERE username = $1', [username]);
+  }
+
+  async setDisabled(username: string, at: Date | null): Promise<boolean> {
+    const rows = await this.db.query('UPDATE admin_users SET disabled_at = $2 WHERE username = $1 RETURNING username', [username, at]);
+    if (at) await this.db.query('DELETE FROM admin_sessions WHERE username = $1', [username]);
+    return rows.length > 0;
+  }
+
+  async setRole(username: string, role: AdminRole): Promise<boolean> {
+    return (await this.db.query('UPDATE admin_users SET role = $2 WHERE username = $1 RETURNING username', [username, role])).length > 0;
   }
 
   async insertSession(s: AdminSession): Promise<void> {
@@ -50,11 +61,24 @@ export class AdminRepo {
     ]);
   }
 
-  async getSession(id: string): Promise<AdminSession | null> {
+  async getSession(id: string): Promise<(AdminSession & { role: AdminRole; disabled: boolean }) | null> {
     const r = (
-      await this.db.query<{ id: string; username: string; created_at: Date; last_seen_at: Date }>('SELECT * FROM admin_sessions WHERE id = $1', [id])
+      await this.db.query<{ id: string; username: string; created_at: Date; last_seen_at: Date; role: AdminRole; disabled: boolean }>(
+        `SELECT s.id, s.username, s.created_at, s.last_seen_at, u.role, (u.disabled_at IS NOT NULL) AS disabled
+           FROM admin_sessions s JOIN admin_users u ON u.username = s.username WHERE s.id = $1`,
+        [id],
+      )
     )[0];
-    return r ? { id: r.id, username: r.username, createdAt: new Date(r.created_at), lastSeenAt: new Date(r.last_seen_at) } : null;
+    return r
+      ? {
+          id: r.id,
+          username: r.username,
+          createdAt: new Date(r.created_at),
+          lastSeenAt: new Date(r.last_seen_at),
+          role: r.role,
+          disabled: r.disabled,
+        }
+      : null;
   }
 
   async touchSession(id: string, at: Date): Promise<void> {
@@ -65,7 +89,6 @@ export class AdminRepo {
     await this.db.query('DELETE FROM admin_sessions WHERE id = $1', [id]);
   }
 
-  /** Removes sessions idle since `idleBefore` or created before `createdBefore` (housekeeping at sign-in). */
   async deleteExpired(idleBefore: Date, createdBefore: Date): Promise<void> {
     await this.db.query('DELETE FROM admin_sessions WHERE last_seen_at < $1 OR created_at < $2', [idleBefore, createdBefore]);
   }

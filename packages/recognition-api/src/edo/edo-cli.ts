@@ -7,8 +7,8 @@ import { createEdoServices } from './edo.module.js';
 import { loadMasterKey } from './master-key.js';
 
 const USAGE = [
-  'usage: edo-cli set [--client-id ID] [--client-secret S] [--refresh-token T] [--box-id BOX] [--issuer-url URL] [--api-base-url URL] [--scope S]',
-  '       edo-cli show | test | clear',
+  'usage: recognition-admin edo set [--client-id ID] [--client-secret S] [--refresh-token T] [--box-id BOX] [--issuer-url URL] [--api-base-url URL] [--scope S]',
+  '       recognition-admin edo show | test | clear',
   'Values not given as flags come from DIADOC_* variables, then from the stored connection (secrets are best passed',
   'as DIADOC_CLIENT_SECRET / DIADOC_REFRESH_TOKEN so they stay out of the shell history).',
 ].join('\n');
@@ -79,8 +79,4 @@ export async function runEdoCli(argv: string[], out: (line: string) => void = co
     await edo.session.reset();
     await db.close();
   }
-}
-
-if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
-  runEdoCli(process.argv.slice(2)).then((code) => process.exit(code));
 }

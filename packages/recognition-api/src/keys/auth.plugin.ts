@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
+import type { KeyUsageCounter } from './key-usage.js';
 import type { ApiScope, KeysRepo } from './keys.repo.js';
 
 declare module 'fastify' {
@@ -33,9 +34,10 @@ function urlCarriesKey(request: FastifyRequest): boolean {
  * `X-API-Key` authentication on every route except health (Spec: Authentication). A request whose URL
  * carries a key-like parameter is refused with 401 INVALID_API_KEY even when the header is valid: a key in a
  * URL ends up in access logs and proxies, so we make that mistake fail loudly instead of silently working.
- * A valid key without the scope of the path ({@link scopeOf}) gets 403 FORBIDDEN.
+ * A valid key without the scope of the path ({@link scopeOf}) gets 403 FORBIDDEN. Every answer to an
+ * authenticated request is counted for its key (`usage`, the panel's requests and errors per key).
  */
-export function installAuth(app: FastifyInstance, keys: KeysRepo): void {
+export function installAuth(app: FastifyInstance, keys: KeysRepo, usage?: KeyUsageCounter): void {
   app.decorateRequest('apiKeyId', '');
   app.decorateRequest('apiKeyScopes', null as unknown as ApiScope[]);
   app.addHook('onRequest', async (request) => {
@@ -55,4 +57,8 @@ export function installAuth(app: FastifyInstance, keys: KeysRepo): void {
     request.apiKeyId = key.id;
     request.apiKeyScopes = key.scopes;
   });
+  if (usage)
+    app.addHook('onResponse', async (request, reply) => {
+      if (request.apiKeyId) usage.count(request.apiKeyId, reply.statusCode);
+    });
 }

@@ -4,12 +4,12 @@ import { openRecognitionDb } from '../db.js';
 import { KeysRepo, parseScopes, type ApiScope } from './keys.repo.js';
 
 /**
- * API key administration (Spec: Authentication, rule 1; our CLI stands in for the admin panel):
- *   tsx packages/recognition-api/src/keys/keys-cli.ts create --name "Accounting" [--scopes recognition,edo]
- *   tsx packages/recognition-api/src/keys/keys-cli.ts list
- *   tsx packages/recognition-api/src/keys/keys-cli.ts set-scopes key_0123abcd recognition,edo
- *   tsx packages/recognition-api/src/keys/keys-cli.ts deactivate key_0123abcd
- *   tsx packages/recognition-api/src/keys/keys-cli.ts callback-secret key_0123abcd   (rotates and prints it)
+ * API key administration from the command line (Spec: Authentication, rule 1; the panel does the same):
+ *   recognition-admin keys create --name "Accounting" [--scopes recognition,edo]
+ *   recognition-admin keys list
+ *   recognition-admin keys set-scopes key_0123abcd recognition,edo
+ *   recognition-admin keys deactivate key_0123abcd
+ *   recognition-admin keys callback-secret key_0123abcd   (rotates and prints it)
  * Uses the same DATABASE_URL / DATA_DIR as the service. `create` prints the key and its callback signing secret
  * once; only the key's hash is kept (the secret is kept, since the service signs with it).
  * Scopes (docs/edo-gateway.md): `recognition` (default) and `edo` (the /api/v1/edo gateway).
@@ -17,7 +17,7 @@ import { KeysRepo, parseScopes, type ApiScope } from './keys.repo.js';
 export async function runKeysCli(argv: string[], out: (line: string) => void = console.log, env = process.env): Promise<number> {
   const [cmd, ...rest] = argv;
   const usage =
-    'usage: keys-cli create --name NAME [--scopes recognition,edo] | list | deactivate KEY_ID | set-scopes KEY_ID recognition,edo | callback-secret KEY_ID';
+    'usage: recognition-admin keys create --name NAME [--scopes recognition,edo] | list | deactivate KEY_ID | set-scopes KEY_ID recognition,edo | callback-secret KEY_ID';
   if (!cmd || !['create', 'list', 'deactivate', 'set-scopes', 'callback-secret'].includes(cmd)) {
     out(usage);
     return 2;
@@ -85,8 +85,4 @@ export async function runKeysCli(argv: string[], out: (line: string) => void = c
   } finally {
     await db.close();
   }
-}
-
-if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
-  runKeysCli(process.argv.slice(2)).then((code) => process.exit(code));
 }

@@ -150,4 +150,16 @@ export class KeysRepo {
     this.touched.set(id, now.getTime());
     await this.db.query('UPDATE api_keys SET last_used_at = $2 WHERE id = $1', [id, now]);
   }
+
+  /**
+   * Adds counted requests and errors to a key's hour (api_key_usage, keys/key-usage.ts). The row of a key deleted
+   * meanwhile is skipped rather than failing the flush of every other key.
+   */
+  async addUsage(keyId: string, hour: Date, requests: number, errors: number): Promise<void> {
+    await this.db.query(
+      `INSERT INTO api_key_usage (api_key_id, hour, requests, errors) SELECT $1, $2, $3, $4 WHERE EXISTS (SELECT 1 FROM api_keys WHERE id = $1)
+       ON CONFLICT (api_key_id, hour) DO UPDATE SET requests = api_key_usage.requests + $3, errors = api_key_usage.errors + $4`,
+      [keyId, hour, requests, errors],
+    );
+  }
 }

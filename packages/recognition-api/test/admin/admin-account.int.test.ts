@@ -6,8 +6,9 @@ import { ManualClock, type Db } from '@app/shared';
 import { openTestDb } from '@app/shared/testing';
 import { ensureAdminAccount } from '../../src/admin-web/admin-account.js';
 import { runAdminCli } from '../../src/admin-web/admin-cli.js';
+import { runRecognitionAdmin } from '../../src/cli/recognition-admin.js';
 import { AdminRepo } from '../../src/admin-web/admin.repo.js';
-import { hashPassword, parsePasswordHash, verifyPassword } from '../../src/admin-web/password.js';
+import { hashPassword, parsePasswordHash, verifyPassword } from '@app/admin-web';
 import { loadSessionKey, sessionKeyFile } from '../../src/admin-web/session-key.js';
 import { ConfigError, loadAdminConfig } from '../../src/config.js';
 import { MIGRATIONS_DIR } from '../../src/db.js';
@@ -101,6 +102,27 @@ describe('admin configuration and CLI', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('recognition-admin dispatches keys|edo|admin; admin create-user, disable and list manage accounts', async () => {
+    const out: string[] = [];
+    expect(await runRecognitionAdmin(['--help'], (l) => out.push(l))).toBe(0);
+    expect(out.join('\n')).toContain('keys|edo|admin');
+    expect(await runRecognitionAdmin(['nope'], () => {})).toBe(2);
+    expect(await runRecognitionAdmin(['keys'], () => {})).toBe(2);
+    const dir = mkdtempSync(join(tmpdir(), 'recognition-admin-'));
+    try {
+      const env = { DATA_DIR: dir, ADMIN_NEW_PASSWORD: 'operations password' };
+      const lines: string[] = [];
+      const run = (...argv: string[]) => runRecognitionAdmin(argv, (l) => lines.push(l), env);
+      expect(await run('admin', 'create-user', 'reader')).toBe(0);
+      expect(await run('admin', 'disable', 'reader')).toBe(0);
+      lines.length = 0;
+      expect(await run('admin', 'list')).toBe(0);
+      expect(lines).toEqual([expect.stringMatching(/^reader\tviewer\tdisabled /)]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 
   it('generates the session key once into the data folder (0600) and reuses it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'admin-key-'));

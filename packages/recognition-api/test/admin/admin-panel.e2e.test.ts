@@ -7,7 +7,7 @@ import type { RecognizedData } from '../../src/engine/engine.port.js';
 import { makeEdoHarness, type EdoHarness } from '../edo/edo-harness.js';
 import { recognizeForm } from '../fixtures.js';
 import { ADMIN_PASSWORD, ADMIN_USER } from './admin-harness.js';
-import { launchChromium } from './chromium.js';
+import { launchChromium } from '@app/admin-web/testing';
 
 /**
  * The administration panel as a person uses it: Debian chromium driven by playwright-core against the recognition

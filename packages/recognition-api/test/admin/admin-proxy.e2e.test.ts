@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeEdoHarness, type EdoHarness } from '../edo/edo-harness.js';
 import { makeData, recognizeForm } from '../fixtures.js';
 import { ADMIN_PASSWORD, ADMIN_USER } from './admin-harness.js';
-import { launchChromium } from './chromium.js';
+import { launchChromium } from '@app/admin-web/testing';
 
 /**
  * Issue 23, panel items 1–4 in Chromium: sign-in behind a TLS proxy (X-Forwarded-For/-Proto, TRUST_PROXY), a reload

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '@app/shared';
 import { parseFilter, warningsByField } from '../../src/admin-web/admin-documents.service.js';
-import { clockStore } from '../../src/admin-web/clock-store.js';
+import { clockStore } from '@app/admin-web';
 import { warningText } from '../../src/admin-web/warning-text.js';
 import { validateRecognizedData } from '../../src/engine/validate/validate.js';
 import { makeData, makeItem } from '../fixtures.js';
@@ -48,7 +48,7 @@ describe('documents filter', () => {
       key: 'key_00ff',
     });
     expect(errors).toEqual([]);
-    expect(filter).toMatchObject({ status: 'completed', type: 'upd', keyId: 'key_00ff', confidenceBelow: 0.8, limit: 20, offset: 40 });
+    expect(filter).toMatchObject({ status: 'completed', type: 'upd', keyId: 'key_00ff', review: true, limit: 20, offset: 40 });
     expect(filter.from!.toISOString()).toBe('2026-11-22T21:00:00.000Z');
     expect(filter.to!.toISOString()).toBe('2026-11-23T21:00:00.000Z');
   });

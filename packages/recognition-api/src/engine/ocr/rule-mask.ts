@@ -1,4 +1,4 @@
-import { loadOpenCv } from './opencv.js';
+import { loadOpenCv } from '@app/shared/opencv';
 import type { GrayImage } from './page-quad.js';
 
 /** Structures narrower than this (px at 300 DPI) stand out in the black-hat: rules and strokes, not cells. */

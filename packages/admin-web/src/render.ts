@@ -1,10 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AdminError } from './admin-errors.js';
-import { viewHelpers } from './view-helpers.js';
 
-/** Renders a template with what every page needs: the CSRF token, the signed-in user, the helpers, the section. */
+/**
+ * Renders a template with what every page needs: the CSRF token, the signed-in user and role (`canEdit`: false for
+ * a viewer, whose pages hide every mutating form), the section. The helpers (`it.h`), the brand and the navigation
+ * come from the plugin's view context.
+ */
 export async function render(reply: FastifyReply, template: string, data: Record<string, unknown> = {}, status = 200): Promise<FastifyReply> {
   const csrfToken = await reply.generateCsrf();
+  const req = reply.request;
   return reply
     .status(status)
     .header('Cache-Control', 'no-store')
@@ -16,12 +20,13 @@ export async function render(reply: FastifyReply, template: string, data: Record
       notice: null,
       ...data,
       csrfToken,
-      user: reply.request.adminUser || null,
-      h: viewHelpers,
+      user: req.adminUser || null,
+      role: req.adminRole || null,
+      canEdit: req.adminRole === 'admin',
     });
 }
 
-/** The actor of an audited action: the signed-in administrator and the client address (through TRUST_PROXY). */
+/** The actor of an audited action: the signed-in user and the client address (through the app's trustProxy). */
 export const actor = (req: FastifyRequest): { username: string; ip: string } => ({ username: req.adminUser, ip: req.ip });
 
 /** The form error of an AdminError as `{field: message}` plus the general message. */
