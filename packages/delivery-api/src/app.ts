@@ -53,6 +53,8 @@ import { OrdersService } from './orders/orders.service.js';
 import { ordersRoutes } from './orders/orders.routes.js';
 import { PosOrdersService } from './pos/pos-orders.service.js';
 import { posOrdersRoutes } from './pos/pos-orders.routes.js';
+import { StatusService } from './status/status.service.js';
+import { statusRoutes } from './status/status.routes.js';
 
 /** Everything the HTTP application needs, passed in (tests pass a ManualClock and an in-memory database). */
 export interface AppDeps {
@@ -169,7 +171,9 @@ export function createServices(deps: AppDeps) {
     requestIdsInDatabase: !deps.redis,
   });
   const sweeper = new HoldSweeper({ db: deps.db, clock: deps.clock, loyalty: deps.loyalty, holds, events, log, metrics, crash });
+  const status = new StatusService({ points: pointsRepo, pointsService: points, clock: deps.clock });
   return {
+    status,
     terminalGroups,
     pointsRepo,
     points,
@@ -244,6 +248,7 @@ export async function buildApp(deps: AppDeps, services: Services = createService
         { name: 'delivery', description: 'Delivery zones, zone choice for an address, street check' },
         { name: 'checkout', description: 'Cart calculation with loyalty (no side effects)' },
         { name: 'orders', description: 'Order creation with loyalty holds, lookups, cancellation' },
+        { name: 'status', description: 'Sync freshness (switch guest-api: x-feature, see /docs)' },
         { name: 'health', description: 'Liveness and readiness (not signed)' },
         { name: 'pos', description: 'POS plugin protocol (docs/pos-protocol.md)' },
       ],
@@ -265,5 +270,6 @@ export async function buildApp(deps: AppDeps, services: Services = createService
   checkoutRoutes(app, services.checkout);
   ordersRoutes(app, services.orders, services.cancel);
   posOrdersRoutes(app, services.posOrders);
+  statusRoutes(app, services.status);
   return app;
 }
