@@ -55,6 +55,8 @@ import { PosOrdersService } from './pos/pos-orders.service.js';
 import { posOrdersRoutes } from './pos/pos-orders.routes.js';
 import { StatusService } from './status/status.service.js';
 import { statusRoutes } from './status/status.routes.js';
+import { PartnerRateLimit, type PartnerLimits } from './rate-limit/partner-rate-limit.js';
+import { installPartnerRateLimit } from './rate-limit/rate-limit.hook.js';
 
 /** Everything the HTTP application needs, passed in (tests pass a ManualClock and an in-memory database). */
 export interface AppDeps {
@@ -87,6 +89,8 @@ export interface AppDeps {
   redis?: RedisDeps | null;
   /** Days after which delivered webhooks are purged (default 30). */
   webhookRetentionDays?: number;
+  /** General limits for sources with the `rate-limits` switch (default the spec's 600/min per key, 100/min per IP). */
+  partnerLimits?: PartnerLimits;
   /** prom-client registry served at /metrics; default a new one per app. */
   metricsRegistry?: Registry;
 }
@@ -172,8 +176,10 @@ export function createServices(deps: AppDeps) {
   });
   const sweeper = new HoldSweeper({ db: deps.db, clock: deps.clock, loyalty: deps.loyalty, holds, events, log, metrics, crash });
   const status = new StatusService({ points: pointsRepo, pointsService: points, clock: deps.clock });
+  const rateLimit = new PartnerRateLimit(deps.partnerLimits, deps.redis);
   return {
     status,
+    rateLimit,
     terminalGroups,
     pointsRepo,
     points,
@@ -260,6 +266,7 @@ export async function buildApp(deps: AppDeps, services: Services = createService
     reply.type(services.metricsRegistry.contentType).send(await services.metricsRegistry.metrics()),
   );
   installAuth(app, services.authenticator);
+  installPartnerRateLimit(app, services.rateLimit);
   installTextGuard(app);
 
   healthRoutes(app, deps.db);
