@@ -14,7 +14,7 @@ import type { PartnerRateLimit } from './partner-rate-limit.js';
 export function installPartnerRateLimit(app: FastifyInstance, limiter: PartnerRateLimit): void {
   app.addHook('preValidation', async (request, reply) => {
     const cred = request.credential;
-    if (!cred || cred.kind !== 'partner' || !hasFeature(cred, 'rate-limits')) return;
+    if (cred?.kind !== 'partner' || !hasFeature(cred, 'rate-limits')) return;
     const s = await limiter.check(cred.apiKey, request.ip);
     reply.header('X-RateLimit-Limit', String(s.limit));
     reply.header('X-RateLimit-Remaining', String(s.remaining));
