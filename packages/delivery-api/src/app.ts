@@ -57,6 +57,12 @@ import { StatusService } from './status/status.service.js';
 import { statusRoutes } from './status/status.routes.js';
 import { PartnerRateLimit, type PartnerLimits } from './rate-limit/partner-rate-limit.js';
 import { installPartnerRateLimit } from './rate-limit/rate-limit.hook.js';
+import { GuestHistoryRepo } from './guests/guest-history.repo.js';
+import { GuestLoyaltyService } from './guests/guest-loyalty.service.js';
+import { GuestsService } from './guests/guests.service.js';
+import { guestsRoutes } from './guests/guests.routes.js';
+import { PhoneHasher } from './guests/phone.js';
+import { TenantsRepo } from './tenants/tenants.repo.js';
 
 /** Everything the HTTP application needs, passed in (tests pass a ManualClock and an in-memory database). */
 export interface AppDeps {
@@ -122,12 +128,14 @@ export function createServices(deps: AppDeps) {
   });
   const events = deps.events;
   const tokens = new CalculationTokens(deps.masterKey);
+  // one count per phone for checkout and the guest loyalty read (spec: Limits, 30 per minute per guest phone)
+  const phoneLimit = new PhoneRateLimit(deps.loyaltyRequestsPerMinute, deps.redis);
   const calculator = new CheckoutCalculator({
     points,
     snapshots,
     zones: zoneIndex,
     loyalty: deps.loyalty,
-    rateLimit: new PhoneRateLimit(deps.loyaltyRequestsPerMinute, deps.redis),
+    rateLimit: phoneLimit,
     clock: deps.clock,
     db: deps.db,
   });
@@ -177,9 +185,13 @@ export function createServices(deps: AppDeps) {
   const sweeper = new HoldSweeper({ db: deps.db, clock: deps.clock, loyalty: deps.loyalty, holds, events, log, metrics, crash });
   const status = new StatusService({ points: pointsRepo, pointsService: points, clock: deps.clock });
   const rateLimit = new PartnerRateLimit(deps.partnerLimits, deps.redis);
+  const guests = new GuestsService({ history: new GuestHistoryRepo(deps.db, new PhoneHasher(deps.masterKey)), points: pointsRepo, zoneIndex });
+  const guestLoyalty = new GuestLoyaltyService({ loyalty: deps.loyalty, points, tenants: new TenantsRepo(deps.db), phoneLimit });
   return {
     status,
     rateLimit,
+    guests,
+    guestLoyalty,
     terminalGroups,
     pointsRepo,
     points,
@@ -254,6 +266,7 @@ export async function buildApp(deps: AppDeps, services: Services = createService
         { name: 'delivery', description: 'Delivery zones, zone choice for an address, street check' },
         { name: 'checkout', description: 'Cart calculation with loyalty (no side effects)' },
         { name: 'orders', description: 'Order creation with loyalty holds, lookups, cancellation' },
+        { name: 'guests', description: 'Guest loyalty, order history and addresses (switch guest-api: x-feature, see /docs)' },
         { name: 'status', description: 'Sync freshness (switch guest-api: x-feature, see /docs)' },
         { name: 'health', description: 'Liveness and readiness (not signed)' },
         { name: 'pos', description: 'POS plugin protocol (docs/pos-protocol.md)' },
@@ -278,5 +291,6 @@ export async function buildApp(deps: AppDeps, services: Services = createService
   ordersRoutes(app, services.orders, services.cancel);
   posOrdersRoutes(app, services.posOrders);
   statusRoutes(app, services.status);
+  guestsRoutes(app, services.guests, services.guestLoyalty);
   return app;
 }
