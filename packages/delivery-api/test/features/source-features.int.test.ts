@@ -61,14 +61,22 @@ describe('delivery-operator source features', () => {
   });
 });
 
-describe('a switched route (GET /v1/status, switch guest-api)', () => {
+describe('switched routes (GET /v1/status and /v1/guests/…, switch guest-api)', () => {
   it('answers 404 not_found, exactly as an unknown route, to a source with the switch off', async () => {
     const unknown = await w.call(w.partner, 'GET', '/v1/no-such-route');
-    const off = await w.call(w.partner, 'GET', '/v1/status');
-    expect(off.statusCode).toBe(404);
-    expect(off.body).toBe(unknown.body);
-    expect(off.json()).toEqual({ error: 'not_found' });
-    expect(off.headers['content-type']).toBe(unknown.headers['content-type']);
+    for (const path of [
+      '/v1/status',
+      '/v1/guests/+79990000001/loyalty',
+      '/v1/guests/+79990000001/orders',
+      '/v1/guests/+79990000001/addresses',
+      '/v1/guests/bad/orders',
+    ]) {
+      const off = await w.call(w.partner, 'GET', path);
+      expect(off.statusCode, path).toBe(404);
+      expect(off.body).toBe(unknown.body);
+      expect(off.json()).toEqual({ error: 'not_found' });
+      expect(off.headers['content-type']).toBe(unknown.headers['content-type']);
+    }
   });
 
   it('answers 404 to unsigned requests and unknown keys, as before', async () => {
