@@ -242,7 +242,10 @@ export async function buildApp(deps: AppDeps, services: Services = createService
         license: { name: 'Proprietary: for the chain and its partners', identifier: 'LicenseRef-Proprietary' },
         description:
           'Partner ordering gateway (spec: delivery-partner-api.md) and the POS plugin protocol under /pos/v1. ' +
-          'Every /v1 and /pos/v1 request is signed: X-API-Key, X-Timestamp, X-Request-ID, X-Signature (see README).',
+          'Every /v1 and /pos/v1 request is signed: X-API-Key, X-Timestamp, X-Request-ID, X-Signature (see README). ' +
+          'Operations marked `x-feature` are planned parts of the spec served only to sources whose operator turned that ' +
+          'switch on (`delivery-operator source features --tenant T --source S --enable guest-api,rate-limits`; docs/planned-features.md); ' +
+          'other sources get 404 not_found. Switch `rate-limits` adds X-RateLimit-Limit/-Remaining/-Reset and 429 rate_limited.',
       },
       servers: [{ url: '/', description: 'this server (npm start: http://127.0.0.1:3000)' }],
       components: {
