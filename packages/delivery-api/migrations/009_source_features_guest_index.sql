@@ -9,3 +9,10 @@ ALTER TABLE orders ADD COLUMN guest_phone_hash text;
 CREATE INDEX orders_guest_history ON orders (tenant_id, source, guest_phone_hash, created_at DESC, id DESC)
   WHERE guest_phone_hash IS NOT NULL;
 CREATE INDEX orders_guest_unindexed ON orders (tenant_id, source) WHERE guest_phone IS NOT NULL AND guest_phone_hash IS NULL;
+
+-- Catalog events (switch catalog-events): webhook events that are about a point, not an order. `coalesce_key`
+-- (`<type>:<pointId>`) lets a later revision replace the body of the point's event that has not been sent yet
+-- (docs/planned-features.md, "Catalog events").
+ALTER TABLE webhook_events ALTER COLUMN order_id DROP NOT NULL;
+ALTER TABLE webhook_events ADD COLUMN coalesce_key text;
+CREATE INDEX webhook_events_coalesce ON webhook_events (tenant_id, source, coalesce_key) WHERE coalesce_key IS NOT NULL;

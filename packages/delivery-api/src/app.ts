@@ -63,6 +63,8 @@ import { GuestsService } from './guests/guests.service.js';
 import { guestsRoutes } from './guests/guests.routes.js';
 import { PhoneHasher } from './guests/phone.js';
 import { TenantsRepo } from './tenants/tenants.repo.js';
+import { CatalogEvents } from './catalog-events/catalog-events.js';
+import { catalogEventsOnPush } from './catalog-events/on-push.js';
 
 /** Everything the HTTP application needs, passed in (tests pass a ManualClock and an in-memory database). */
 export interface AppDeps {
@@ -113,7 +115,13 @@ export function createServices(deps: AppDeps) {
   const zonesRepo = new ZonesRepo(deps.db);
   const zoneIndex = new ZoneIndexCache(zonesRepo);
   const zones = new ZonesService({ zones: zonesRepo, zoneIndex, points: pointsRepo, pointsService: points, terminalGroups });
-  const posCatalog = new PosCatalogService({ terminalGroups, clock: deps.clock, heartbeatWindowSeconds: deps.heartbeatWindowSeconds });
+  const catalogEvents = new CatalogEvents({ db: deps.db, ids: deps.ids, clock: deps.clock });
+  const posCatalog = new PosCatalogService({
+    terminalGroups,
+    clock: deps.clock,
+    heartbeatWindowSeconds: deps.heartbeatWindowSeconds,
+    onChange: catalogEventsOnPush(catalogEvents, () => log),
+  });
   const metricsRegistry = deps.metricsRegistry ?? new Registry();
   const requestIds: RequestIdStore = timedRequestIdStore(
     deps.redis ? new RedisRequestIds(deps.redis.client, deps.redis.keyPrefix) : new RequestIdsRepo(deps.db),
