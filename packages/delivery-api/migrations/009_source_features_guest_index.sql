@@ -16,3 +16,6 @@ CREATE INDEX orders_guest_unindexed ON orders (tenant_id, source) WHERE guest_ph
 ALTER TABLE webhook_events ALTER COLUMN order_id DROP NOT NULL;
 ALTER TABLE webhook_events ADD COLUMN coalesce_key text;
 CREATE INDEX webhook_events_coalesce ON webhook_events (tenant_id, source, coalesce_key) WHERE coalesce_key IS NOT NULL;
+
+-- point.status_changed: the terminal liveness last reported to partners (NULL: not looked at yet, nothing sent).
+ALTER TABLE terminal_groups ADD COLUMN notified_alive boolean;

@@ -65,6 +65,7 @@ import { PhoneHasher } from './guests/phone.js';
 import { TenantsRepo } from './tenants/tenants.repo.js';
 import { CatalogEvents } from './catalog-events/catalog-events.js';
 import { catalogEventsOnPush } from './catalog-events/on-push.js';
+import { PointStatusWatcher } from './catalog-events/point-status-watcher.js';
 
 /** Everything the HTTP application needs, passed in (tests pass a ManualClock and an in-memory database). */
 export interface AppDeps {
@@ -195,7 +196,14 @@ export function createServices(deps: AppDeps) {
   const rateLimit = new PartnerRateLimit(deps.partnerLimits, deps.redis);
   const guests = new GuestsService({ history: new GuestHistoryRepo(deps.db, new PhoneHasher(deps.masterKey)), points: pointsRepo, zoneIndex });
   const guestLoyalty = new GuestLoyaltyService({ loyalty: deps.loyalty, points, tenants: new TenantsRepo(deps.db), phoneLimit });
+  const pointStatusWatcher = new PointStatusWatcher({
+    db: deps.db,
+    events: catalogEvents,
+    clock: deps.clock,
+    heartbeatWindowSeconds: deps.heartbeatWindowSeconds,
+  });
   return {
+    pointStatusWatcher,
     status,
     rateLimit,
     guests,

@@ -139,3 +139,25 @@ describe('catalog events (switch catalog-events)', () => {
     await w.operator.sourceFeatures('t1', 'app', 'catalog-events');
   });
 });
+
+describe('point.status_changed (switch catalog-events)', () => {
+  it('reports a POS going offline and coming back, once per change; the first look sends nothing', async () => {
+    const watcher = w.services.pointStatusWatcher;
+    await w.call(w.pos['1'], 'POST', '/pos/v1/heartbeat', {});
+    await watcher.runOnce(); // first look: records the state only
+    expect((await events()).filter((e) => e.type === 'point.status_changed')).toHaveLength(0);
+    w.clock.advance(91_000);
+    expect(await watcher.runOnce()).toBeGreaterThanOrEqual(1);
+    expect(await watcher.runOnce()).toBe(0);
+    let status = (await events()).filter((e) => e.type === 'point.status_changed').map((e) => JSON.parse(e.body).point);
+    expect(status).toEqual([{ pointId: '1', status: 'offline' }]);
+    w.clock.advance(COALESCE_WINDOW_MS);
+    await w.call(w.pos['1'], 'POST', '/pos/v1/heartbeat', {});
+    await watcher.runOnce();
+    status = (await events()).filter((e) => e.type === 'point.status_changed').map((e) => JSON.parse(e.body).point);
+    expect(status).toEqual([
+      { pointId: '1', status: 'offline' },
+      { pointId: '1', status: 'alive' },
+    ]);
+  });
+});
