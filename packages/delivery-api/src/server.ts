@@ -74,6 +74,7 @@ export async function startDeliveryServer(opts: {
     crash: config.crashAt ? killAt(config.crashAt) : undefined,
     redis,
     webhookRetentionDays: config.webhookRetentionDays,
+    partnerLimits: config.partnerLimits,
   };
   const services = createServices(deps);
   const app = await buildApp(deps, services);

@@ -109,7 +109,7 @@ describe('request log', () => {
         requestId: randomIds.uuid(),
         now: clock.now(),
       });
-      await app.inject({ method: 'GET', url: path, headers });
+      await app.inject({ method: 'GET', url: path, headers: { ...headers } });
     }
     const completed = lines.filter((l) => l.msg === 'request completed');
     expect(completed.map((l) => [l.path, l.statusCode])).toEqual([
