@@ -67,7 +67,7 @@ export function checkWebhookShape(body: unknown, fail: Fail): void {
   }
   if (pointFields) {
     const point = body.point;
-    if (!isObject(point)) return fail('invalid_field', 'field "point" must be an object');
+    if (!isObject(point)) fail('invalid_field', 'field "point" must be an object');
     exactKeys(point, pointFields, 'point.', fail);
     for (const k of pointFields) if (typeof point[k] !== 'string') fail('invalid_field', `field "point.${k}" must be a string`);
     return;
