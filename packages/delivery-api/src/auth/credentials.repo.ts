@@ -79,10 +79,9 @@ export class CredentialsRepo {
 
   private async load(apiKey: string): Promise<Credential | null> {
     const rows = await this.db.query<CredentialRow>(
-      `SELECT c.id, c.kind, c.api_key, c.secret_enc, c.tenant_id, c.source, c.point_ids, c.organization_id, c.terminal_group_id,
-              s.features
-         FROM credentials c LEFT JOIN sources s ON s.tenant_id = c.tenant_id AND s.source = c.source
-        WHERE c.api_key = $1 AND c.revoked_at IS NULL`,
+      `SELECT id, kind, api_key, secret_enc, tenant_id, source, point_ids, organization_id, terminal_group_id,
+              (SELECT s.features FROM sources s WHERE s.tenant_id = credentials.tenant_id AND s.source = credentials.source) AS features
+         FROM credentials WHERE api_key = $1 AND revoked_at IS NULL`,
       [apiKey],
     );
     const r = rows[0];
