@@ -93,6 +93,7 @@ async function main(): Promise<void> {
     admin: recognition.admin,
     edoSimulator: { apiUrl: edoDemo.sim.apiUrl, issuerUrl: edoDemo.sim.issuerUrl, boxId: edoDemo.sim.boxId, connected: edoDemo.usesSimulator },
     ...(receiver ? { webhookReceiver: { url: receiver.url } } : {}),
+    ...(creds.planned ? { planned: creds.planned } : {}),
   };
   writeJson(join(config.dataDir, 'demo-credentials.json'), file);
   log(`Delivery Partner API   ${delivery.url}   (OpenAPI ${delivery.url}/openapi.json, reference ${delivery.url}/docs)`);
@@ -105,6 +106,10 @@ async function main(): Promise<void> {
   );
   log(`demo partner key       ${creds.partner.apiKey}`);
   log(`demo partner secret    ${creds.partner.apiSecret}`);
+  if (creds.planned)
+    log(
+      `planned-features key   ${creds.planned.apiKey} / ${creds.planned.apiSecret}   (source ${creds.planned.source}: guest API, /v1/status, catalog events, rate limits on)`,
+    );
   log(`source ${chain.source}; points ${file.pointIds.join(', ')}; orders are collected at point ${orderPoint.pointId}`);
   log(`credentials written to ${join(config.dataDir, 'demo-credentials.json')}; webhooks of the demo source print below as [webhook]`);
   log('press Ctrl+C to stop');

@@ -168,7 +168,8 @@ function orderFor(c: Json, calc: Json, externalOrderId: string): Json {
 
 async function menuTable(w: World, facts: string[]): Promise<void> {
   const path = '/v1/points/1/menu';
-  await withServer(w, {}, async (s) => {
+  // limits raised so that the rate-limit row counts every request and refuses none (the check's cost, not 429s)
+  await withServer(w, { RATE_LIMIT_PER_KEY: '1000000000', RATE_LIMIT_PER_IP: '1000000000' }, async (s) => {
     const first = await call(s.url, w.partner, 'GET', path);
     if (first.status !== 200) throw new Error(`menu ${first.status} ${first.text}`);
     const etag = first.headers.get('etag');
@@ -181,6 +182,12 @@ async function menuTable(w: World, facts: string[]): Promise<void> {
         {
           name: 'signed GET /menu + If-None-Match → 304 (request ids in PostgreSQL)',
           spec: { url: s.url, method: 'GET', path, key: w.partner, headers: { 'if-none-match': etag } },
+          expect: [304],
+          bareRow: 0,
+        },
+        {
+          name: 'same 304, source with the rate-limits switch (per-key and per-IP counters in memory, none refused)',
+          spec: { url: s.url, method: 'GET', path, key: w.limited, headers: { 'if-none-match': etag } },
           expect: [304],
           bareRow: 0,
         },

@@ -61,6 +61,8 @@ export interface World {
   dbName: string;
   db: Db;
   partner: Key;
+  /** A key of source `planned` with the `rate-limits` switch on (same point and route as `partner`). */
+  limited: Key;
   pos: Key;
   /** Starts one delivery API process from dist with `env` added to the production-like environment. */
   startDelivery(env?: Record<string, string>): Promise<Server>;
@@ -201,6 +203,19 @@ export async function makeWorld(baseUrl: string): Promise<World> {
   });
   await ops.updateSettings('b', { bonusPaymentTypeCode: 'BONUS' });
   const partner = await ops.issuePartnerCredential({ tenantId: 'b', source: 'website', pointIds: ['1'] });
+  await ops.createSource('b', 'planned');
+  await ops.setRoute({
+    tenantId: 'b',
+    source: 'planned',
+    pointId: '1',
+    organizationId: ORG,
+    terminalGroupId: TG,
+    orderTypeId: 'o',
+    operatorUserId: 'u',
+    originName: 'p',
+  });
+  await ops.sourceFeatures('b', 'planned', 'rate-limits');
+  const limited = await ops.issuePartnerCredential({ tenantId: 'b', source: 'planned', pointIds: ['1'] });
   const pos = await ops.issuePosCredential({ tenantId: 'b', organizationId: ORG, terminalGroupId: TG });
   const tmp = mkdtempSync(join(tmpdir(), 'bench-http-'));
   onCleanup(async () => rmSync(tmp, { recursive: true, force: true }));
@@ -210,6 +225,7 @@ export async function makeWorld(baseUrl: string): Promise<World> {
     dbName,
     db,
     partner,
+    limited,
     pos,
     async startDelivery(env = {}) {
       const port = await freePort();

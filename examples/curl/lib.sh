@@ -13,9 +13,11 @@ load_credentials() {
       exit 2
     fi
     # jq is not guaranteed; node is (the project needs it).
+    # CREDENTIALS_PROFILE=planned takes the key of the demo source with every per-source switch on.
+    local pick='const f=require(process.argv[1]),p=process.argv[3]?f[process.argv[3]]:f;process.stdout.write(p[process.argv[2]])'
     BASE_URL="${BASE_URL:-$(node -e 'process.stdout.write(require(process.argv[1]).baseUrl)' "$file")}"
-    API_KEY="${API_KEY:-$(node -e 'process.stdout.write(require(process.argv[1]).apiKey)' "$file")}"
-    API_SECRET="${API_SECRET:-$(node -e 'process.stdout.write(require(process.argv[1]).apiSecret)' "$file")}"
+    API_KEY="${API_KEY:-$(node -e "$pick" "$file" apiKey "${CREDENTIALS_PROFILE:-}")}"
+    API_SECRET="${API_SECRET:-$(node -e "$pick" "$file" apiSecret "${CREDENTIALS_PROFILE:-}")}"
   fi
   BASE_URL="${BASE_URL%/}"
 }

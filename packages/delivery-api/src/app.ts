@@ -54,6 +54,19 @@ import { OrdersService } from './orders/orders.service.js';
 import { ordersRoutes } from './orders/orders.routes.js';
 import { PosOrdersService } from './pos/pos-orders.service.js';
 import { posOrdersRoutes } from './pos/pos-orders.routes.js';
+import { StatusService } from './status/status.service.js';
+import { statusRoutes } from './status/status.routes.js';
+import { PartnerRateLimit, type PartnerLimits } from './rate-limit/partner-rate-limit.js';
+import { installPartnerRateLimit } from './rate-limit/rate-limit.hook.js';
+import { GuestHistoryRepo } from './guests/guest-history.repo.js';
+import { GuestLoyaltyService } from './guests/guest-loyalty.service.js';
+import { GuestsService } from './guests/guests.service.js';
+import { guestsRoutes } from './guests/guests.routes.js';
+import { PhoneHasher } from './guests/phone.js';
+import { TenantsRepo } from './tenants/tenants.repo.js';
+import { CatalogEvents } from './catalog-events/catalog-events.js';
+import { catalogEventsOnPush } from './catalog-events/on-push.js';
+import { PointStatusWatcher } from './catalog-events/point-status-watcher.js';
 
 /** Everything the HTTP application needs, passed in (tests pass a ManualClock and an in-memory database). */
 export interface AppDeps {
@@ -86,6 +99,8 @@ export interface AppDeps {
   redis?: RedisDeps | null;
   /** Days after which delivered webhooks are purged (default 30). */
   webhookRetentionDays?: number;
+  /** General limits for sources with the `rate-limits` switch (default the spec's 600/min per key, 100/min per IP). */
+  partnerLimits?: PartnerLimits;
   /** prom-client registry served at /metrics; default a new one per app. */
   metricsRegistry?: Registry;
 }
@@ -102,7 +117,13 @@ export function createServices(deps: AppDeps) {
   const zonesRepo = new ZonesRepo(deps.db);
   const zoneIndex = new ZoneIndexCache(zonesRepo);
   const zones = new ZonesService({ zones: zonesRepo, zoneIndex, points: pointsRepo, pointsService: points, terminalGroups });
-  const posCatalog = new PosCatalogService({ terminalGroups, clock: deps.clock, heartbeatWindowSeconds: deps.heartbeatWindowSeconds });
+  const catalogEvents = new CatalogEvents({ db: deps.db, ids: deps.ids, clock: deps.clock });
+  const posCatalog = new PosCatalogService({
+    terminalGroups,
+    clock: deps.clock,
+    heartbeatWindowSeconds: deps.heartbeatWindowSeconds,
+    onChange: catalogEventsOnPush(catalogEvents, () => log),
+  });
   const metricsRegistry = deps.metricsRegistry ?? new Registry();
   const requestIds: RequestIdStore = timedRequestIdStore(
     deps.redis ? new RedisRequestIds(deps.redis.client, deps.redis.keyPrefix) : new RequestIdsRepo(deps.db),
@@ -117,12 +138,14 @@ export function createServices(deps: AppDeps) {
   });
   const events = deps.events;
   const tokens = new CalculationTokens(deps.masterKey);
+  // one count per phone for checkout and the guest loyalty read (spec: Limits, 30 per minute per guest phone)
+  const phoneLimit = new PhoneRateLimit(deps.loyaltyRequestsPerMinute, deps.redis);
   const calculator = new CheckoutCalculator({
     points,
     snapshots,
     zones: zoneIndex,
     loyalty: deps.loyalty,
-    rateLimit: new PhoneRateLimit(deps.loyaltyRequestsPerMinute, deps.redis),
+    rateLimit: phoneLimit,
     clock: deps.clock,
     db: deps.db,
   });
@@ -170,7 +193,22 @@ export function createServices(deps: AppDeps) {
     requestIdsInDatabase: !deps.redis,
   });
   const sweeper = new HoldSweeper({ db: deps.db, clock: deps.clock, loyalty: deps.loyalty, holds, events, log, metrics, steps });
+  const status = new StatusService({ points: pointsRepo, pointsService: points, clock: deps.clock });
+  const rateLimit = new PartnerRateLimit(deps.partnerLimits, deps.redis);
+  const guests = new GuestsService({ history: new GuestHistoryRepo(deps.db, new PhoneHasher(deps.masterKey)), points: pointsRepo, zoneIndex });
+  const guestLoyalty = new GuestLoyaltyService({ loyalty: deps.loyalty, points, tenants: new TenantsRepo(deps.db), phoneLimit });
+  const pointStatusWatcher = new PointStatusWatcher({
+    db: deps.db,
+    events: catalogEvents,
+    clock: deps.clock,
+    heartbeatWindowSeconds: deps.heartbeatWindowSeconds,
+  });
   return {
+    pointStatusWatcher,
+    status,
+    rateLimit,
+    guests,
+    guestLoyalty,
     terminalGroups,
     pointsRepo,
     points,
@@ -221,7 +259,10 @@ export async function buildApp(deps: AppDeps, services: Services = createService
         license: { name: 'Proprietary: for the chain and its partners', identifier: 'LicenseRef-Proprietary' },
         description:
           'Partner ordering gateway (spec: delivery-partner-api.md) and the POS plugin protocol under /pos/v1. ' +
-          'Every /v1 and /pos/v1 request is signed: X-API-Key, X-Timestamp, X-Request-ID, X-Signature (see README).',
+          'Every /v1 and /pos/v1 request is signed: X-API-Key, X-Timestamp, X-Request-ID, X-Signature (see README). ' +
+          'Operations marked `x-feature` are planned parts of the spec served only to sources whose operator turned that ' +
+          'switch on (`delivery-operator source features --tenant T --source S --enable guest-api,rate-limits`; docs/planned-features.md); ' +
+          'other sources get 404 not_found. Switch `rate-limits` adds X-RateLimit-Limit/-Remaining/-Reset and 429 rate_limited.',
       },
       servers: [{ url: '/', description: 'this server (npm start: http://127.0.0.1:3000)' }],
       components: {
@@ -245,6 +286,8 @@ export async function buildApp(deps: AppDeps, services: Services = createService
         { name: 'delivery', description: 'Delivery zones, zone choice for an address, street check' },
         { name: 'checkout', description: 'Cart calculation with loyalty (no side effects)' },
         { name: 'orders', description: 'Order creation with loyalty holds, lookups, cancellation' },
+        { name: 'guests', description: 'Guest loyalty, order history and addresses (switch guest-api: x-feature, see /docs)' },
+        { name: 'status', description: 'Sync freshness (switch guest-api: x-feature, see /docs)' },
         { name: 'health', description: 'Liveness and readiness (not signed)' },
         { name: 'pos', description: 'POS plugin protocol (docs/pos-protocol.md)' },
       ],
@@ -254,6 +297,7 @@ export async function buildApp(deps: AppDeps, services: Services = createService
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   installMetricsEndpoint(app, services.metricsRegistry);
   installAuth(app, services.authenticator);
+  installPartnerRateLimit(app, services.rateLimit);
   installTextGuard(app);
 
   healthRoutes(app, deps.db);
@@ -264,5 +308,7 @@ export async function buildApp(deps: AppDeps, services: Services = createService
   checkoutRoutes(app, services.checkout);
   ordersRoutes(app, services.orders, services.cancel);
   posOrdersRoutes(app, services.posOrders);
+  statusRoutes(app, services.status);
+  guestsRoutes(app, services.guests, services.guestLoyalty);
   return app;
 }

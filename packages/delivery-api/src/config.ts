@@ -38,6 +38,11 @@ export interface DeliveryConfig {
   loyaltyApiLogin?: string;
   /** Per-call loyalty timeout in ms (LOYALTY_TIMEOUT_MS, default 5000). */
   loyaltyTimeoutMs: number;
+  /**
+   * General limits for sources with the `rate-limits` switch, requests per minute (RATE_LIMIT_PER_KEY, default the
+   * spec's 600; RATE_LIMIT_PER_IP, default 100). The benchmark raises them to measure the check without refusals.
+   */
+  partnerLimits: { perKey: number; perIp: number };
   /** Allow plain-http webhook URLs to loopback (WEBHOOKS_ALLOW_INSECURE_LOOPBACK=1; tests and the demo only). */
   webhooksAllowInsecureLoopback: boolean;
 }
@@ -86,5 +91,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): DeliveryConfig
     loyaltyApiLogin: env.LOYALTY_API_LOGIN || undefined,
     loyaltyTimeoutMs: envInt(env, 'LOYALTY_TIMEOUT_MS', 5000, 100, 60000),
     webhooksAllowInsecureLoopback: envFlag(env, 'WEBHOOKS_ALLOW_INSECURE_LOOPBACK'),
+    partnerLimits: {
+      perKey: envInt(env, 'RATE_LIMIT_PER_KEY', 600, 1, 1_000_000_000),
+      perIp: envInt(env, 'RATE_LIMIT_PER_IP', 100, 1, 1_000_000_000),
+    },
   };
 }

@@ -21,6 +21,7 @@ export const ERROR_STATUS = defineErrorTable({
   product_not_orderable: 422,
   loyalty_rejected: 422,
   loyalty_unmapped: 422,
+  invalid_phone: 400,
   rate_limited: 429,
   internal_error: 500,
   scope_violation: 500,

@@ -76,6 +76,7 @@ export async function startDeliveryServer(opts: {
     steps: opts.steps,
     redis,
     webhookRetentionDays: config.webhookRetentionDays,
+    partnerLimits: config.partnerLimits,
   };
   const services = createServices(deps);
   const app = await buildApp(deps, services);
@@ -94,8 +95,16 @@ export async function startDeliveryServer(opts: {
     unref: true,
     onError: (err) => app.log.warn({ err }, 'hold sweep failed'),
   });
+  // point.status_changed for sources with catalog-events (catalog-events/point-status-watcher.ts)
+  const pointStatus = new Poller(() => services.pointStatusWatcher.runOnce().then(() => false), {
+    intervalMs: 15_000,
+    runAtStart: false,
+    unref: true,
+    onError: (err) => app.log.warn({ err }, 'point status watch failed'),
+  });
   purge.start();
   sweep.start();
+  pointStatus.start();
   let dispatcher: WebhookDispatcher | null = null;
   if (opts.dispatchWebhooks !== false) {
     dispatcher = createWebhookDispatcher({ db, box, clock, ids: deps.ids, log: app.log, metrics: createWebhookMetrics(services.metricsRegistry) });
@@ -109,7 +118,7 @@ export async function startDeliveryServer(opts: {
     services,
     url: address.replace('[::1]', '127.0.0.1'),
     async close() {
-      await Promise.all([purge.stop(), sweep.stop()]);
+      await Promise.all([purge.stop(), sweep.stop(), pointStatus.stop()]);
       await dispatcher?.stop();
       await app.close();
       redis?.client.disconnect();

@@ -14,6 +14,7 @@ import type { StepObserver } from '../src/common/recovery-points.js';
 import type { OrderEvents } from '../src/orders/order-events.js';
 import { RecordingOrderEvents } from './support/recording-order-events.js';
 import { TenantsRepo } from '../src/tenants/tenants.repo.js';
+import type { PartnerLimits } from '../src/rate-limit/partner-rate-limit.js';
 
 export const MIGRATIONS = join(import.meta.dirname, '..', 'migrations');
 /** Monday 2026-11-23 12:00 Moscow time. */
@@ -57,6 +58,8 @@ export async function makeWorld(
     orderEvents?: OrderEvents;
     /** Loyalty config keys replacing the defaults of makeLoyaltyConfig (e.g. more guests or certificates). */
     loyaltyOverrides?: Partial<SimulatorConfig>;
+    /** General limits of the `rate-limits` switch (default the spec's 600/min per key, 100/min per IP). */
+    partnerLimits?: PartnerLimits;
   } = {},
 ): Promise<World> {
   const rawDb = await openTestDb(MIGRATIONS);
@@ -80,6 +83,7 @@ export async function makeWorld(
     loyaltyRequestsPerMinute: opts.loyaltyRequestsPerMinute,
     steps: opts.crash,
     redis: opts.redis,
+    partnerLimits: opts.partnerLimits,
   };
   const services = createServices(deps);
   const app = await buildApp(deps, services);

@@ -30,6 +30,7 @@ const deps = {
 };
 const app = await buildApp(deps, createServices(deps));
 let pos: { apiKey: string; apiSecret: string };
+const ops = () => new OperatorService({ db, box });
 beforeAll(async () => {
   const ops = new OperatorService({ db, box });
   await ops.createTenant('t1', 'T');
@@ -92,5 +93,30 @@ describe('request log', () => {
     expect(m).toMatch(/delivery_http_request_duration_seconds_count\{method="POST",route="\/pos\/v1\/heartbeat",status="200"\} 1/);
     expect(m).toMatch(/delivery_http_request_duration_seconds_count\{method="GET",route="\/health\/ready",status="200"\} 1/);
     expect(m).toMatch(/delivery_loyalty_legs\{state="settle_failed"\} 0/);
+  });
+
+  it('never writes a guest phone: guest routes log their route pattern', async () => {
+    await ops().sourceFeatures('t1', 'website', 'guest-api');
+    const key = await ops().issuePartnerCredential({ tenantId: 't1', source: 'website', pointIds: ['1'] });
+    lines.length = 0;
+    for (const path of ['/v1/guests/+79991234567/orders', '/v1/guests/89991234567/addresses', '/v1/guests/+7999123456x/orders']) {
+      const headers = buildSignedHeaders({
+        apiKey: key.apiKey,
+        secret: key.apiSecret,
+        method: 'GET',
+        path,
+        body: '',
+        requestId: randomIds.uuid(),
+        now: clock.now(),
+      });
+      await app.inject({ method: 'GET', url: path, headers: { ...headers } });
+    }
+    const completed = lines.filter((l) => l.msg === 'request completed');
+    expect(completed.map((l) => [l.path, l.statusCode])).toEqual([
+      ['/v1/guests/:phone/orders', 200],
+      ['/v1/guests/:phone/addresses', 200],
+      ['/v1/guests/:phone/orders', 400],
+    ]);
+    expect(JSON.stringify(lines)).not.toMatch(/999123456/);
   });
 });

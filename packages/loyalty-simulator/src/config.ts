@@ -89,6 +89,10 @@ export const SimulatorConfigSchema = Type.Object(
           bonusBalanceMinor: Minor,
           /** Percent of the money paid credited as bonus on accrual. */
           accrualPercent: Type.Number({ minimum: 0, maximum: 100 }),
+          /** Guest category (iiko: a level such as "Gold"), shown by customer/info. */
+          category: Type.Optional(Type.String({ minLength: 1 })),
+          /** Coupon codes given to this guest (from `coupons`); customer/info lists the ones usable now. */
+          coupons: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
         },
         { additionalProperties: false },
       ),

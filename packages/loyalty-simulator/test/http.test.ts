@@ -53,7 +53,8 @@ describe('loyalty simulator over HTTP', () => {
   it('shows wallets in rubles and answers 429 with Retry-After per login', async () => {
     const [a, b] = [await token('login-a'), await token('login-b')];
     const info = await post(`${P}/customer/info`, { organizationId: 'org', type: 'phone', phone: '+79990000001' }, a);
-    expect(info.body.walletBalances).toEqual([{ id: expect.any(String), type: 'bonus', balance: 500 }]);
+    expect(info.body.walletBalances).toEqual([{ id: expect.any(String), name: 'Bonus', type: 'bonus', balance: 500 }]);
+    expect(info.body).toMatchObject({ categories: [], coupons: [] });
     const hold = (t: string, key: string) =>
       post(
         `${P}/customer/wallet/hold`,

@@ -197,4 +197,23 @@ export class PartnerClient {
     const r = await this.request<T.OrderView>('POST', `/v1/orders/${id}/cancel`, { body });
     return { status: r.status as 200 | 202, order: r.body };
   }
+  /** GET /v1/guests/{phone}/loyalty?pointId= (switch guest-api; the partner authenticated the guest). */
+  guestLoyalty(phone: string, opts: { pointId?: string } = {}): Promise<T.GuestLoyalty> {
+    return this.get(`/v1/guests/${phone}/loyalty`, opts.pointId ? { pointId: opts.pointId } : undefined);
+  }
+  /** GET /v1/guests/{phone}/orders?limit&cursor (switch guest-api): one page, newest first. */
+  guestOrders(phone: string, opts: { limit?: number; cursor?: string } = {}): Promise<T.GuestOrdersPage> {
+    const q: Record<string, string> = {};
+    if (opts.limit !== undefined) q.limit = String(opts.limit);
+    if (opts.cursor) q.cursor = opts.cursor;
+    return this.get(`/v1/guests/${phone}/orders`, q);
+  }
+  /** GET /v1/guests/{phone}/addresses (switch guest-api). */
+  async guestAddresses(phone: string): Promise<T.GuestAddress[]> {
+    return (await this.get<{ addresses: T.GuestAddress[] }>(`/v1/guests/${phone}/addresses`)).addresses;
+  }
+  /** GET /v1/status (switch guest-api): menu/stop-list revisions and POS heartbeat per point. */
+  syncStatus(): Promise<T.SyncStatus> {
+    return this.get('/v1/status');
+  }
 }

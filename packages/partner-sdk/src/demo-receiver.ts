@@ -61,7 +61,9 @@ export async function startDemoReceiver(o: DemoReceiverOptions): Promise<DemoRec
         seen.add(e.eventId);
         events.push(e);
         o.log(
-          `webhook ${e.type} order ${e.order.id} (${e.order.externalOrderId}) state=${e.order.state} deliveryStatus=${e.order.deliveryStatus ?? '-'} cancelState=${e.order.cancelState} event ${e.eventId}`,
+          'point' in e
+            ? `webhook ${e.type} point ${e.point.pointId} ${e.point.revision ?? e.point.status ?? ''} event ${e.eventId}`
+            : `webhook ${e.type} order ${e.order.id} (${e.order.externalOrderId}) state=${e.order.state} deliveryStatus=${e.order.deliveryStatus ?? '-'} cancelState=${e.order.cancelState} event ${e.eventId}`,
         );
       }
       res.writeHead(204).end();

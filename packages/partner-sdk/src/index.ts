@@ -11,6 +11,8 @@ export {
   DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
   type VerifyWebhookInput,
   type VerifiedWebhook,
+  type VerifiedOrderWebhook,
+  type VerifiedCatalogWebhook,
   type WebhookHeaders,
 } from './webhook-verifier.js';
 export { WebhookVerificationError, type WebhookVerificationReason } from './webhook-errors.js';

@@ -26,6 +26,17 @@ export const ORDER_FIELDS = [
 ] as const;
 export const ROUTE_FIELDS = ['source', 'externalPointId'] as const;
 
+/**
+ * Catalog events (sent only to sources with the server's per-source switch `catalog-events`): the envelope holds
+ * `point` instead of `order`, naming the point and its new revision, or its new POS status.
+ */
+export const CATALOG_EVENT_FIELDS = ['eventId', 'type', 'occurredAt', 'point'] as const;
+export const CATALOG_POINT_FIELDS: Record<string, readonly string[]> = {
+  'menu.updated': ['pointId', 'revision'],
+  'stoplist.updated': ['pointId', 'revision'],
+  'point.status_changed': ['pointId', 'status'],
+};
+
 /** Fields of the order that may be null. */
 const NULLABLE = new Set(['posOrderId', 'posDeliveryId', 'deliveryStatus', 'deliveryStatusAt', 'cancelReason', 'cancelDetail']);
 
@@ -49,9 +60,17 @@ function exactKeys(obj: Record<string, unknown>, allowed: readonly string[], whe
  */
 export function checkWebhookShape(body: unknown, fail: Fail): void {
   if (!isObject(body)) fail('invalid_field', 'webhook body must be a JSON object');
-  exactKeys(body, ENVELOPE_FIELDS, '', fail);
+  const pointFields = typeof body.type === 'string' ? CATALOG_POINT_FIELDS[body.type] : undefined;
+  exactKeys(body, pointFields ? CATALOG_EVENT_FIELDS : ENVELOPE_FIELDS, '', fail);
   for (const k of ['eventId', 'type', 'occurredAt'] as const) {
     if (typeof body[k] !== 'string') fail('invalid_field', `field "${k}" must be a string`);
+  }
+  if (pointFields) {
+    const point = body.point;
+    if (!isObject(point)) fail('invalid_field', 'field "point" must be an object');
+    exactKeys(point, pointFields, 'point.', fail);
+    for (const k of pointFields) if (typeof point[k] !== 'string') fail('invalid_field', `field "point.${k}" must be a string`);
+    return;
   }
   const order = body.order;
   if (!isObject(order)) fail('invalid_field', 'field "order" must be an object');

@@ -19,13 +19,24 @@ export interface VerifyWebhookInput {
   now?: Date;
 }
 
-/** A verified webhook. `type` is one of the event types of spec Events. */
-export interface VerifiedWebhook {
+/** A verified order event. `type` is one of the order event types of spec Events. */
+export interface VerifiedOrderWebhook {
   eventId: string;
   type: string;
   occurredAt: string;
   order: import('./types.js').WebhookOrder;
 }
+
+/** A verified catalog event (sources with the `catalog-events` switch): the point and its new revision or status. */
+export interface VerifiedCatalogWebhook {
+  eventId: string;
+  type: 'menu.updated' | 'stoplist.updated' | 'point.status_changed';
+  occurredAt: string;
+  point: { pointId: string; revision?: string; status?: 'alive' | 'offline' | string };
+}
+
+/** A verified webhook: an order event, or a catalog event (`'point' in event`). */
+export type VerifiedWebhook = VerifiedOrderWebhook | VerifiedCatalogWebhook;
 
 function header(h: WebhookHeaders, name: string): string | undefined {
   if (typeof (h as Headers).get === 'function') return (h as Headers).get(name) ?? undefined;

@@ -60,4 +60,24 @@ describe('curl examples interoperate with a server verifying signatures with @ap
     expect(JSON.parse(err.stdout)).toEqual({ error: 'unauthorized' });
     expect(err.stderr).toMatch(/^HTTP 401/);
   });
+
+  it('planned.sh calls the switched endpoints with the demo file’s planned key, the phone escaped in the signed path', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'curl-'));
+    const creds = join(dir, 'demo-credentials.json');
+    writeFileSync(
+      creds,
+      JSON.stringify({ baseUrl: server.baseUrl, apiKey: 'website-key-0001', apiSecret: 'w'.repeat(40), planned: { source: 'planned', ...KEY } }),
+    );
+    const env = { CREDENTIALS_FILE: creds };
+    expect(JSON.parse((await sh('planned.sh', ['status'], env)).stdout)).toMatchObject({ path: '/v1/status', query: '' });
+    expect(JSON.parse((await sh('planned.sh', ['orders', '+79990000001', '5', 'abc'], env)).stdout)).toMatchObject({
+      path: '/v1/guests/%2B79990000001/orders',
+      query: 'limit=5&cursor=abc',
+    });
+    expect(JSON.parse((await sh('planned.sh', ['loyalty', '+79990000001', '101'], env)).stdout)).toMatchObject({
+      path: '/v1/guests/%2B79990000001/loyalty',
+      query: 'pointId=101',
+    });
+    expect(JSON.parse((await sh('planned.sh', ['addresses', '+79990000001'], env)).stdout).path).toBe('/v1/guests/%2B79990000001/addresses');
+  });
 });

@@ -115,3 +115,21 @@ describe('verifyWebhook rejects each broken property', () => {
     expect(reasonOf(() => verifyWebhook({ rawBody: v0.body, headers: noSig, secret: v0.secret, now }))).toBe('missing_header');
   });
 });
+
+describe('catalog events (sources with the catalog-events switch)', () => {
+  const eventId = v0.eventId;
+  const body = (point: unknown, type = 'stoplist.updated') => JSON.stringify({ eventId, type, occurredAt: '2026-11-23T09:00:00.000Z', point });
+  const verify = (b: string) => verifyWebhook({ ...signed(v0, b), now: vectorTime(v0) });
+
+  it('accepts menu.updated / stoplist.updated with the point and revision, point.status_changed with the status', () => {
+    expect(verify(body({ pointId: '101', revision: 'r1' }))).toMatchObject({ type: 'stoplist.updated', point: { pointId: '101', revision: 'r1' } });
+    expect(verify(body({ pointId: '101', revision: 'r2' }, 'menu.updated'))).toMatchObject({ point: { revision: 'r2' } });
+    expect(verify(body({ pointId: '101', status: 'offline' }, 'point.status_changed'))).toMatchObject({ point: { status: 'offline' } });
+  });
+
+  it('refuses unknown or missing point fields, and an order envelope for a catalog type', () => {
+    expect(reasonOf(() => verify(body({ pointId: '101', revision: 'r1', menu: [] })))).toBe('unknown_field');
+    expect(reasonOf(() => verify(body({ pointId: '101' })))).toBe('missing_field');
+    expect(reasonOf(() => verify(JSON.stringify({ eventId, type: 'menu.updated', occurredAt: 'x', order: {} })))).toBe('unknown_field');
+  });
+});

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, invalid } from '../errors.js';
 import type { Authenticator } from './authenticator.js';
 import type { Credential } from './credentials.repo.js';
+import { hasFeature, type Feature } from '../features/features.js';
 
 /** Which credential kind a route requires; set as `config: {auth: 'partner'}` on the route. */
 export type AuthKind = 'partner' | 'pos' | 'none';
@@ -12,6 +13,8 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     auth?: AuthKind;
+    /** A per-source switch the route needs; without it the route answers as an unknown route (404 not_found). */
+    feature?: Feature;
   }
 }
 
@@ -36,11 +39,22 @@ export function installAuth(app: FastifyInstance, authenticator: Authenticator):
     const raw = Buffer.isBuffer(request.body) ? (request.body as Buffer) : EMPTY;
     const q = request.url.indexOf('?');
     const path = q === -1 ? request.url : request.url.slice(0, q);
-    const cred = await authenticator.authenticate({ headers: request.headers, method: request.method, path, rawBody: raw });
+    const feature = request.routeOptions.config.feature;
+    const cred = await authenticator.authenticate({ headers: request.headers, method: request.method, path, rawBody: raw }).catch(async (err) => {
+      // a switched route exists only for sources that have the switch: everyone else gets today's 404
+      if (feature && !(await authenticator.keyHasFeature(request.headers['x-api-key'], feature))) throw noSuchRoute();
+      throw err;
+    });
+    if (feature && !hasFeature(cred, feature)) throw noSuchRoute();
     if (cred.kind !== kind) throw new ApiError('forbidden', {}, `a ${cred.kind} key cannot call ${kind} endpoints`);
     request.credential = cred;
     if (request.method === 'POST') request.body = parseJson(raw);
   });
+}
+
+/** The body of an unknown route (error-handler.ts's not-found handler). */
+function noSuchRoute(): ApiError {
+  return new ApiError('not_found', {}, 'no such route');
 }
 
 function parseJson(raw: Uint8Array): unknown {

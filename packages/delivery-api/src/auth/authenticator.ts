@@ -66,6 +66,17 @@ export class Authenticator {
     return cred;
   }
 
+  /**
+   * Whether the active credential with this key belongs to a source with the switch on (cached like
+   * authentication). False for a missing or unknown key and when the store cannot be read.
+   */
+  async keyHasFeature(apiKey: string | string[] | undefined, feature: string): Promise<boolean> {
+    const key = Array.isArray(apiKey) ? apiKey[0] : apiKey;
+    if (!key || key.length < 8) return false;
+    const cred = await this.deps.credentials.findActiveByKey(key).catch(() => null);
+    return cred?.features.includes(feature) ?? false;
+  }
+
   private async guard<T>(fn: () => Promise<T>): Promise<T> {
     try {
       return await fn();

@@ -16,6 +16,8 @@ export interface Credential {
   pointIds: string[];
   organizationId: string | null;
   terminalGroupId: string | null;
+  /** Switches of the credential's source (features/features.ts); empty for POS credentials. */
+  features: readonly string[];
 }
 
 /** A `credentials` row (the columns the service reads). */
@@ -29,6 +31,8 @@ export interface CredentialRow {
   point_ids: string[] | null;
   organization_id: string | null;
   terminal_group_id: string | null;
+  /** The source's switches (joined from `sources`); absent where not selected. */
+  features?: string[] | null;
 }
 
 /** A credential row with its secret opened. */
@@ -43,6 +47,7 @@ export function rowToCredential(r: CredentialRow, box: SecretBox): Credential {
     pointIds: r.point_ids ?? [],
     organizationId: r.organization_id,
     terminalGroupId: r.terminal_group_id,
+    features: r.features ?? [],
   };
 }
 
@@ -74,7 +79,8 @@ export class CredentialsRepo {
 
   private async load(apiKey: string): Promise<Credential | null> {
     const rows = await this.db.query<CredentialRow>(
-      `SELECT id, kind, api_key, secret_enc, tenant_id, source, point_ids, organization_id, terminal_group_id
+      `SELECT id, kind, api_key, secret_enc, tenant_id, source, point_ids, organization_id, terminal_group_id,
+              (SELECT s.features FROM sources s WHERE s.tenant_id = credentials.tenant_id AND s.source = credentials.source) AS features
          FROM credentials WHERE api_key = $1 AND revoked_at IS NULL`,
       [apiKey],
     );

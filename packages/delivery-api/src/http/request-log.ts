@@ -5,6 +5,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Routine polling or sync of a POS plugin: its request line is logged at debug, not info. */
     routine?: boolean;
+    /** The path holds personal data (a guest's phone): the line shows the route pattern instead. */
+    personalPath?: boolean;
   }
 }
 
@@ -32,7 +34,7 @@ export function installRequestLog(app: FastifyInstance, registry: Registry): voi
     request.log[level](
       {
         method: request.method,
-        path: q === -1 ? request.url : request.url.slice(0, q),
+        path: request.routeOptions.config.personalPath ? request.routeOptions.url : q === -1 ? request.url : request.url.slice(0, q),
         statusCode: reply.statusCode,
         ms: Math.round(reply.elapsedTime),
       },

@@ -5,6 +5,7 @@ import {
   type CalculateRequest,
   type CalculateResult,
   type CallOptions,
+  type GuestLoyalty,
   type Hold,
   type HoldRequest,
   type HoldStatus,
@@ -131,6 +132,28 @@ export class HttpLoyalty implements LoyaltyPort {
       'accrual/info',
     );
     return a.accrual ? { accruedMinor: W.fromRub(a.accrual.accruedSum) } : null;
+  }
+
+  async guestLoyalty(organizationId: string, phone: string, opts?: CallOptions): Promise<GuestLoyalty | null> {
+    let raw: unknown;
+    try {
+      raw = await this.http.post(`${P}/customer/info`, { organizationId, type: 'phone', phone }, this.http.deadline(opts?.signal));
+    } catch (e) {
+      if (e instanceof LoyaltyError && e.reason === 'guest_not_found') return null;
+      throw e;
+    }
+    const c = W.expectShape(W.GuestProfileAnswer, raw, 'customer/info');
+    return {
+      wallets: c.walletBalances.map((w) => ({ id: w.id, name: w.name ?? null, type: w.type, balanceMinor: W.fromRub(w.balance) })),
+      categories: (c.categories ?? []).filter((k) => k.isActive !== false).map((k) => ({ id: k.id, name: k.name })),
+      coupons: (c.coupons ?? []).map((k) => ({
+        number: k.number,
+        name: k.name ?? null,
+        percent: k.percent ?? null,
+        amountMinor: k.sum == null ? null : W.fromRub(k.sum),
+        validTo: k.validTo ?? null,
+      })),
+    };
   }
 }
 

@@ -130,6 +130,16 @@ export interface AccrueRequest {
   paidMinor: number;
 }
 
+/** A guest's loyalty profile at one organization (customer/info). Money in kopecks. */
+export interface GuestLoyalty {
+  /** Balances per program wallet (bonus wallet and others), available amount (held subtracted). */
+  wallets: { id: string; name: string | null; type: string; balanceMinor: number }[];
+  /** Active categories (levels) of the guest. */
+  categories: { id: string; name: string }[];
+  /** Coupons of the guest usable now: percent or fixed discount. */
+  coupons: { number: string; name: string | null; percent: number | null; amountMinor: number | null; validTo: string | null }[];
+}
+
 /** The loyalty service, as checkout and orders see it. */
 export interface LoyaltyPort {
   /** Prices loyalty for a cart without side effects. Errors: `unavailable` (incl. organization not connected), `rate_limited`. */
@@ -152,6 +162,8 @@ export interface LoyaltyPort {
   accrue(req: AccrueRequest, opts?: CallOptions): Promise<{ accruedMinor: number }>;
   /** Reads back an accrual by key; null = never recorded (safe to call accrue again with the same key). */
   getAccrual(idempotencyKey: string, opts?: CallOptions): Promise<{ accruedMinor: number } | null>;
+  /** The guest's balances, categories and coupons (a read); null when the service knows no guest with this phone. Errors: `unavailable`, `rate_limited`. */
+  guestLoyalty(organizationId: string, phone: string, opts?: CallOptions): Promise<GuestLoyalty | null>;
 }
 
 /** Stable error codes of the port (CONVENTIONS: a code survives process boundaries, `instanceof` does not). */

@@ -52,6 +52,24 @@ export const CustomerAnswer = Type.Object({
   walletBalances: Type.Array(Type.Object({ id: Type.String(), type: Type.String(), balance: Num })),
 });
 
+/** customer/info as the guest profile reads it: names, categories and the guest's usable coupons (optional fields). */
+export const GuestProfileAnswer = Type.Object({
+  id: Type.String(),
+  walletBalances: Type.Array(Type.Object({ id: Type.String(), name: Type.Optional(NullableStr), type: Type.String(), balance: Num })),
+  categories: Type.Optional(Type.Array(Type.Object({ id: Type.String(), name: Type.String(), isActive: Type.Optional(Type.Boolean()) }))),
+  coupons: Type.Optional(
+    Type.Array(
+      Type.Object({
+        number: Type.String(),
+        name: Type.Optional(NullableStr),
+        percent: Type.Optional(Type.Union([Num, Type.Null()])),
+        sum: Type.Optional(Type.Union([Num, Type.Null()])),
+        validTo: Type.Optional(NullableStr),
+      }),
+    ),
+  ),
+});
+
 const HoldView = Type.Object({
   transactionId: Type.String(),
   sum: Num,

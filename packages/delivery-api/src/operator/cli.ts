@@ -29,6 +29,7 @@ export const USAGE = `delivery-operator <command> [options]
                      [--bonus-payment-type CODE] [--certificate-payment-type CODE] [--delivery-fee-product ID]
                      [--online-payment-type CODE] [--cash-payment-type CODE] [--card-payment-type CODE]
   source create      --tenant T --source S
+  source features    --tenant T --source S [--enable a,b] [--disable a,b]   (no flag: list; docs/planned-features.md)
   point set          --tenant T --point N [--name X] [--address X] [--lat L --lon L] [--phone X]
                      [--schedule '[{"weekday":1,"open":"10:00","close":"22:00"}]' | --schedule-file F | --no-schedule]
                      [--delivery-types courier,pickup]
@@ -76,6 +77,8 @@ const OPTIONS = {
   'secret-env': { type: 'string' },
   'checkout-disabled': { type: 'boolean' },
   help: { type: 'boolean' },
+  enable: { type: 'string' },
+  disable: { type: 'string' },
   checkout: { type: 'string' },
   'zone-pricing': { type: 'string' },
   loyalty: { type: 'string' },
@@ -150,6 +153,11 @@ export async function runOperatorCommand(argv: string[], ops: OperatorService, o
       await ops.createSource(need(v, 'tenant'), need(v, 'source'));
       out(`source ${v.source} saved`);
       return 0;
+    case 'source features': {
+      const on = await ops.sourceFeatures(need(v, 'tenant'), need(v, 'source'), v.enable as string | undefined, v.disable as string | undefined);
+      out(JSON.stringify({ tenant: v.tenant, source: v.source, features: on }, null, 2));
+      return 0;
+    }
     case 'point set': {
       const types = typeof v['delivery-types'] === 'string' ? (v['delivery-types'].split(',') as ('courier' | 'pickup')[]) : undefined;
       if (types?.some((t) => t !== 'courier' && t !== 'pickup')) throw new OperatorError('--delivery-types takes courier and/or pickup');

@@ -2,6 +2,10 @@ import type { Db } from '@app/shared';
 import type { SecretBox } from '../auth/secret-box.js';
 import { TenantsRepo } from '../tenants/tenants.repo.js';
 import { OperatorService, type IssuedCredential } from './operator.service.js';
+import { FEATURES } from '../features/features.js';
+
+/** The demo's second source: every per-source switch on (docs/planned-features.md); the chain's own source has none. */
+export const DEMO_PLANNED_SOURCE = 'planned';
 
 /** What the demo seed needs from a chain description (packages/pos-simulator/chains/*.json). */
 export interface ChainSeed {
@@ -23,6 +27,8 @@ export interface ChainSeed {
 export interface DemoCredentials {
   partner: { apiKey: string; apiSecret: string };
   pos: Record<string, { apiKey: string; apiSecret: string }>;
+  /** A key of the source with every switch on (guest API, catalog events, rate limits). */
+  planned?: { source: string; apiKey: string; apiSecret: string };
 }
 
 /**
@@ -74,13 +80,21 @@ export async function seedDemoChain(
       apiSecret: wantedPartner?.apiSecret,
     }),
   );
+  // the second source: the same points and routes, every switch on
+  await ops.createSource(chain.tenant.id, DEMO_PLANNED_SOURCE);
+  for (const p of chain.points)
+    await ops.setRoute({ tenantId: chain.tenant.id, source: DEMO_PLANNED_SOURCE, pointId: p.pointId, ...p.route, originName: DEMO_PLANNED_SOURCE });
+  await ops.sourceFeatures(chain.tenant.id, DEMO_PLANNED_SOURCE, FEATURES.join(','));
+  const plannedKey = await ensure(ops, known.planned, () =>
+    ops.issuePartnerCredential({ tenantId: chain.tenant.id, source: DEMO_PLANNED_SOURCE, pointIds }),
+  );
   const pos: DemoCredentials['pos'] = {};
   for (const p of chain.points) {
     pos[p.pointId] = await ensure(ops, known.pos?.[p.pointId], () =>
       ops.issuePosCredential({ tenantId: chain.tenant.id, organizationId: p.route.organizationId, terminalGroupId: p.route.terminalGroupId }),
     );
   }
-  return { partner, pos };
+  return { partner, pos, planned: { source: DEMO_PLANNED_SOURCE, ...plannedKey } };
 }
 
 /** Reuses a remembered credential when it is still active with the same secret, else issues a new one. */

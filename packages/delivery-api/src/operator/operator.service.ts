@@ -9,6 +9,8 @@ import { TenantsRepo, type TenantSettings } from '../tenants/tenants.repo.js';
 import { WebhookEndpointsRepo } from '../webhooks/endpoints.repo.js';
 import { OperatorError } from '../errors.js';
 import { parseZonesGeoJson } from './geojson.js';
+import { FEATURES, parseFeatureList, type Feature } from '../features/features.js';
+import { SourceFeaturesRepo } from '../features/source-features.repo.js';
 
 /** Minimum lengths. Spec: Authentication (key ≥ 8, secret ≥ 32 characters). */
 export const MIN_KEY_LENGTH = 8;
@@ -69,6 +71,26 @@ export class OperatorService {
   async createSource(tenantId: string, source: string): Promise<void> {
     await this.requireTenant(tenantId);
     await new TenantsRepo(this.deps.db).addSource(tenantId, source);
+  }
+
+  /**
+   * Turns per-source switches on (`enable`) and off (`disable`), comma-separated names of FEATURES; with neither
+   * it only lists them. Returns the switches now on. Requests see a change within the credential cache time.
+   * @throws OperatorError for an unknown switch name or source.
+   */
+  async sourceFeatures(tenantId: string, source: string, enable?: string, disable?: string): Promise<Feature[]> {
+    let on: Feature[];
+    let off: Feature[];
+    try {
+      on = parseFeatureList(enable ?? '');
+      off = parseFeatureList(disable ?? '');
+    } catch (err) {
+      throw new OperatorError((err as Error).message);
+    }
+    const repo = new SourceFeaturesRepo(this.deps.db);
+    const now = on.length || off.length ? await repo.change(tenantId, source, on, off) : await repo.get(tenantId, source);
+    if (!now) throw new OperatorError(`no source ${source} in tenant ${tenantId} (known switches: ${FEATURES.join(', ')})`);
+    return now;
   }
 
   /** Creates or updates a point; fields left undefined keep their value. */

@@ -27,7 +27,15 @@ function duplicates(ids: string[]): string[] {
  * Spec: issue "POS protocol"; docs/pos-protocol.md.
  */
 export class PosCatalogService {
-  constructor(private readonly deps: { terminalGroups: TerminalGroupsRepo; clock: Clock; heartbeatWindowSeconds: number }) {}
+  constructor(
+    private readonly deps: {
+      terminalGroups: TerminalGroupsRepo;
+      clock: Clock;
+      heartbeatWindowSeconds: number;
+      /** Told after a push changed a revision (catalog events); must not throw. */
+      onChange?: (cred: Credential, kind: PushKind, revision: string, at: Date) => Promise<void>;
+    },
+  ) {}
 
   /** Records a heartbeat; the terminal is alive while heartbeats arrive within the window. */
   async heartbeat(cred: Credential): Promise<{ serverTime: string; aliveWindowSeconds: number }> {
@@ -93,6 +101,7 @@ export class PosCatalogService {
   private async store(cred: Credential, kind: PushKind, doc: unknown): Promise<PushResult> {
     const now = this.deps.clock.now();
     const r = await this.deps.terminalGroups.push(kind, cred.organizationId!, cred.terminalGroupId!, doc, contentRevision(doc), now);
+    if (r.changed) await this.deps.onChange?.(cred, kind, r.revision, now);
     return { revision: r.revision, syncedAt: now.toISOString(), changed: r.changed };
   }
 }

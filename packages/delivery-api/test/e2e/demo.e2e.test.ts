@@ -21,6 +21,8 @@ let app: FastifyInstance;
 let sim: PosSimulator;
 let client: PartnerClient;
 let chain: ChainDescription;
+/** The key of the demo's second source, which has every per-source switch on. */
+let planned: PartnerClient;
 
 beforeAll(async () => {
   db = await openTestDb(MIGRATIONS);
@@ -48,6 +50,7 @@ beforeAll(async () => {
   });
   await sim.syncAll();
   client = new PartnerClient({ baseUrl, apiKey: creds.partner.apiKey, apiSecret: creds.partner.apiSecret });
+  planned = new PartnerClient({ baseUrl, apiKey: creds.planned!.apiKey, apiSecret: creds.planned!.apiSecret });
 }, 60_000);
 
 afterAll(async () => {
@@ -91,5 +94,26 @@ describe('demo chain end to end (SDK + POS simulator over HTTP)', () => {
     await expect(client.pointStatus('113')).rejects.toMatchObject({ status: 404, code: 'not_found' });
     await expect(client.pointStatus('999')).rejects.toMatchObject({ status: 403, code: 'forbidden' });
     await expect(client.pointStatus('999')).rejects.toBeInstanceOf(PartnerApiError);
+  });
+});
+
+describe('the demo’s planned-features source (every switch on) next to website (every switch off)', () => {
+  it('website keeps today’s contract: planned endpoints 404, no X-RateLimit headers', async () => {
+    await expect(client.syncStatus()).rejects.toMatchObject({ status: 404, code: 'not_found' });
+    await expect(client.guestOrders('+79990000001')).rejects.toMatchObject({ status: 404, code: 'not_found' });
+    const r = await client.request('GET', '/v1/points');
+    expect(r.headers.get('x-ratelimit-limit')).toBeNull();
+  });
+
+  it('the planned source gets /v1/status, guest history and addresses, and the rate-limit headers', async () => {
+    const s = await planned.syncStatus();
+    expect(s.points.map((p) => p.pointId)).toEqual(chain.points.map((p) => p.pointId));
+    expect(s.points.find((p) => p.pointId === '101')?.pos.alive).toBe(true);
+    expect(await planned.guestOrders('+79990000001', { limit: 5 })).toEqual({ orders: [], nextCursor: null });
+    expect(await planned.guestAddresses('+79990000001')).toEqual([]);
+    await expect(planned.guestOrders('12345')).rejects.toMatchObject({ status: 400, code: 'invalid_phone' });
+    const r = await planned.request('GET', '/v1/points');
+    expect(r.headers.get('x-ratelimit-limit')).toBe('100');
+    expect(Number(r.headers.get('x-ratelimit-remaining'))).toBeLessThan(100);
   });
 });

@@ -198,3 +198,26 @@ describe('HttpLoyalty accrual', () => {
     expect((await failure(loyalty.accrue({ ...req, idempotencyKey: 'acc-2', phone: UNKNOWN_PHONE }))).reason).toBe('guest_not_found');
   });
 });
+
+describe('HttpLoyalty.guestLoyalty against the simulator (customer/info)', () => {
+  it('reads balances in kopecks, the category and the guest’s usable coupons', async () => {
+    await sim.close();
+    const base = makeLoyaltyConfig();
+    sim = await startLoyaltySimulator({
+      config: makeLoyaltyConfig({ guests: [{ ...base.guests[0], category: 'Silver', coupons: ['WELCOME200', 'OLD'] }] }),
+      port: 0,
+      clock,
+    });
+    loyalty = new HttpLoyalty({ baseUrl: sim.url, apiLogin: LOYALTY_LOGIN });
+    const g = await loyalty.guestLoyalty(org, GUEST_PHONE);
+    expect(g).toEqual({
+      wallets: [{ id: expect.any(String), name: 'Bonus', type: 'bonus', balanceMinor: 50000 }],
+      categories: [{ id: 'category-Silver', name: 'Silver' }],
+      coupons: [{ number: 'WELCOME200', name: null, percent: null, amountMinor: 20000, validTo: null }],
+    });
+  });
+
+  it('answers null for a phone the service does not know', async () => {
+    expect(await loyalty.guestLoyalty(org, UNKNOWN_PHONE)).toBeNull();
+  });
+});

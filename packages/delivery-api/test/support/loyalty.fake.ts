@@ -7,6 +7,7 @@ import {
   type CalculateRequest,
   type CalculateResult,
   type CallOptions,
+  type GuestLoyalty,
   type Hold,
   type HoldRequest,
   type HoldStatus,
@@ -14,7 +15,7 @@ import {
 } from '../../src/loyalty/loyalty.port.js';
 
 /** Port methods, as named in scripts and in the call log. */
-export type LoyaltyMethod = 'calculate' | 'hold' | 'getHold' | 'confirm' | 'release' | 'accrue' | 'getAccrual';
+export type LoyaltyMethod = 'calculate' | 'hold' | 'getHold' | 'confirm' | 'release' | 'accrue' | 'getAccrual' | 'guestLoyalty';
 const WRITES: ReadonlySet<LoyaltyMethod> = new Set(['hold', 'confirm', 'release', 'accrue']);
 
 export interface FakeLoyaltyOptions {
@@ -158,6 +159,26 @@ export class FakeLoyalty implements LoyaltyPort {
 
   getAccrual(idempotencyKey: string, opts?: CallOptions): Promise<{ accruedMinor: number } | null> {
     return this.run('getAccrual', { idempotencyKey }, opts, () => this.engine.getAccrual(idempotencyKey));
+  }
+
+  guestLoyalty(organizationId: string, phone: string, opts?: CallOptions): Promise<GuestLoyalty | null> {
+    return this.run('guestLoyalty', { organizationId, phone }, opts, () => {
+      this.engine.assertConnected(organizationId);
+      const c = this.engine.customers.byPhoneNumber(phone);
+      if (!c) return null;
+      return {
+        wallets: c.wallets.map((w) => ({
+          id: w.id,
+          name: w.type === 'bonus' ? 'Bonus' : 'Certificate',
+          type: w.type,
+          balanceMinor: this.engine.availableOf(w.id),
+        })),
+        categories: c.category ? [{ id: `category-${c.category}`, name: c.category }] : [],
+        coupons: this.engine
+          .activeCouponsOf(c, organizationId)
+          .map((k) => ({ number: k.code, name: k.name, percent: k.percent, amountMinor: k.amountMinor, validTo: k.validTo })),
+      };
+    });
   }
 
   /** One call: log, gate, delay, scripted failure, write limit, engine, after-failure; engine errors mapped like HTTP. */

@@ -21,6 +21,8 @@ export class CustomerBook {
         name: g.name ?? '',
         accrualPercent: g.accrualPercent,
         wallets: [{ id: ids.uuid(), type: 'bonus', balanceMinor: g.bonusBalanceMinor, heldMinor: 0 }],
+        category: g.category,
+        coupons: g.coupons,
       };
       this.add(c);
       this.byPhone.set(g.phone, c);

@@ -51,6 +51,22 @@ export class LoyaltyEngine {
     return this.customers.find(q);
   }
 
+  /**
+   * The guest's coupons usable now at the organization (valid, not used or held), in the order given, with the
+   * coupon's discount. For customer/info's `coupons` list.
+   */
+  activeCouponsOf(
+    c: Customer,
+    organizationId: string,
+  ): { code: string; name: string | null; percent: number | null; amountMinor: number | null; validTo: string | null }[] {
+    const now = this.clock.now();
+    return (c.coupons ?? []).flatMap((code) => {
+      const k = this.coupons.get(code);
+      if (!k || this.coupons.check(code, organizationId, now, Number.MAX_SAFE_INTEGER) !== null) return [];
+      return [{ code: k.code, name: k.name ?? null, percent: k.percent ?? null, amountMinor: k.amountMinor ?? null, validTo: k.validTo ?? null }];
+    });
+  }
+
   /** Available (held subtracted) balance of a wallet now, kopecks. */
   availableOf(walletId: string): number {
     const w = this.customers.walletById(walletId);

@@ -71,6 +71,10 @@ export interface Customer {
   name: string;
   accrualPercent: number;
   wallets: Wallet[];
+  /** Guest category name (a level), if any. */
+  category?: string;
+  /** Coupon codes given to the guest. */
+  coupons?: string[];
 }
 
 export type HoldStatus = 'held' | 'confirmed' | 'released';

@@ -80,7 +80,20 @@ export async function loyaltyRoutes(app: FastifyInstance, opts: { engine: Loyalt
       name: c.name,
       phone: c.phone ?? null,
       cardNumber: c.cardNumber ?? null,
-      walletBalances: c.wallets.map((w) => ({ id: w.id, type: w.type, balance: rub(e.availableOf(w.id)) })),
+      walletBalances: c.wallets.map((w) => ({
+        id: w.id,
+        name: w.type === 'bonus' ? 'Bonus' : 'Certificate',
+        type: w.type,
+        balance: rub(e.availableOf(w.id)),
+      })),
+      categories: c.category ? [{ id: `category-${c.category}`, name: c.category, isActive: true, isDefaultForNewGuests: false }] : [],
+      coupons: e.activeCouponsOf(c, b.organizationId).map((k) => ({
+        number: k.code,
+        name: k.name,
+        percent: k.percent,
+        sum: k.amountMinor === null ? null : rub(k.amountMinor),
+        validTo: k.validTo,
+      })),
     };
   });
 
