@@ -198,7 +198,7 @@ export function createServices(deps: AppDeps) {
   const guests = new GuestsService({ history: new GuestHistoryRepo(deps.db, new PhoneHasher(deps.masterKey)), points: pointsRepo, zoneIndex });
   const guestLoyalty = new GuestLoyaltyService({ loyalty: deps.loyalty, points, tenants: new TenantsRepo(deps.db), phoneLimit });
   const pointStatusWatcher = new PointStatusWatcher({
-    db: deps.db,
+    terminalGroups,
     events: catalogEvents,
     clock: deps.clock,
     heartbeatWindowSeconds: deps.heartbeatWindowSeconds,

@@ -1,4 +1,5 @@
-import type { Clock, Db } from '@app/shared';
+import type { Clock } from '@app/shared';
+import type { TerminalGroupsRepo } from '../catalog/terminal-groups.repo.js';
 import type { CatalogEvents } from './catalog-events.js';
 
 /**
@@ -10,44 +11,24 @@ import type { CatalogEvents } from './catalog-events.js';
  * the two repeats the event (at least once); two instances looking at once coalesce into the waiting event.
  */
 export class PointStatusWatcher {
-  constructor(private readonly deps: { db: Db; events: CatalogEvents; clock: Clock; heartbeatWindowSeconds: number }) {}
+  constructor(private readonly deps: { terminalGroups: TerminalGroupsRepo; events: CatalogEvents; clock: Clock; heartbeatWindowSeconds: number }) {}
 
   /** One look; returns the number of terminal groups whose liveness changed. */
   async runOnce(): Promise<number> {
     const now = this.deps.clock.now();
-    const cutoff = new Date(now.getTime() - this.deps.heartbeatWindowSeconds * 1000).toISOString();
-    const changed = await this.deps.db.query<{
-      tenant_id: string;
-      organization_id: string;
-      terminal_group_id: string;
-      before: boolean | null;
-      alive: boolean;
-    }>(
-      `SELECT t.tenant_id, t.organization_id, t.terminal_group_id, t.notified_alive AS before,
-              (t.last_heartbeat_at IS NOT NULL AND t.last_heartbeat_at >= $1::timestamptz) AS alive
-         FROM terminal_groups t
-        WHERE t.notified_alive IS DISTINCT FROM (t.last_heartbeat_at IS NOT NULL AND t.last_heartbeat_at >= $1::timestamptz)
-          AND EXISTS (SELECT 1 FROM routes r JOIN sources s ON s.tenant_id = r.tenant_id AND s.source = r.source
-                       WHERE r.organization_id = t.organization_id AND r.terminal_group_id = t.terminal_group_id
-                         AND s.features @> '["catalog-events"]'::jsonb)
-        LIMIT 500`,
-      [cutoff],
-    );
+    const cutoff = new Date(now.getTime() - this.deps.heartbeatWindowSeconds * 1000);
+    const changed = await this.deps.terminalGroups.livenessChanges(cutoff, 500);
     for (const t of changed) {
       if (t.before !== null)
         await this.deps.events.record({
-          tenantId: t.tenant_id,
-          organizationId: t.organization_id,
-          terminalGroupId: t.terminal_group_id,
+          tenantId: t.tenantId,
+          organizationId: t.organizationId,
+          terminalGroupId: t.terminalGroupId,
           type: 'point.status_changed',
           revision: t.alive ? 'alive' : 'offline',
           occurredAt: now,
         });
-      await this.deps.db.query(`UPDATE terminal_groups SET notified_alive = $3 WHERE organization_id = $1 AND terminal_group_id = $2`, [
-        t.organization_id,
-        t.terminal_group_id,
-        t.alive,
-      ]);
+      await this.deps.terminalGroups.setNotifiedAlive(t.organizationId, t.terminalGroupId, t.alive);
     }
     return changed.length;
   }

@@ -129,4 +129,55 @@ export class TerminalGroupsRepo {
     if (!rows[0]) throw new Error(`terminal group ${organizationId}/${terminalGroupId} does not exist`);
     return rows[0];
   }
+
+  /**
+   * Terminal groups (at most `limit`) whose liveness (a heartbeat at or after `cutoff`) differs from the one last
+   * reported in `notified_alive` (null: never looked at), among those routed to a source with the catalog-events
+   * switch.
+   */
+  async livenessChanges(cutoff: Date, limit: number): Promise<LivenessChange[]> {
+    const rows = await this.db.query<{
+      tenant_id: string;
+      organization_id: string;
+      terminal_group_id: string;
+      before: boolean | null;
+      alive: boolean;
+    }>(
+      `SELECT t.tenant_id, t.organization_id, t.terminal_group_id, t.notified_alive AS before,
+              (t.last_heartbeat_at IS NOT NULL AND t.last_heartbeat_at >= $1::timestamptz) AS alive
+         FROM terminal_groups t
+        WHERE t.notified_alive IS DISTINCT FROM (t.last_heartbeat_at IS NOT NULL AND t.last_heartbeat_at >= $1::timestamptz)
+          AND EXISTS (SELECT 1 FROM routes r JOIN sources s ON s.tenant_id = r.tenant_id AND s.source = r.source
+                       WHERE r.organization_id = t.organization_id AND r.terminal_group_id = t.terminal_group_id
+                         AND s.features @> '["catalog-events"]'::jsonb)
+        LIMIT $2`,
+      [cutoff.toISOString(), limit],
+    );
+    return rows.map((r) => ({
+      tenantId: r.tenant_id,
+      organizationId: r.organization_id,
+      terminalGroupId: r.terminal_group_id,
+      before: r.before,
+      alive: r.alive,
+    }));
+  }
+
+  /** Records the liveness last reported for a terminal group. */
+  async setNotifiedAlive(organizationId: string, terminalGroupId: string, alive: boolean): Promise<void> {
+    await this.db.query(`UPDATE terminal_groups SET notified_alive = $3 WHERE organization_id = $1 AND terminal_group_id = $2`, [
+      organizationId,
+      terminalGroupId,
+      alive,
+    ]);
+  }
+}
+
+/** A terminal group whose POS liveness changed since last reported (see {@link TerminalGroupsRepo.livenessChanges}). */
+export interface LivenessChange {
+  tenantId: string;
+  organizationId: string;
+  terminalGroupId: string;
+  /** The liveness last reported; null when never looked at. */
+  before: boolean | null;
+  alive: boolean;
 }

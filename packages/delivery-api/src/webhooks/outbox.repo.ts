@@ -82,4 +82,61 @@ export class OutboxRepo {
     if (entries.length === 0) return;
     await this.q.query(`WITH ${outboxCtes(1, null)} SELECT count(*) FROM events_written`, [outboxParam(entries)]);
   }
+
+  /**
+   * The id of the event with `coalesceKey` of (tenant, source) whose only delivery is still waiting (pending, never
+   * tried, due after `now`), or null. The delivery row is locked (`FOR UPDATE`), so call it inside a transaction:
+   * the dispatcher cannot claim the delivery between this check and {@link replaceBody}.
+   */
+  async lockWaitingCoalesced(tenantId: string, source: string, coalesceKey: string, now: Date): Promise<string | null> {
+    const rows = await this.q.query<{ event_id: string }>(
+      `SELECT e.event_id FROM webhook_events e JOIN webhook_deliveries d ON d.event_id = e.event_id
+        WHERE e.tenant_id = $1 AND e.source = $2 AND e.coalesce_key = $3
+          AND d.status = 'pending' AND d.attempt_count = 0 AND d.next_attempt_at > $4
+        FOR UPDATE OF d`,
+      [tenantId, source, coalesceKey, now.toISOString()],
+    );
+    return rows[0]?.event_id ?? null;
+  }
+
+  /** Replaces the body and occurrence time (ISO 8601 UTC) of a waiting event. */
+  async replaceBody(eventId: string, body: string, occurredAt: string): Promise<void> {
+    await this.q.query(`UPDATE webhook_events SET body = $2, occurred_at = $3 WHERE event_id = $1`, [eventId, body, occurredAt]);
+  }
+
+  /**
+   * Writes one event not tied to an order (catalog events) with `coalesceKey` and its one `pending` delivery due at
+   * `dueAt`. Unlike {@link enqueue} it does not check the endpoint subscription: the caller chose the targets.
+   */
+  async enqueueCoalescible(e: CoalescibleEntry): Promise<void> {
+    await this.q.query(
+      `INSERT INTO webhook_events (event_id, tenant_id, source, order_id, type, occurred_at, body, coalesce_key)
+       VALUES ($1, $2, $3, NULL, $4, $5, $6, $7)`,
+      [e.eventId, e.tenantId, e.source, e.type, e.occurredAt, e.body, e.coalesceKey],
+    );
+    await this.q.query(
+      `INSERT INTO webhook_deliveries (id, event_id, tenant_id, source, status, next_attempt_at, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, 'pending', $5, $6, $6)`,
+      [e.deliveryId, e.eventId, e.tenantId, e.source, e.dueAt, e.createdAt],
+    );
+  }
+}
+
+/** An event without an order that a newer one of the same `coalesceKey` may replace while it waits. */
+export interface CoalescibleEntry {
+  eventId: string;
+  tenantId: string;
+  source: string;
+  type: string;
+  /** ISO 8601 UTC instant of the change. */
+  occurredAt: string;
+  /** The serialised webhook body, sent byte for byte. */
+  body: string;
+  /** e.g. `menu.updated:<pointId>`. */
+  coalesceKey: string;
+  deliveryId: string;
+  /** ISO 8601 UTC instant the first delivery is due. */
+  dueAt: string;
+  /** ISO 8601 UTC instant the rows are written. */
+  createdAt: string;
 }
