@@ -1,8 +1,9 @@
 import { AccountLockout, AdminAuthService, type AdminSettings } from '@app/admin-web';
 import type { Clock, Db, IdSource } from '@app/shared';
 import { CallbacksRepo } from '../callbacks/callbacks.repo.js';
-import { DocumentsAdminQueries } from '../documents/documents-admin.queries.js';
+import { DocumentsRepo } from '../documents/documents.repo.js';
 import type { EdoServices } from '../edo/edo.module.js';
+import { nextBatchTick } from '../jobs/batch-schedule.js';
 import type { KeyUsageCounter } from '../keys/key-usage.js';
 import { KeysQueries } from '../keys/keys.queries.js';
 import type { KeysRepo } from '../keys/keys.repo.js';
@@ -38,7 +39,8 @@ export function createAdminServices(d: {
   /** A failed document back in the queue, its old callback dropped so the new outcome is called back. */
   const retryFailed = async (id: string): Promise<boolean> => {
     const ok = await d.db.tx(async (q) => {
-      if (!(await new DocumentsAdminQueries(q).requeueFailed(id, d.clock.now()))) return false;
+      const now = d.clock.now();
+      if (!(await new DocumentsRepo(q).requeueFailed(id, now, nextBatchTick(now)))) return false;
       await new CallbacksRepo(q).deleteForDocument(id);
       return true;
     });

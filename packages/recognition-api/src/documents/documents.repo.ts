@@ -188,4 +188,22 @@ export class DocumentsRepo {
         );
     return rows.length > 0;
   }
+
+  /**
+   * Puts a `failed` document back in the queue as a new upload would be (`queued`, due `now`, a batch one at
+   * `batchDueAt`, the next quarter hour), with its attempts, error and isolation cleared; false when it is not (or
+   * no longer) failed. The lease token moves on, so a late write of a holder of the old run matches nothing.
+   * Not filtered by owner: the admin panel's retry.
+   */
+  async requeueFailed(id: string, now: Date, batchDueAt: Date): Promise<boolean> {
+    const rows = await this.db.query(
+      `UPDATE documents SET status = 'queued',
+              available_at = CASE WHEN priority = 'batch' THEN $3::timestamptz ELSE $2::timestamptz END,
+              lease_until = NULL, lease_token = lease_token + 1, attempts = 0, isolate = false, claimed_alone = false,
+              completed_at = NULL, processing_time_ms = NULL, error_code = NULL, error_message = NULL
+        WHERE id = $1 AND status = 'failed' RETURNING id`,
+      [id, now, batchDueAt],
+    );
+    return rows.length > 0;
+  }
 }
