@@ -18,7 +18,7 @@ export interface AdminAccountOptions {
 export const generatePassword = (): string => randomBytes(14).toString('base64url').slice(0, 18);
 
 /**
- * Makes sure the administrator account exists (issue 10, item 2). Production (`passwordHash`): the account gets that
+ * Makes sure the administrator account exists (docs/admin-panel.md). Production (`passwordHash`): the account gets that
  * hash, and no password is known. Otherwise the embedded default: an existing account keeps its password unless
  * DEMO_ADMIN_PASSWORD differs; a missing one is created with DEMO_ADMIN_PASSWORD or a generated password.
  * Returns the password when it is known to be the current one (for the `npm start` banner), else null.

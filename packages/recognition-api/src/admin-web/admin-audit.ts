@@ -23,7 +23,7 @@ export const ACTION_LABELS: Record<string, string> = {
 };
 
 /**
- * The panel's audit log (issue 23, panel item 5): every change made in the panel and every sign-in attempt, with
+ * The panel's audit log (docs/admin-panel.md): every change made in the panel and every sign-in attempt, with
  * the user, the client address (through TRUST_PROXY), the action and its target. Secrets never go in.
  */
 export class AdminAudit {

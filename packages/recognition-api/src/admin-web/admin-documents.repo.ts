@@ -14,7 +14,7 @@ export interface AdminDocumentFilter {
   review?: boolean;
   /**
    * Text search, case-insensitive substring: `client_ref`, the document number, seller/buyer INN or name of the
-   * recognised data (issue 23, panel item 5).
+   * recognised data (docs/admin-panel.md).
    */
   text?: string;
   limit: number;

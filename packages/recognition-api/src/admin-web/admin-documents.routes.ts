@@ -4,7 +4,7 @@ import { warningsByField } from './admin-documents.service.js';
 import type { AdminServices } from './admin.module.js';
 import { actor, render } from '@app/admin-web';
 
-/** The documents section (issue 10, item 5): list, one document, its page images, exports. */
+/** The documents section (docs/admin-panel.md): list, one document, its page images, exports. */
 export function documentsRoutes(app: FastifyInstance, s: AdminServices): void {
   app.get('/documents', async (req, reply) => {
     const q = req.query as Record<string, unknown>;

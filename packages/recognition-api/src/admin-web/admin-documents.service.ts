@@ -106,7 +106,7 @@ export function warningsByField(warnings: Warning[] | null): Map<string, string[
   return m;
 }
 
-/** The documents section (issue 10, item 5): list with filters and paging, one document, its pages, exports. */
+/** The documents section (docs/admin-panel.md): list with filters and paging, one document, its pages, exports. */
 export class AdminDocumentsService {
   constructor(
     private readonly deps: {

@@ -4,7 +4,7 @@ import { EDO_LABELS } from './admin-edo.service.js';
 import type { AdminServices } from './admin.module.js';
 import { actor, formErrors, render } from '@app/admin-web';
 
-/** The e-document connection section (issue 10, item 4): the form, save, and "Check connection". */
+/** The e-document connection section (docs/admin-panel.md): the form, save, and "Check connection". */
 export function edoRoutes(app: FastifyInstance, s: AdminServices): void {
   const page = async (extra: Record<string, unknown> = {}) => {
     const { view, undecryptable } = await s.edo.show();

@@ -81,7 +81,7 @@ function translate(err: ApiError): AdminError {
 }
 
 /**
- * The e-document connection section (issue 10, item 4): shows the stored connection without its secrets, stores
+ * The e-document connection section (docs/admin-panel.md): shows the stored connection without its secrets, stores
  * a new one (client secret and refresh token are write-only: an empty field keeps the stored value while the hosts
  * stay), and checks it with the gateway health plus the organisation's name and the token's own employee.
  */
@@ -93,7 +93,7 @@ export class AdminEdoService {
     return this.deps.session.tokenStatus();
   }
 
-  /** Deletes the stored connection and drops this instance's client (issue 23, panel item 5). */
+  /** Deletes the stored connection and drops this instance's client (docs/admin-panel.md). */
   async disconnect(): Promise<void> {
     await this.deps.connection.clear();
     await this.deps.session.reset();

@@ -7,7 +7,7 @@ import { actor, formErrors, render } from '@app/admin-web';
 
 const scopeOptions = API_SCOPES.map((value) => ({ value, label: SCOPE_LABELS[value] }));
 
-/** The API keys section (issue 10, item 3). Deactivation asks first on its own page, so it works without JS. */
+/** The API keys section (docs/admin-panel.md). Deactivation asks first on its own page, so it works without JS. */
 export function keysRoutes(app: FastifyInstance, s: AdminServices): void {
   const page = async (extra: Record<string, unknown> = {}) => ({
     section: 'keys',

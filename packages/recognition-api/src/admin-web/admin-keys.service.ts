@@ -23,7 +23,7 @@ function parseScopes(value: unknown): ApiScope[] {
 }
 
 /**
- * The API keys section (issue 10, item 3; Spec: Authentication, rule 1): list with usage, create (the key is
+ * The API keys section (docs/admin-panel.md; Spec: Authentication, rule 1): list with usage, create (the key is
  * returned once), deactivate and reactivate. Deactivation takes effect on the next request (the key check reads
  * the row every time).
  */
@@ -49,7 +49,7 @@ export class AdminKeysService {
   }
 
   /**
-   * Replaces a key's scopes (issue 23, panel item 5); takes effect on the key's next request.
+   * Replaces a key's scopes (docs/admin-panel.md); takes effect on the key's next request.
    * @throws AdminError VALIDATION naming `scopes`, NOT_FOUND when there is no such key.
    */
   async setScopes(id: string, scopes: unknown): Promise<ApiScope[]> {
@@ -59,7 +59,7 @@ export class AdminKeysService {
   }
 
   /**
-   * A new callback signing secret for the key (issue 23, panel item 5), to be shown once; callbacks still pending
+   * A new callback signing secret for the key (docs/admin-panel.md), to be shown once; callbacks still pending
    * are signed with it. @throws AdminError NOT_FOUND.
    */
   async rotateCallbackSecret(id: string): Promise<string> {

@@ -17,7 +17,7 @@ export const MANUAL_CHECK_BELOW = 0.8;
 /**
  * `manual_check_recommended` (ours, additive to the spec): the spec's "below 0.80" (Spec: Validation and
  * confidence), and also any document with a value the engine asks a person to compare with the page
- * (doubtful-fields.ts) or a corrective document it did not read (issue 20). On the development set's clean and scan
+ * (doubtful-fields.ts) or a corrective document it did not read (docs/decisions.md, "Reading real documents"). On the development set's clean and scan
  * tiers confidence < 0.80 alone caught 9 of 14 documents with a wrong field; with the doubtful values, 14 of 14.
  */
 export function manualCheckRecommended(confidence: number | null | undefined, warnings: readonly { message: string }[] | null | undefined): boolean {

@@ -2,7 +2,7 @@ import type { EngineWarning, RecognizedData } from '../engine.port.js';
 
 /**
  * Field confidence (0..1, docs/recognition-engine.md "Field confidence") below which a value that no check of the
- * document can prove is reported as a warning. Measured on the development set's scan tier (issue 20): item names
+ * document can prove is reported as a warning. Measured on the development set's scan tier: item names
  * below 0.9 were wrong 64 times in 97, at 0.9 or above 0 times in 10.
  */
 export const SURE_FIELD_CONFIDENCE = 0.9;
@@ -23,7 +23,7 @@ export const isDoubtfulValueWarning = (w: { message: string }): boolean => w.mes
  * model lacks ("Кпау{", "С$", "АНаз)ез!дп" — a closing bracket inside a word; "*" and "#" are left out, catalogues print
  * "М8*40" and "#120"), a word mixing Latin and Cyrillic letters ("ВасК-UР$"), and one digit between letters, the next
  * lower-case ("Т1ы", "В1осК"; "Ду15мм" is printed so). Word confidences alone missed these: Tesseract is often sure
- * of a wrong glyph, so such names came back at confidence 1.0 (issue 20).
+ * of a wrong glyph, so such names came back at confidence 1.0.
  */
 export function suspiciousName(name: string): boolean {
   return (
@@ -41,7 +41,7 @@ const ZERO_LED_NUMBER = /(?<=^|\s)0\d{3}(?=[\s,;]|$)/;
 
 /**
  * Words both Tesseract reads agree on and still may be wrong, because the glyphs read the same either way, so
- * neither the second read nor the script rules can settle them (development set, issue 20: these were the item
+ * neither the second read nor the script rules can settle them (development set: these were the item
  * names wrong at field confidence ≥ 0.9):
  * - a word of three or more capitals that print alike in Latin and Cyrillic (`МАММ`/`MANN`, `ТЕХЕТ`): which alphabet,
  *   and whether `М` was an `N` the rus model has no letter for, is a guess;

@@ -67,7 +67,7 @@ export function detectDocumentType(lines: TextLine[]): DocumentType | null {
 /**
  * A line's text without the values that name other documents: a счёт-фактура's line (5а) "Документ об отгрузке
  * № п/п 1-3 № УПД-0412 от …" (or "… Универсальный передаточный документ № 12") and line (5) cite the shipping and
- * payment documents, and those words must not make the invoice a UPD (issue 20). Text left of the label stays: the
+ * payment documents, and those words must not make the invoice a UPD. Text left of the label stays: the
  * UPD's status box shares lines with these rows.
  */
 function ownText(text: string): string {
@@ -82,7 +82,7 @@ export interface CorrectionNotice {
 }
 
 /**
- * Detects a corrected document on the first page (issue 20). A corrective document ("Универсальный
+ * Detects a corrected document on the first page (docs/decisions.md, "Reading real documents"). A corrective document ("Универсальный
  * корректировочный документ", "Корректировочный счёт-фактура", form of ПП 1137 appendix 2) prints amounts before and
  * after the change and their difference: read as a plain UPD it would give wrong positive amounts, so the caller
  * must not return its table as items. A revision ("Исправление № 2 от …", line 1а filled) is a full document that

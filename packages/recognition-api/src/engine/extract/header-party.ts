@@ -81,7 +81,7 @@ function idComplete(p: { part: Part; words: Word[] }): boolean {
 
 /**
  * Parses a TORG-12 party line as 1C prints it: `ООО «…», ИНН …, КПП …, адрес, р/с …, в банке …, БИК …, к/с …`
- * or with `ИНН/КПП x/y` (issue 20). Name = the organisation name as printed with its legal form; the INN and KPP come
+ * or with `ИНН/КПП x/y`. Name = the organisation name as printed with its legal form; the INN and KPP come
  * only from their labels (a 20-digit account is never a name or an INN); the address runs from after the tax ids to
  * the bank details. Field confidences are recorded in `conf` under `${role}.name|inn|kpp|address`.
  */

@@ -23,7 +23,7 @@ export function cellConfidence(cell: Cell | undefined): number {
  * Russian comma ({@link DECIMAL_POINT}), an SAE viscosity "5М/-40" (the rus model's W), the Latin C after a degree
  * sign, the superscript of м² read as "?" or "-", a multiplication sign glued to its unit ("ммх 50" → "мм х 50") and
  * "@"/"©" for the diameter sign Ø. Case is kept as read
- * (issue 20: names may begin lower-case, "п/э пакет", and a forced capital changed nothing a reader needs).
+ * (names may begin lower-case, "п/э пакет", and a forced capital changed nothing a reader needs).
  */
 export function cleanName(text: string): string {
   // The rus model has no Latin W and returns it as slashes ("5W-40" → "5\\/-40"); Cyrillic text never has "\\/".
@@ -56,7 +56,7 @@ export function cleanName(text: string): string {
 /**
  * A decimal point between digits of a Russian name that prints its other fractions with a comma ("125х1,2х22.23")
  * is the comma photo OCR read as a point. A name without a decimal comma keeps its points: catalogues print
- * "USB 3.0", "802.11ac" and "3.5х35" too (issue 20). Only a single fraction group (1–2 digits not followed by another
+ * "USB 3.0", "802.11ac" and "3.5х35" too. Only a single fraction group (1–2 digits not followed by another
  * point and digit), so dates and version-like "1.2.3" stay; nor a number after a Latin word or before Latin
  * letters ("USB 3.0", "802.11ac").
  */

@@ -80,7 +80,7 @@ export function repairLine(it: LineItem, i: number, warnings: EngineWarning[], c
 
 /**
  * Flags a printed total that is one digit away from the sum of its (consistent) lines, keeping the total as printed
- * (Spec: Validation, rule on totals; issue 20). One digit apart is either a misread digit of the total or a lost
+ * (Spec: Validation, rule on totals). One digit apart is either a misread digit of the total or a lost
  * line whose amount is a round number (12 345,00 read as the sum 11 345,00 of the lines found): the data cannot tell
  * them apart, so neither is "corrected"; the warning says which sum the lines give. Validation adds its own
  * "total ≠ sum of lines" remark and cross-check.ts caps the total's confidence.

@@ -23,7 +23,7 @@ export interface PageOcr {
 
 /**
  * Page segmentation mode 4 (one column of text of variable sizes): keeps table rows as lines and reads narrow cells
- * psm 3 drops. Languages by image quality (issue 12, measured in docs/recognition-engine.md "Latin letters"): `rus`
+ * psm 3 drops. Languages by image quality (measured in docs/recognition-engine.md "Latin letters"): `rus`
  * by default. `rus+eng` reads Latin brand names and model codes ("HP CF283A", which rus returns as "НР СЕ283А" or
  * garbage), settled per token by extract/script.ts, but on the benchmark it also took Cyrillic names ("Масло" →
  * "Macno"): scans fully correct fell from 6/6 to 3/6 on the same seeds, and on photos it lost whole tables. So it is

@@ -34,7 +34,7 @@ const valueText = (ws: Word[]): string =>
 
 /**
  * Phone photos sometimes lose the value of a UPD's "ИНН/КПП продавца: 6164731610/616401001" line whole: the
- * page's Tesseract layout returns a lone "4" for it although the digits are sharp (issue 12, photo-table seeds
+ * page's Tesseract layout returns a lone "4" for it although the digits are sharp (docgen photo-table seeds
  * 13003, 13009). For each tax-id line whose value fails its checks, the value's region — from the label to the
  * form's field reference "(2б)" or the page edge — is cropped, enlarged and read again as a single line
  * (`--psm 7`, then `--psm 6`); the re-read replaces the line's value words only when it validates (INN check

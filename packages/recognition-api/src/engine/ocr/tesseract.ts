@@ -15,8 +15,8 @@ export interface TesseractCall {
   languages?: string;
   /**
    * Address-space limit of the process in MB (util-linux `prlimit --as`), so a page that makes Tesseract's native
-   * memory run away kills only that Tesseract, never the worker process and the documents it shares (issue 27,
-   * defect 3). Absent or 0: no limit. Measured: a scanned A4 invoice page peaks at ~75 MB resident.
+   * memory run away kills only that Tesseract, never the worker process and the documents it shares (docs/decisions.md,
+   * "Processing and queue"). Absent or 0: no limit. Measured: a scanned A4 invoice page peaks at ~75 MB resident.
    */
   memoryMb?: number;
 }

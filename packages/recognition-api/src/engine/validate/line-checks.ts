@@ -14,7 +14,7 @@ export const LINE_TOLERANCE_KOPECKS = 1;
  * Rule 1's `quantity × price = amount_without_nds` as real 1C documents satisfy it: within one kopeck, or the price
  * is the amount divided by the quantity rounded to kopecks. The second case is a price that includes VAT (or a
  * price computed back from the amount): 1C prints the per-unit price without VAT rounded, so quantity × price may
- * miss the amount by up to quantity × 0.005 RUB (issue 20). Roubles in, as printed.
+ * miss the amount by up to quantity × 0.005 RUB (docs/decisions.md, "Reading real documents"). Roubles in, as printed.
  */
 export function priceTimesQuantityHolds(q: number, p: number, net: number): boolean {
   if (Math.abs(Math.round(q * p * 100) - kopecks(net)) <= LINE_TOLERANCE_KOPECKS) return true;
@@ -32,7 +32,7 @@ export function checkLine(item: LineItem, i: number, date: CalendarDate | null, 
   const f = (name: string) => `items[${i}].${name}`;
   const { quantity: q, price: p, amount_without_nds: net, nds_amount: vat, amount_with_nds: gross } = item;
   // An empty value skips the checks below, so it is a finding of its own: a cell the reader lost must not pass as
-  // a line that holds (issue 20: the scan tier lost amounts without any warning).
+  // a line that holds (the scan tier lost amounts without any warning).
   for (const [name, what, v] of [
     ['quantity', 'quantity', q],
     ['price', 'price', p],
