@@ -1,5 +1,5 @@
 /**
- * Recognition under load (issue 11): `npm run bench -- recognition-load [--docs-per-client 3] [--skip-speed]`.
+ * Recognition under load: `npm run bench -- recognition-load [--docs-per-client 3] [--skip-speed]`.
  * Runs the real service in this process (real worker pools and Tesseract, PGlite in a temp folder, or
  * DATABASE_URL) and measures what the API's event loop feels:
  *  A. Event loop: `perf_hooks.monitorEventLoopDelay` p50/p99/max and `GET /api/v1/documents` latency, first idle,

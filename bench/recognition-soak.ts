@@ -1,5 +1,5 @@
 /**
- * Soak of the recognition job machinery (issue 27, "Done when"): `DATABASE_URL=postgres://… npm run bench --
+ * Soak of the recognition job machinery: `DATABASE_URL=postgres://… npm run bench --
  * recognition-soak [--docs 500] [--workers 3]`. Not part of `npm test`. On a fresh PostgreSQL database it uploads
  * `--docs` documents with a `callback_url` to a local receiver (which answers 500 to one POST in ten, so retries
  * happen), starts `--workers` worker processes (bench/recognition/soak-worker.ts: the real worker-only service

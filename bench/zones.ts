@@ -1,5 +1,5 @@
 /**
- * Zone choice benchmark (issue 13): time per choice of the brute-force `chooseZone` (every polygon rebuilt and
+ * Zone choice benchmark: time per choice of the brute-force `chooseZone` (every polygon rebuilt and
  * tested) against the prepared `ZoneIndex` (Flatbush over bounding boxes, exact test of the candidates only), for
  * 100, 1,000 and 10,000 zones of 24 vertices over a Moscow-sized area. Pure CPU, no database and no HTTP: the
  * per-resolve cost of the revision read is in the read benchmark. Both choices are checked to agree on every sample.

@@ -1,5 +1,5 @@
 /**
- * Honest HTTP benchmarks of the Delivery Partner API (issue 13 item 1). The server under test is the compiled
+ * Honest HTTP benchmarks of the Delivery Partner API. The server under test is the compiled
  * delivery API started as in production (bench/http/world.ts) on a dedicated PostgreSQL database; the load
  * generator is autocannon in a separate process (bench/http/load-child.ts) that signs every request with a fresh
  * X-Request-ID; the baseline is a bare Fastify server in its own process answering the same bytes

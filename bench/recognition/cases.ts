@@ -8,11 +8,11 @@ export interface BenchSet {
   options: (i: number) => Partial<GenerateOptions>;
 }
 
-/** The quality tiers of issue 5 (seeds 10000 + 1000 × tier index + i, docgen defaults). */
+/** The quality tiers (seeds 10000 + 1000 × tier index + i, docgen defaults). */
 export const tierSet = (tier: Tier, index: number): BenchSet => ({ name: tier, tier, seedBase: 10000 + 1000 * index, options: () => ({}) });
 
 /**
- * Cases of issue 12 ("Recognition quality"), each on clean 300 DPI pages unless said otherwise:
+ * Recognition-quality cases, each on clean 300 DPI pages unless said otherwise:
  * - `latin`: item names with Latin brands and model codes (docgen `latinNames`);
  * - `word-dates`: the document date printed in words, the four styles in turn ("12 марта 2026 г.", «12» …, "12" …, 12 март 2026);
  * - `multipage`: 26–45 lines over three or four sheets, continuation sheets alternately with and without a header;

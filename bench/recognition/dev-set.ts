@@ -1,5 +1,5 @@
 /**
- * The independent development set (`../shared/data/recognition-dev/`, issue 20): starts the real recognition service
+ * The independent development set (`../shared/data/recognition-dev/`): starts the real recognition service
  * in this process (PGlite in a temp folder, real worker pools and Tesseract, no callbacks) and runs the set's own scorer
  * (`score.mjs`, unchanged) against it, so the numbers are the scorer's, not ours.
  * `npm run bench -- recognition-dev [--tier clean|scan|photo|all] [--only id,id] [--limit N] [--out file.json]`;

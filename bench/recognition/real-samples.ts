@@ -11,8 +11,8 @@ const ALT_PDF_DIR = '/work/shared/data/torg12-1c-samples/pdf';
  * Runs the engine on the real 1C TORG-12 samples (LibreOffice Calc prints of 1C's .xls, `pdf/` beside them),
  * rendered with `pdftoppm -r 200` (the OCR path, as a 200 DPI scan of the print) and as the PDF itself (text layer,
  * engine/pdf), prints what each read, and scores the OCR path against the text layer: the text layer is the
- * document's own characters, so every header key field and numeric cell where the two differ is an OCR-path error
- * (issue 20). Names are compared exactly; the score line gives right / compared per group.
+ * document's own characters, so every header key field and numeric cell where the two differ is an OCR-path error.
+ * Names are compared exactly; the score line gives right / compared per group.
  */
 export async function runRealSamples(engine: LocalOcrEngine): Promise<void> {
   const dir = [PDF_DIR, ALT_PDF_DIR].find((d) => existsSync(d));

@@ -1,5 +1,5 @@
 /**
- * Reliability of the confidence the service returns (issue 20), from a development-set scorer report
+ * Reliability of the confidence the service returns, from a development-set scorer report
  * (`npm run bench -- recognition-dev --out file.json`, or `score.mjs` with OUT_JSON).
  * `npx tsx bench/recognition/reliability.ts file.json [more.json …]`. Not a test.
  *

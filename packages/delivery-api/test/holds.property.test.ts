@@ -11,7 +11,7 @@ import { MARGHERITA, makeWorld, sampleMenu, type World } from './harness.js';
 import { checkoutOrder } from './order-factory.js';
 
 /**
- * Issues 15 and 21: the hold-leg state machine, order creation, the POS flow, cancellations and the sweeper under
+ * The hold-leg state machine, order creation, the POS flow, cancellations and the sweeper under
  * random interleavings (fast-check). A run has one to three orders of different guests (coupon, bonus and
  * certificate in several mixes). Its steps: creations of the current body by one to three clients at once, a
  * corrected body from a new calculation, POS claims and reports, partner cancellations at any state, the POS

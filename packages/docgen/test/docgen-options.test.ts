@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DATE_STYLES, generateTruth, LATIN_PRODUCTS, partyLine, printDate, REAL_PRODUCTS } from '../src/index.js';
 
-describe('docgen options of issue 12', () => {
+describe('docgen options for the hard tiers', () => {
   it('prints dates in every style; the truth stays DD.MM.YYYY', () => {
     expect(DATE_STYLES.map((s) => printDate('05.03.2026', s))).toEqual([
       '05.03.2026',
@@ -15,7 +15,7 @@ describe('docgen options of issue 12', () => {
     expect(html).toContain(`от ${printDate(truth.document.date!, 'guillemets')}`);
   });
 
-  it('partyStyle prints TORG-12 parties as 1C does, with phone and bank details; the truth is unchanged (issue 20)', () => {
+  it('partyStyle prints TORG-12 parties as 1C does, with phone and bank details; the truth is unchanged', () => {
     const short = generateTruth({ seed: 21, type: 'torg12', tier: 'scan' });
     const bank = generateTruth({ seed: 21, type: 'torg12', tier: 'scan', partyStyle: '1c-bank' });
     expect(bank.truth).toEqual(short.truth);
@@ -28,7 +28,7 @@ describe('docgen options of issue 12', () => {
     expect(pair).toContain('ИНН/КПП 6229000012/622901001, 390000, г. Рязань, тел.:');
   });
 
-  it('realNames prints real-catalogue names; pricesIncludeVat rounds the printed price (issue 20)', () => {
+  it('realNames prints real-catalogue names; pricesIncludeVat rounds the printed price', () => {
     const real = generateTruth({ seed: 31, type: 'upd', tier: 'scan', lines: 25, realNames: true });
     expect(real.truth.items.every((i) => REAL_PRODUCTS.some((p) => p.name === i.name))).toBe(true);
     expect(real.html).toContain(real.truth.items[0].name.replace(/"/g, '&quot;').slice(0, 12));
@@ -48,7 +48,7 @@ describe('docgen options of issue 12', () => {
     expect(off).toBeGreaterThan(0);
   });
 
-  it("stamps put the seller's seal (with its INN) on the last sheet only; the truth is unchanged (issue 20)", () => {
+  it("stamps put the seller's seal (with its INN) on the last sheet only; the truth is unchanged", () => {
     const plain = generateTruth({ seed: 33, type: 'upd', tier: 'scan', lines: 30 });
     const stamped = generateTruth({ seed: 33, type: 'upd', tier: 'scan', lines: 30, stamps: true });
     expect(stamped.truth).toEqual(plain.truth);

@@ -41,7 +41,7 @@ describe('photo-table tier (a sheet photographed on a desk)', () => {
     expect(share).toBeLessThan(0.9);
   }, 120_000);
 
-  it('photo-phone (issue 20): the sheet at 150–170 DPI, motion-blurred, JPEG 60–68, same for the same seed', async () => {
+  it('photo-phone: the sheet at 150–170 DPI, motion-blurred, JPEG 60–68, same for the same seed', async () => {
     const page = await sharp({ create: { width: 3508, height: 2480, channels: 3, background: '#ffffff' } })
       .composite([{ input: { create: { width: 2000, height: 40, channels: 3, background: '#000000' } }, left: 700, top: 1200 }])
       .png()

@@ -1,5 +1,5 @@
 /**
- * Issue 27, defect 4: callback deliveries are fenced like jobs (a sender whose lease was taken over records
+ * Callback deliveries are fenced like jobs (a sender whose lease was taken over records
  * nothing), one POST has a hard deadline (a trickling receiver cannot hold it past the lease), every callback is
  * signed (rows without a key too), and the caller sees and re-sends its callback (GET …/callbacks, POST
  * …/callbacks/resend). Outgoing HTTP is a scripted fake; clock and timers are manual.
@@ -63,7 +63,7 @@ const history = (id: string, key = h.keyA) =>
 const resend = (id: string, key = h.keyA) =>
   h.app.inject({ method: 'POST', url: `/api/v1/documents/${id}/callbacks/resend`, headers: { 'x-api-key': key } });
 
-describe('deliveries are fenced and bounded (issue 27, defect 4)', () => {
+describe('deliveries are fenced and bounded', () => {
   it('a sender whose lease was taken over records nothing when its stale POST is finally answered', async () => {
     const id = await completedDoc();
     const a = newSender();
@@ -97,7 +97,7 @@ describe('deliveries are fenced and bounded (issue 27, defect 4)', () => {
   });
 });
 
-describe('every callback is signed (issue 27, defect 4)', () => {
+describe('every callback is signed', () => {
   it('a row without a key (older than migration 003) is signed with its document key secret', async () => {
     const id = await completedDoc();
     await h.db.query('UPDATE callbacks SET api_key_id = NULL WHERE document_id = $1', [id]);

@@ -8,7 +8,7 @@ import { runWorkerStep } from '../src/jobs/worker.js';
 import { makeHarness, type Harness } from './harness.js';
 import { pngPage, recognizeForm } from './fixtures.js';
 
-/** Parallel, signed callbacks (issue 11, item 4). */
+/** Parallel, signed callbacks. */
 let h: Harness;
 let good: Server;
 let hanging: Server;

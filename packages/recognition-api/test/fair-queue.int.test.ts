@@ -3,7 +3,7 @@ import { JOB_LEASE_MS } from '../src/jobs/lease.js';
 import { makeHarness, type Harness } from './harness.js';
 import { pngPage, recognizeForm } from './fixtures.js';
 
-/** Fair claim order of the queue (issue 11, item 3), on the real database. */
+/** Fair claim order of the queue, on the real database. */
 let h: Harness;
 beforeAll(async () => {
   h = await makeHarness();
@@ -80,7 +80,7 @@ describe('fair queue', () => {
   });
 });
 
-describe('batch share (issue 27, defect 6)', () => {
+describe('batch share', () => {
   it('under a sustained normal load every 4th claim takes due batch work, so a quarter-hour batch is not starved', async () => {
     const batch = [await upload(h.keyB, 'batch'), await upload(h.keyB, 'batch')];
     h.clock.advance(15 * 60_000); // the tick: both batch documents are due

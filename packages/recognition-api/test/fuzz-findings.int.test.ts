@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeHarness, type Harness } from './harness.js';
 import { pngPage, recognizeForm } from './fixtures.js';
 
-/** Findings of the fuzz campaign of issue 11, each with the answer it must now get. */
+/** Findings of the fuzz campaign, each with the answer it must now get. */
 let prod: Harness;
 let demo: Harness;
 const resolve = async (host: string) =>

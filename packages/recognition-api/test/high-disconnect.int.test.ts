@@ -1,5 +1,5 @@
 /**
- * Issue 27, defect 5: a priority=high client that disconnects no longer holds its lane slot until the deadline.
+ * A priority=high client that disconnects no longer holds its lane slot until the deadline.
  * Over real HTTP (the disconnect is a closed socket): the engine is aborted, the slot is free at once, and the
  * document is handed to the background queue (queued, uncharged, still `high`), where a worker finishes it.
  */

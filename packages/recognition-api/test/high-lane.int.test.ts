@@ -74,7 +74,7 @@ const postHigh = async () =>
   });
 const docs = async () => h.db.query<{ id: string; status: string; error_code: string | null }>('SELECT id, status, error_code FROM documents');
 
-describe('priority=high lane (issue 11, item 2)', () => {
+describe('priority=high lane', () => {
   it('answers 422 RECOGNITION_TIMEOUT exactly at the deadline although the engine never stops, document failed', async () => {
     const pending = postHigh();
     await until(() => engine.calls.length === 1);
@@ -149,7 +149,7 @@ describe('priority=high lane (issue 11, item 2)', () => {
   });
 });
 
-describe('leases and the worker-side timeout (issue 11, items 2 and 3)', () => {
+describe('leases and the worker-side timeout', () => {
   const worker = () =>
     runWorkerStep({ queue: h.services.queue, processor: h.services.processor, clock, scheduler: sched, jobTimeoutMs: 10 * 60_000 });
   const upload = async () =>

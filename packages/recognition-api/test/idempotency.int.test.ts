@@ -1,5 +1,5 @@
 /**
- * Issue 27, defect 5: `Idempotency-Key` on POST /api/v1/recognize. The same key with the same files and
+ * `Idempotency-Key` on POST /api/v1/recognize. The same key with the same files and
  * parameters within 24 h answers with the first request's document instead of creating another; the key with
  * other files is a clear 422 that changes nothing; the binding is per API key, ends after 24 h or with DELETE.
  */

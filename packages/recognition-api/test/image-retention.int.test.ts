@@ -27,7 +27,7 @@ const upload = async () => {
 const work = () => runWorkerStep({ queue: h.services.queue, processor: h.services.processor, clock: h.clock });
 const get = (url: string) => h.app.inject({ method: 'GET', url, headers: { 'x-api-key': h.keyA } });
 
-describe('Image retention (issue 13)', () => {
+describe('Image retention', () => {
   it('deletes the page images of documents finished more than 30 days ago; the data stays; queued ones are kept', async () => {
     h.engine.data = makeData();
     const old = await upload();

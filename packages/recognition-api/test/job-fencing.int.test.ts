@@ -1,5 +1,5 @@
 /**
- * Issue 27, defects 1 and 2 in one process (PGlite, manual clock and scheduler): every write of a job holder is
+ * Job fencing and shutdown in one process (PGlite, manual clock and scheduler): every write of a job holder is
  * fenced by its claim's token, a holder whose renewal finds the document taken over stops without writing, and a
  * shutdown releases the document at once without charging the attempt. The multi-process versions (a SIGSTOPped
  * worker, a SIGTERMed one) are test/job-fencing.pg.test.ts.
@@ -58,7 +58,7 @@ async function until(cond: () => boolean): Promise<void> {
 const work = (shutdown?: AbortSignal) =>
   runWorkerStep({ queue: h.services.queue, processor: h.services.processor, clock, scheduler: sched, leaseMs: LEASE_MS, shutdown });
 
-describe('job writes are fenced by the claim token (issue 27, defect 1)', () => {
+describe('job writes are fenced by the claim token', () => {
   it('a stalled holder whose document was claimed again aborts at its next renewal and writes nothing', async () => {
     const id = await upload();
     h.engine.gate = new Promise(() => {}); // W1 is recognising "forever"
@@ -95,7 +95,7 @@ describe('job writes are fenced by the claim token (issue 27, defect 1)', () => 
   });
 });
 
-describe('shutdown releases the job at once, uncharged (issue 27, defect 2)', () => {
+describe('shutdown releases the job at once, uncharged', () => {
   it('the engine is aborted and the document is queued again, due now, with its attempt given back', async () => {
     const id = await upload();
     h.engine.gate = new Promise(() => {});

@@ -1,5 +1,5 @@
 /**
- * Issue 27 with real processes on one PostgreSQL queue (collected only when DATABASE_URL is PostgreSQL):
+ * Job fencing with real processes on one PostgreSQL queue (collected only when DATABASE_URL is PostgreSQL):
  * - defect 1: a worker process paused (SIGSTOP) past its lease while a second process claims the document; when it
  *   resumes, its renewal finds the document taken over, its engine is aborted and it writes nothing;
  * - defect 2: the production worker entry (src/worker.ts) on SIGTERM releases its job at once, uncharged, kills the
@@ -132,7 +132,7 @@ const row = async (id: string): Promise<Row> =>
 
 const FENCED_WORKER = join(import.meta.dirname, 'support', 'fenced-worker-process.ts');
 
-describe('a stalled worker process cannot write over the one that took its document (issue 27, defect 1)', () => {
+describe('a stalled worker process cannot write over the one that took its document', () => {
   it('W1 is paused past its lease, W2 claims and completes; W1 resumes, loses its lease, aborts its engine, writes nothing', async () => {
     const id = await upload();
     const w1 = startProcess(FENCED_WORKER, { WORKER_NAME: 'W1', LEASE_MS: '1500', ENGINE_MS: '30000' });
@@ -156,7 +156,7 @@ describe('a stalled worker process cannot write over the one that took its docum
   });
 });
 
-describe('SIGTERM releases the job at once (issue 27, defect 2)', () => {
+describe('SIGTERM releases the job at once', () => {
   it('the worker entry puts the document back uncharged, kills its Tesseract and exits within the grace period', async () => {
     const pids = join(dataDir, 'tesseract-pids');
     const id = await upload();

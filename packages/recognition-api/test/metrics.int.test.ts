@@ -9,7 +9,7 @@ import { runWorkerStep } from '../src/jobs/worker.js';
 import { makeHarness, type Harness } from './harness.js';
 import { pngPage, recognizeForm } from './fixtures.js';
 
-// Issue 9 item 6: /metrics of the recognition service in Prometheus format — queue depth per priority, documents
+// /metrics of the recognition service in Prometheus format — queue depth per priority, documents
 // and pages through the engine, engine time, callback outcomes and request durations by route pattern.
 let h: Harness;
 let receiver: Server;

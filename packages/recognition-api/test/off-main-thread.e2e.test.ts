@@ -7,7 +7,7 @@ import { closeRenderer, generateDocument, type DocType } from '@app/docgen';
 import { startRecognitionService } from '../src/server.js';
 import { recognizeForm } from './fixtures.js';
 
-// Structural proof that pixel work never runs on the API's event loop (issue 11, item 1): in this file every
+// Structural proof that pixel work never runs on the API's event loop: in this file every
 // use of sharp on the main thread throws once the service is up. The service's worker threads load their own,
 // real sharp (vi.mock does not reach into worker threads), so uploads can only be checked, preprocessed and
 // recognised if that work runs in the pool. With the real Tesseract, one generated page of each type is

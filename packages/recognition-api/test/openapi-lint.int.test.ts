@@ -7,7 +7,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeHarness, type Harness } from './harness.js';
 
-// Issue 9 item 1 (recognition part): /openapi.json is complete and usable — real response schemas on every route
+// /openapi.json is complete and usable — real response schemas on every route
 // (no `Type.Unknown()`), lint-clean under Redocly's recommended rules, and types generated from it compile a client.
 let h: Harness;
 let doc: string;
@@ -54,7 +54,7 @@ describe('recognition OpenAPI document', () => {
   it('every operation has an operationId and a response schema, no schema is empty, the panel is hidden', () => {
     const spec = JSON.parse(doc) as { paths: Record<string, Record<string, Operation>>; security: unknown[] };
     const ops = operations(spec);
-    // 5 documents routes + 2 callback routes (issue 27) + health + 18 gateway routes
+    // 5 documents routes + 2 callback routes + health + 18 gateway routes
     expect(ops.length).toBe(26);
     expect(ops.filter((o) => !o.op.operationId).map((o) => `${o.verb} ${o.path}`)).toEqual([]);
     expect(new Set(ops.map((o) => o.op.operationId)).size).toBe(ops.length);

@@ -1,5 +1,5 @@
 /**
- * Issue 27, defect 3: a document that makes the OS kill its process must not take the documents that shared the
+ * A document that makes the OS kill its process must not take the documents that shared the
  * process with it. A "process" here is a JobGate with its own workers, engine and timers; it "dies" when the
  * clock passes its leases while its work never ends (its timers never fire again). The poison document is
  * charged only for deaths while it ran alone and is failed after 3; the innocent one it was claimed with is
@@ -65,7 +65,7 @@ const upload = async (page: Buffer) =>
   (await h.app.inject({ method: 'POST', url: '/api/v1/recognize', headers: { 'x-api-key': h.keyA }, payload: recognizeForm([page]) })).json()
     .id as string;
 
-describe('a poison document (issue 27, defect 3)', () => {
+describe('a poison document', () => {
   it('is charged only when it ran alone; the document claimed with it is never charged and completes', async () => {
     const poison = await upload(poisonPage);
     clock.advance(1);

@@ -1,5 +1,5 @@
 /**
- * Issue 27, defect 3 with real processes on PostgreSQL (collected only when DATABASE_URL is PostgreSQL): a worker
+ * A poison document with real processes on PostgreSQL (collected only when DATABASE_URL is PostgreSQL): a worker
  * process with two workers holds a poison document and an innocent one; the poison one makes the process kill
  * itself (SIGKILL, as the OS would on runaway native memory). A supervisor (this test) restarts the process each
  * time it dies. The poison document is failed after 3 deaths while it ran alone; the innocent one is never
@@ -65,7 +65,7 @@ const upload = async (page: Buffer) =>
 const state = async (id: string) =>
   (await db.query<{ status: string; attempts: number }>('SELECT status, attempts FROM documents WHERE id = $1', [id]))[0]!;
 
-describe('a poison document across process deaths (issue 27, defect 3)', () => {
+describe('a poison document across process deaths', () => {
   it('kills its process 4 times, is failed; the document claimed with it completes uncharged', async () => {
     const poisonPage = await pngPage(80, 60);
     const poison = await upload(poisonPage);

@@ -1,5 +1,5 @@
 /**
- * Issue 27, defect 6 on PostgreSQL (two connections; collected only when DATABASE_URL is PostgreSQL): while one
+ * Queue claims on PostgreSQL (two connections; collected only when DATABASE_URL is PostgreSQL): while one
  * worker is claiming the round-robin key's only due document (its row locked, not yet committed), a second
  * worker claiming at the same moment gets the next key's document instead of coming back empty and idling for
  * a poll interval.
@@ -71,7 +71,7 @@ const queued = (id: string, apiKeyId: string, createdAt: Date): DocumentRecord =
   errorMessage: null,
 });
 
-describe('two workers claiming at the same moment (issue 27, defect 6)', () => {
+describe('two workers claiming at the same moment', () => {
   it("the second gets the next key's document while the first holds the round-robin key's only row", async () => {
     const keys = new KeysRepo(w1, clock);
     const a = (await keys.create('A')).record.id;

@@ -1,5 +1,5 @@
 /**
- * Issue 27, defect 8: the S3-compatible object-store adapter of the FileStore port, against a real S3-compatible
+ * The S3-compatible object-store adapter of the FileStore port, against a real S3-compatible
  * server the test starts (s3rver, in process, on a free port). The port's contract, then the service on it:
  * upload, DELETE, image retention and the orphan sweep work the same as on local disk.
  */

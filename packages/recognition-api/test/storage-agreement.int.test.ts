@@ -1,5 +1,5 @@
 /**
- * Issue 27, defect 7: storage and rows agree. DELETE removes the row, its callback and the callback's attempts in
+ * Storage and rows agree. DELETE removes the row, its callback and the callback's attempts in
  * one transaction (a failure half-way changes nothing), and the orphan sweep removes files that have no row (an
  * upload or a DELETE that crashed between files and row) once they are an hour old.
  */

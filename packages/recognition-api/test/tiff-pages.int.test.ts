@@ -1,5 +1,5 @@
 /**
- * Issue 27, defect 7: a multi-page TIFF is a whole document. Every page is checked at upload and counts against
+ * A multi-page TIFF is a whole document. Every page is checked at upload and counts against
  * the 5 pages of a request (422 beyond, nothing stored), and the engines read every page: the local OCR engine
  * (with a stand-in Tesseract that reports each page it is given) and the AI adapter's page list.
  */

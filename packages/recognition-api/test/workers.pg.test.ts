@@ -75,7 +75,7 @@ function startWorker(): Promise<{ done: Promise<{ calls: number }> }> {
   });
 }
 
-describe('recognition-worker processes (issue 13)', () => {
+describe('recognition-worker processes', () => {
   it('two worker processes on one queue process every document exactly once', async () => {
     const key = (await services.keys.create('A')).key;
     for (let i = 0; i < DOCS; i++) {

@@ -1,5 +1,5 @@
 /**
- * Issue 27, defect 4: the administration panel's document page shows the document's completion callback — its
+ * The administration panel's document page shows the document's completion callback — its
  * URL, status and every POST with its HTTP status or error — so a failed callback is visible beyond metrics.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -8,7 +8,7 @@ import { ADMIN_PASSWORD, ADMIN_USER } from './admin-harness.js';
 import { launchChromium } from '@app/admin-web/testing';
 
 /**
- * Issue 23, panel items 1–4 in Chromium: sign-in behind a TLS proxy (X-Forwarded-For/-Proto, TRUST_PROXY), a reload
+ * Sign-in behind a TLS proxy (X-Forwarded-For/-Proto, TRUST_PROXY), a reload
  * after key creation, TIFF and PDF pages shown, stored secrets bound to their hosts. Screenshots go to
  * /tmp/shots-h23/ for review.
  */

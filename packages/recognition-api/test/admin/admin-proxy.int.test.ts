@@ -3,7 +3,7 @@ import { parseTrustProxy } from '../../src/config.js';
 import type { Harness } from '../harness.js';
 import { ADMIN_PASSWORD, ADMIN_USER, makeAdminHarness, PanelClient } from './admin-harness.js';
 
-/** Issue 23, panel item 2: TRUST_PROXY for the client address and https, Secure by default, HSTS, per-account lockout. */
+/** TRUST_PROXY for the client address and https, Secure by default, HSTS, per-account lockout. */
 let h: Harness | undefined;
 afterEach(async () => {
   await h?.close();

@@ -58,7 +58,7 @@ describe('callback URL address checks', () => {
     ).rejects.toThrow(/does not resolve/);
   });
 
-  // Fuzz finding (issue 11): every one of these was accepted under `npm start`.
+  // Fuzz finding: every one of these was accepted under `npm start`.
   const fuzz = [
     'http://127.0.0.1/h',
     'http://169.254.169.254/latest/meta-data/',

@@ -13,7 +13,7 @@ import { type Answer, missingPaths, startReplayServer } from './diadoc-replay.js
 import { makeEdoRig, type EdoRig } from './edo-fixtures.js';
 
 /**
- * Issue 23, item 8: Diadoc's own published examples (DIADOC_EXAMPLES_DIR, sources in its SOURCES.md) replayed through the
+ * Diadoc's own published examples (DIADOC_EXAMPLES_DIR, sources in its SOURCES.md) replayed through the
  * adapter and the gateway routes with a tiny local server instead of the simulator; then the simulator is held to
  * the same examples. Where Diadoc publishes no example, answers are composed from published parts only.
  */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeEdoHarness, type EdoHarness } from './edo-harness.js';
 
 /**
- * Regression tests of issue 23's gateway defects 1–6, through the HTTP routes as a spec-following client calls
+ * Regression tests of the gateway's known defects, through the HTTP routes as a spec-following client calls
  * them (the simulator issues IndexKeys of Diadoc's length and shape).
  */
 let e: EdoHarness;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeEdoHarness, type EdoHarness } from './edo-harness.js';
 
-/** Issue 23, gateway item 7: signature content, Diadoc's 405/413 and a 403 on one document, through the routes. */
+/** Signature content, Diadoc's 405/413 and a 403 on one document, through the routes. */
 let e: EdoHarness;
 beforeAll(async () => (e = await makeEdoHarness()));
 afterAll(async () => e.close());

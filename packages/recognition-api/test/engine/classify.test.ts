@@ -66,7 +66,7 @@ describe('classification by the column-number row (word fixtures)', () => {
     expect(detectDocumentType(page('Статус: 1 Счёт-фактура № 5 от 01.02.2025', FORMS.upd.labels))).toBe('upd');
   });
 
-  it('a счёт-фактура whose line (5а) cites a UPD as the shipping document stays an invoice (issue 20)', () => {
+  it('a счёт-фактура whose line (5а) cites a UPD as the shipping document stays an invoice', () => {
     const lines = groupLines([
       ...row(100, [[1500, 'Приложение № 1 к постановлению Правительства Российской Федерации от 26 декабря 2011 г. № 1137']]),
       ...row(160, [
@@ -114,7 +114,7 @@ describe('classification by the column-number row (word fixtures)', () => {
   });
 });
 
-describe('corrected documents (issue 20)', () => {
+describe('corrected documents', () => {
   const lines = (...texts: string[]) => groupLines(texts.flatMap((t, i) => row(100 + 60 * i, [[200, t]])));
 
   it('a corrective document (УКД, корректировочный счёт-фактура) is recognised as such', () => {

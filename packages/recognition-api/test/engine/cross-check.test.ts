@@ -67,7 +67,7 @@ describe('unit code repair from the unit name (OKEI)', () => {
     expect(warnings.map((w) => w.field)).toEqual(['items[0].unit.name', 'items[1].unit.name']);
   });
 
-  it('keeps full unit names 1C prints and unit words not on the short list (issue 20)', () => {
+  it('keeps full unit names 1C prints and unit words not on the short list', () => {
     const d = doc([
       line({ unit: { code: '796', name: 'штука' } }),
       line({ unit: { code: '778', name: 'упаковка' } }),

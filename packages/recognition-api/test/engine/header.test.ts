@@ -31,7 +31,7 @@ describe('TORG-12 party lines', () => {
   });
 });
 
-describe('TORG-12 party lines as 1C prints them with bank details (issue 20)', () => {
+describe('TORG-12 party lines as 1C prints them with bank details', () => {
   const party = (text: string) =>
     parsePartyWords(
       partyLine(

@@ -3,7 +3,7 @@ import { closeRenderer, generateDocument, type GenerateOptions } from '@app/docg
 import { createLocalOcrEngine } from '../../src/engine/ocr/index.js';
 
 // End to end with the real Tesseract, poppler-utils and chromium of scripts/check-system.mjs: one generated document
-// per case of issue 12 ("Recognition quality"), recognised with `document_type=auto` and compared with the
+// per recognition-quality case (bench/recognition/cases.ts), recognised with `document_type=auto` and compared with the
 // generator's truth. Kept small (2–3 lines, one page where the case allows); bench/recognition measures at scale.
 const engine = createLocalOcrEngine({ concurrency: 2 });
 // Latin names need the opt-in rus+eng reading (the default is rus: docs/recognition-engine.md "Latin letters").
@@ -19,7 +19,7 @@ async function recognise(opts: GenerateOptions, e = engine) {
   return { doc, out };
 }
 
-describe('local OCR engine on the cases of issue 12', () => {
+describe('local OCR engine on the recognition-quality cases', () => {
   it('Latin brand names and model codes come back in Latin (opt-in rus+eng and per-token look-alike resolution)', async () => {
     const { doc, out } = await recognise({ seed: 13002, type: 'upd', tier: 'scan', lines: 3, latinNames: true }, latinEngine);
     expect(out.documentType).toBe('upd');

@@ -39,7 +39,7 @@ describe('digit repair from line arithmetic', () => {
     expect(warnings).toEqual([]);
   });
 
-  it('takes a price rounded from a VAT-inclusive price as consistent (quantity × 0,005 RUB, issue 20)', () => {
+  it('takes a price rounded from a VAT-inclusive price as consistent (quantity × 0,005 RUB)', () => {
     // 48 × 312,50 incl. 22 % VAT = 15 000,00; VAT 2 704,92; net 12 295,08; price 256,15; 48 × 256,15 = 12 295,20.
     const it1 = line({ quantity: 48, price: 256.15, amount_without_nds: 12295.08, nds_amount: 2704.92, amount_with_nds: 15000 });
     expect(lineHolds(it1)).toBe(true);
@@ -69,7 +69,7 @@ describe('digit repair from line arithmetic', () => {
     expect(warnings).toEqual([]);
   });
 
-  it('keeps a printed total one digit off the sum of the lines and warns: a lost line looks the same (issue 20)', () => {
+  it('keeps a printed total one digit off the sum of the lines and warns: a lost line looks the same', () => {
     // Lines of 277,75 / 300,00 / 277,75 printed, total 855,50; the 300,00 line was not read, so the lines found
     // sum to 555,50: one digit from the printed total. "Correcting" it would hide the lost line.
     const data: RecognizedData = {

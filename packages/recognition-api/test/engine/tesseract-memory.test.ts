@@ -1,5 +1,5 @@
 /**
- * Issue 27, defect 3: Tesseract runs with an address-space limit (`prlimit --as`), so a page whose native memory
+ * Tesseract runs with an address-space limit (`prlimit --as`), so a page whose native memory
  * runs away kills that Tesseract only, not the worker process with the other documents it holds. A stand-in
  * binary prints the limits it was started with.
  */

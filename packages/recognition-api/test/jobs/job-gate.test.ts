@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { JobGate } from '../../src/jobs/job-gate.js';
 
-describe('JobGate (issue 27, defect 3)', () => {
+describe('JobGate', () => {
   it('a claim made alone holds the others off until it says its document may share, then wakes them', () => {
     let opened = 0;
     const gate = new JobGate(() => opened++);

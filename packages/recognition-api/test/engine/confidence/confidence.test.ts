@@ -11,7 +11,7 @@ describe('computeConfidence (Spec: Validation and confidence)', () => {
   it('never below 0.10', () => expect(computeConfidence({ warnings: 30, emptyCritical: 3, totalsMismatch: true })).toBe(0.1));
 });
 
-describe('manual_check_recommended (ours, issue 20)', () => {
+describe('manual_check_recommended (ours)', () => {
   it('below 0.80 as the spec says', () => {
     expect(manualCheckRecommended(0.75, [])).toBe(true);
     expect(manualCheckRecommended(0.8, [])).toBe(false);

@@ -3,7 +3,7 @@ import { makeData, makeItem } from '../../fixtures.js';
 import { computeConfidence } from '../../../src/engine/confidence/confidence.js';
 import { doubtfulFieldWarnings, SURE_FIELD_CONFIDENCE } from '../../../src/engine/confidence/doubtful-fields.js';
 
-describe('warnings for doubtful values no check can prove (issue 20)', () => {
+describe('warnings for doubtful values no check can prove', () => {
   const data = makeData({
     items: [
       makeItem({ name: 'Кабель ВВГнг-LS 3х2,5 ок' }),

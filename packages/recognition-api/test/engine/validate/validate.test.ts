@@ -31,7 +31,7 @@ describe('validateRecognizedData', () => {
     expect(fields(data)).toEqual(['items[0].amount_without_nds']);
   });
 
-  it('rule 1: a price printed rounded from a VAT-inclusive price is no error; a wrong amount still is (issue 20)', () => {
+  it('rule 1: a price printed rounded from a VAT-inclusive price is no error; a wrong amount still is', () => {
     // 1C, prices incl. 20 % VAT: 150 × 1 250,00 = 187 500,00 gross; VAT 31 250,00; net 156 250,00 → price without
     // VAT 1 041,67 (rounded), and 150 × 1 041,67 = 156 250,50: 50 kopecks off, within 150 × 0,005.
     const item = makeItem({ quantity: 150, price: 1041.67, amount_without_nds: 156250, nds_amount: 31250, amount_with_nds: 187500 });
@@ -43,7 +43,7 @@ describe('validateRecognizedData', () => {
     expect(fields(makeData({ items: [wrong], totals: wrongTotals }))).toEqual(['items[0].amount_without_nds']);
   });
 
-  it('an amount the reader lost is a warning, not a line that silently holds (issue 20)', () => {
+  it('an amount the reader lost is a warning, not a line that silently holds', () => {
     const data = makeData({
       items: [makeItem({ amount_without_nds: null })],
       totals: { amount_without_nds: 200, nds_amount: 40, amount_with_nds: 240 },
