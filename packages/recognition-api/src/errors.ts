@@ -34,7 +34,7 @@ export const ERROR_STATUS = defineErrorTable({
   HIGH_PRIORITY_BUSY: 503,
   /** The API key lacks the scope of the route (`edo` for /api/v1/edo/*, `recognition` for the rest). */
   FORBIDDEN: 403,
-  /** No operator connection is stored (edo-cli set / admin panel). */
+  /** No operator connection is stored (recognition-admin edo set / admin panel). */
   EDO_NOT_CONFIGURED: 503,
   /** The operator or its identity provider refused our credentials (client, secret or refresh token). */
   EDO_UNAUTHORIZED: 502,

@@ -2,7 +2,7 @@
  * Runs the recognition API alone with the environment's configuration (production entry point, as delivery's
  * main.ts): `node packages/recognition-api/dist/main.js` after `npm run build`. Exits 2 with the variable's name on
  * a bad configuration; on SIGTERM/SIGINT closes within RECOGNITION_SHUTDOWN_GRACE_MS (`runMain` of @app/shared).
- * Creates no API key and prints no secret: keys come from `keys-cli.ts create`.
+ * Creates no API key and prints no secret: keys come from `recognition-admin keys create`.
  */
 import { runMain } from '@app/shared';
 import { loadRecognitionConfig } from './config.js';

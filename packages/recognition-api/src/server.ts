@@ -70,7 +70,7 @@ export interface RunningRecognitionService {
   url: string;
   /** The demo API key (plain; scopes recognition and edo) when `demoApiKey` was given, else null. */
   apiKey: string | null;
-  /** The operator connection (what edo-cli and the admin panel use). */
+  /** The operator connection (what recognition-admin edo and the admin panel use). */
   edo: EdoConnectionAdmin;
   /** The administration panel: its URL, user name and the password when known (the demo; null with ADMIN_PASSWORD_HASH). */
   admin: { url: string; username: string; password: string | null };

@@ -119,7 +119,7 @@ export class CallbacksRepo {
 
   /**
    * The secret a callback is signed with: its key's, else (a row without a key) its document's key's. A key
-   * without a secret gets one here (never shown; `keys-cli callback-secret` rotates and prints it), so every
+   * without a secret gets one here (never shown; `recognition-admin keys callback-secret` rotates and prints it), so every
    * callback is signed (docs/decisions.md "Callback delivery"). Null only when neither the key nor the document exists any more.
    */
   async signingSecret(cb: Pick<CallbackRecord, 'apiKeyId' | 'documentId'>, fresh: string): Promise<string | null> {

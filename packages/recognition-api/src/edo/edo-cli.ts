@@ -24,7 +24,7 @@ const FLAGS: Record<string, keyof EdoConnectionInput> = {
 };
 
 /**
- * The e-document operator connection from the command line (like keys-cli; the admin panel uses the same
+ * The e-document operator connection from the command line (like `recognition-admin keys`; the admin panel uses the same
  * EdoConnectionAdmin): `set` stores it (secrets sealed with the master key), `show` prints it without secrets,
  * `test` runs the health check (exit 0 only when connected), `clear` removes it. Same DATABASE_URL / DATA_DIR /
  * EDO_MASTER_KEY as the service; with embedded PGlite, stop the service first (one process per data folder).

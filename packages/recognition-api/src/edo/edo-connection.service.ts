@@ -29,7 +29,7 @@ export interface EdoConnectionView {
   refreshTokenRotatedAt: string | null;
 }
 
-/** Administration of the operator connection, shared by `edo-cli` and the admin panel. */
+/** Administration of the operator connection, shared by `recognition-admin edo` and the admin panel. */
 export interface EdoConnectionAdmin {
   show(): Promise<EdoConnectionView | null>;
   /** @throws ApiError VALIDATION_ERROR naming the bad field (nothing stored then). */

@@ -7,9 +7,9 @@ export type SeedOutcome = 'stored' | 'same' | 'kept-stored';
 /**
  * Stores the connection given by DIADOC_* variables at start-up **only when none is stored** (docs/edo-gateway.md,
  * "Which connection wins"). A stored connection wins over the variables: it may have been edited in the admin panel
- * or with edo-cli, and its refresh token may have been rotated since; overwriting it at every restart would undo the
+ * or with recognition-admin edo, and its refresh token may have been rotated since; overwriting it at every restart would undo the
  * edit and bring back a retired token. When the variables name another client, box or endpoint, the stored one is
- * kept and a warning says how to switch (`edo-cli clear`, then restart; or edit it in the panel).
+ * kept and a warning says how to switch (`recognition-admin edo clear`, then restart; or edit it in the panel).
  */
 export async function seedEdoConnection(
   repo: EdoConnectionRepo,
@@ -31,10 +31,13 @@ export async function seedEdoConnection(
     stored.issuerUrl === (seed.issuerUrl ?? DIADOC_DEFAULTS.issuerUrl).replace(/\/+$/, '') &&
     stored.apiBaseUrl === (seed.apiBaseUrl ?? DIADOC_DEFAULTS.apiBaseUrl).replace(/\/+$/, '');
   if (same) return 'same';
-  log?.('DIADOC_* variables differ from the stored edo connection; the stored one is used (edo-cli clear and restart to take the variables)', {
-    storedBoxId: stored?.boxId ?? null,
-    envBoxId: seed.boxId,
-    revision,
-  });
+  log?.(
+    'DIADOC_* variables differ from the stored edo connection; the stored one is used (recognition-admin edo clear and restart to take the variables)',
+    {
+      storedBoxId: stored?.boxId ?? null,
+      envBoxId: seed.boxId,
+      revision,
+    },
+  );
   return 'kept-stored';
 }

@@ -8,7 +8,7 @@ export type { OperatorFactory } from './edo.port.js';
 
 /**
  * Keeps one operator client for the current connection revision: built on first use, reused (with its cached
- * access token) while the revision stays, rebuilt when `edo-cli set` or the admin panel stores a new connection.
+ * access token) while the revision stays, rebuilt when `recognition-admin edo set` or the admin panel stores a new connection.
  */
 export class EdoSession {
   private current?: { revision: number; operator: EdoOperator };
@@ -24,7 +24,10 @@ export class EdoSession {
     const revision = await this.repo.revision();
     if (revision === null) {
       await this.reset();
-      throw new ApiError('EDO_NOT_CONFIGURED', 'no e-document operator connection is configured; store one with edo-cli set (docs/edo-gateway.md)');
+      throw new ApiError(
+        'EDO_NOT_CONFIGURED',
+        'no e-document operator connection is configured; store one with recognition-admin edo set (docs/edo-gateway.md)',
+      );
     }
     if (this.current?.revision === revision) return this.current.operator;
     this.building ??= this.build().finally(() => (this.building = undefined));
@@ -39,11 +42,11 @@ export class EdoSession {
       if (err instanceof SecretBoxError)
         throw new ApiError(
           'EDO_NOT_CONFIGURED',
-          'the stored operator connection cannot be decrypted with the current master key (EDO_MASTER_KEY); restore that key or store the connection again with edo-cli set',
+          'the stored operator connection cannot be decrypted with the current master key (EDO_MASTER_KEY); restore that key or store the connection again with recognition-admin edo set',
         );
       throw err;
     }
-    if (!conn) throw new ApiError('EDO_NOT_CONFIGURED', 'no e-document operator connection is configured; store one with edo-cli set');
+    if (!conn) throw new ApiError('EDO_NOT_CONFIGURED', 'no e-document operator connection is configured; store one with recognition-admin edo set');
     const entry = { revision: conn.revision, operator: undefined as unknown as EdoOperator };
     // A rotation bumps the stored revision (other instances must reload the token); this client already holds the
     // new token, so it follows the revision instead of being rebuilt (which would refresh, and rotate, again).

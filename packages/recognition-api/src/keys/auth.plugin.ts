@@ -52,7 +52,7 @@ export function installAuth(app: FastifyInstance, keys: KeysRepo, usage?: KeyUsa
     // By the matched route, not the raw URL: the router decodes `%65do` to `edo`, a raw-path check would not.
     const needed = scopeOf(request.routeOptions.url ?? path);
     if (!key.scopes.includes(needed))
-      throw new ApiError('FORBIDDEN', `this API key lacks the "${needed}" scope; an administrator can grant it (keys-cli set-scopes)`);
+      throw new ApiError('FORBIDDEN', `this API key lacks the "${needed}" scope; an administrator can grant it (recognition-admin keys set-scopes)`);
     await keys.touch(key.id);
     request.apiKeyId = key.id;
     request.apiKeyScopes = key.scopes;

@@ -49,7 +49,7 @@ describe('Diadoc adapter: bearer tokens from the OIDC refresh-token grant', () =
     rig.sim.idp.revokeAll();
     const err = await rejection(rig.operator.getMyEmployee());
     expect(err.code).toBe('EDO_UNAUTHORIZED');
-    expect(err.message).toMatch(/invalid_grant.*new refresh token.*edo-cli set --refresh-token/);
+    expect(err.message).toMatch(/invalid_grant.*new refresh token.*recognition-admin edo set --refresh-token/);
   });
 
   it('a wrong client secret is EDO_UNAUTHORIZED naming the client credentials', async () => {

@@ -20,7 +20,7 @@ describe('the operator connection: stored sealed, checked by health, faults mapp
     expect(health.json()).toMatchObject({ status: 'not_configured', authenticated: false, organizations_count: 0, box_id: null });
     const list = await e.inject('GET', '/api/v1/edo/documents?filterCategory=Any.Inbound');
     expect([list.statusCode, list.json().error.code]).toEqual([503, 'EDO_NOT_CONFIGURED']);
-    expect(list.json().error.message).toContain('edo-cli set');
+    expect(list.json().error.message).toContain('recognition-admin edo set');
     expect((await e.inject('GET', '/api/v1/edo/documents')).statusCode).toBe(422);
     expect(e.sim.requests).toEqual([]);
   });

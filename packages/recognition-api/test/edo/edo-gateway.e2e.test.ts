@@ -48,7 +48,7 @@ describe("the gateway through npm start's composition, over real HTTP", () => {
     }
   });
 
-  it('edo-cli set | show | test | clear and keys-cli --scopes over the same data folder', async () => {
+  it('recognition-admin edo set | show | test | clear and keys --scopes over the same data folder', async () => {
     const sim = await startEdoSimulator();
     const env = {
       DATA_DIR: join(dir, 'cli'),

@@ -100,13 +100,13 @@ export class OidcTokenSource {
       if (err.error === 'invalid_grant') {
         return new ApiError(
           'EDO_UNAUTHORIZED',
-          `the identity provider rejected the refresh token (${said}); issue a new refresh token for the box user (Diadoc integrator cabinet) and store it with edo-cli set --refresh-token`,
+          `the identity provider rejected the refresh token (${said}); issue a new refresh token for the box user (Diadoc integrator cabinet) and store it with recognition-admin edo set --refresh-token`,
         );
       }
       if (err.error === 'invalid_client' || err.error === 'unauthorized_client') {
         return new ApiError(
           'EDO_UNAUTHORIZED',
-          `the identity provider rejected the client id or secret (${said}); check them in the Diadoc integrator cabinet and store them with edo-cli set`,
+          `the identity provider rejected the client id or secret (${said}); check them in the Diadoc integrator cabinet and store them with recognition-admin edo set`,
         );
       }
       return new ApiError('EDO_UNAUTHORIZED', `the identity provider refused the token request (${said})`);
