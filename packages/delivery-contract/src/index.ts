@@ -14,4 +14,5 @@ export * from './zones.schemas.js';
 export * from './pos-protocol.js';
 export * from './pos-catalog.schemas.js';
 export * from './points.schemas.js';
+export * from './guests.schemas.js';
 export * from './webhooks.types.js';

@@ -7,6 +7,9 @@
 import type { OrderView } from '@app/delivery-contract';
 
 export type {
+  GuestAddress,
+  GuestLoyalty,
+  GuestOrdersPage,
   AddressCheckRequest,
   AddressCheckResult,
   CancelRequest,
@@ -47,30 +50,6 @@ export interface CancelResult {
 
 // Planned parts of the spec, served to sources with the matching per-source switch (the server's
 // docs/planned-features.md); other sources get 404 not_found from these endpoints.
-
-/** GET /v1/guests/{phone}/loyalty (switch guest-api). Money in kopecks. */
-export interface GuestLoyalty {
-  found: boolean;
-  pointId: string;
-  balances: { programId: string; name: string | null; type: string; balanceMinor: number; currency: 'RUB' }[];
-  level: { id: string; name: string } | null;
-  categories: { id: string; name: string }[];
-  coupons: { number: string; name: string | null; percent: number | null; amountMinor: number | null; validTo: string | null }[];
-}
-
-/** GET /v1/guests/{phone}/orders (switch guest-api): newest first; pass `nextCursor` for the next page. */
-export interface GuestOrdersPage {
-  orders: OrderView[];
-  nextCursor: string | null;
-}
-
-/** One entry of GET /v1/guests/{phone}/addresses (switch guest-api). */
-export interface GuestAddress {
-  address: { city: string | null; street: string; house: string; flat: string | null; entrance: string | null; floor: string | null };
-  location: { lat: number; lon: number } | null;
-  lastUsedAt: string;
-  zone: { zoneId: string; pointId: string; name: string } | null;
-}
 
 /** GET /v1/status (switch guest-api): sync freshness per point of the key. */
 export interface SyncStatus {

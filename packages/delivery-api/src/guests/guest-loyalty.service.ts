@@ -1,23 +1,11 @@
 import type { Credential } from '../auth/credentials.repo.js';
 import type { PhoneRateLimit } from '../checkout/phone-rate-limit.js';
 import { ApiError } from '../errors.js';
+import type { GuestLoyalty as GuestLoyaltyView } from '@app/delivery-contract';
 import { isLoyaltyError, type GuestLoyalty, type LoyaltyPort } from '../loyalty/loyalty.port.js';
 import type { PointsService } from '../points/points.service.js';
 import type { TenantsRepo } from '../tenants/tenants.repo.js';
 import { normalisePhone } from './phone.js';
-
-/** Response of GET /v1/guests/{phone}/loyalty (money in kopecks, RUB). */
-export interface GuestLoyaltyView {
-  /** False when the loyalty service knows no guest with this phone (then every list is empty). */
-  found: boolean;
-  /** The point whose loyalty organization answered. */
-  pointId: string;
-  balances: { programId: string; name: string | null; type: string; balanceMinor: number; currency: 'RUB' }[];
-  /** The guest's level: the first active category, null without one. */
-  level: { id: string; name: string } | null;
-  categories: { id: string; name: string }[];
-  coupons: GuestLoyalty['coupons'];
-}
 
 /**
  * GET /v1/guests/{phone}/loyalty (switch `guest-api`): the guest's balances per program, level and usable coupons

@@ -4,55 +4,13 @@ import { Type } from 'typebox';
 import { credentialOf } from '../auth/auth.plugin.js';
 import { invalid } from '../errors.js';
 import { AUTH_ERRORS, errorResponses } from '../http/schemas.js';
-import { OrderViewSchema } from '@app/delivery-contract';
+import { GuestAddressesSchema, GuestLoyaltySchema, GuestOrdersPageSchema } from '@app/delivery-contract';
 import type { GuestLoyaltyService } from './guest-loyalty.service.js';
 import { HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT, type GuestsService } from './guests.service.js';
-
-const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
-const NullableNum = Type.Union([Type.Number(), Type.Null()]);
 
 /** The phone is checked by the service (400 invalid_phone), not by the schema (which would say invalid_request). */
 const PhoneParams = Type.Object({
   phone: Type.String({ maxLength: 40, description: 'E.164 +7 and 10 digits (URL-escape + as %2B or send it as is)' }),
-});
-
-const LoyaltySchema = Type.Object({
-  found: Type.Boolean(),
-  pointId: Type.String(),
-  balances: Type.Array(
-    Type.Object({
-      programId: Type.String(),
-      name: Nullable(Type.String()),
-      type: Type.String(),
-      balanceMinor: Type.Integer(),
-      currency: Type.Literal('RUB'),
-    }),
-  ),
-  level: Type.Union([Type.Object({ id: Type.String(), name: Type.String() }), Type.Null()]),
-  categories: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })),
-  coupons: Type.Array(
-    Type.Object({
-      number: Type.String(),
-      name: Nullable(Type.String()),
-      percent: NullableNum,
-      amountMinor: NullableNum,
-      validTo: Nullable(Type.String()),
-    }),
-  ),
-});
-
-const AddressSchema = Type.Object({
-  address: Type.Object({
-    city: Nullable(Type.String()),
-    street: Type.String(),
-    house: Type.String(),
-    flat: Nullable(Type.String()),
-    entrance: Nullable(Type.String()),
-    floor: Nullable(Type.String()),
-  }),
-  location: Type.Union([Type.Object({ lat: Type.Number(), lon: Type.Number() }), Type.Null()]),
-  lastUsedAt: Type.String({ format: 'date-time' }),
-  zone: Type.Union([Type.Object({ zoneId: Type.String(), pointId: Type.String(), name: Type.String() }), Type.Null()]),
 });
 
 const GUEST_ERRORS = [...AUTH_ERRORS, 'invalid_phone', 'not_found'] as const;
@@ -71,7 +29,7 @@ export function guestsRoutes(root: FastifyInstance, guests: GuestsService, loyal
       'x-feature': 'guest-api',
       params: PhoneParams,
       querystring: Type.Object({ pointId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) }, { additionalProperties: false }),
-      response: { 200: LoyaltySchema, ...errorResponses([...GUEST_ERRORS, 'forbidden', 'rate_limited', 'loyalty_unavailable']) },
+      response: { 200: GuestLoyaltySchema, ...errorResponses([...GUEST_ERRORS, 'forbidden', 'rate_limited', 'loyalty_unavailable']) },
     } as Record<string, unknown>,
     handler: async (req) => {
       const q = req.query as { pointId?: string };
@@ -94,7 +52,7 @@ export function guestsRoutes(root: FastifyInstance, guests: GuestsService, loyal
         { additionalProperties: false },
       ),
       response: {
-        200: Type.Object({ orders: Type.Array(OrderViewSchema), nextCursor: Nullable(Type.String()) }),
+        200: GuestOrdersPageSchema,
         ...errorResponses([...GUEST_ERRORS]),
       },
     } as Record<string, unknown>,
@@ -113,7 +71,7 @@ export function guestsRoutes(root: FastifyInstance, guests: GuestsService, loyal
       summary: 'Distinct delivery addresses of the guest’s orders at this source, newest first, with today’s zone',
       'x-feature': 'guest-api',
       params: PhoneParams,
-      response: { 200: Type.Object({ addresses: Type.Array(AddressSchema) }), ...errorResponses([...GUEST_ERRORS]) },
+      response: { 200: GuestAddressesSchema, ...errorResponses([...GUEST_ERRORS]) },
     } as Record<string, unknown>,
     handler: async (req) => guests.addresses(credentialOf(req), (req.params as { phone: string }).phone),
   });

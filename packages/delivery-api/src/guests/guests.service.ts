@@ -1,6 +1,6 @@
 import type { Credential } from '../auth/credentials.repo.js';
 import { toView, type OrderRecord } from '../orders/orders.repo.js';
-import type { OrderView } from '@app/delivery-contract';
+import type { GuestAddress, GuestOrdersPage } from '@app/delivery-contract';
 import type { PointsRepo, PointWithRoute } from '../points/points.repo.js';
 import type { ZoneIndexCache } from '../zones/zone-index-cache.js';
 import type { GuestHistoryRepo } from './guest-history.repo.js';
@@ -13,23 +13,6 @@ export const HISTORY_MAX_LIMIT = 100;
 /** Addresses: how many recent orders are looked at, and how many distinct addresses are returned at most. */
 export const ADDRESS_ORDERS_SCANNED = 200;
 export const ADDRESSES_MAX = 20;
-
-/** Response of GET /v1/guests/{phone}/orders. */
-export interface GuestOrdersPage {
-  orders: OrderView[];
-  /** Pass as `cursor` for the next (older) page; null on the last page. */
-  nextCursor: string | null;
-}
-
-/** A delivery address of the guest's orders, as the order carried it, with the zone it resolves to now. */
-export interface GuestAddress {
-  address: { city: string | null; street: string; house: string; flat: string | null; entrance: string | null; floor: string | null };
-  location: { lat: number; lon: number } | null;
-  /** When the newest order with this address was created. */
-  lastUsedAt: string;
-  /** The delivery zone the location lies in today among the source's routed points; null without location or zone. */
-  zone: { zoneId: string; pointId: string; name: string } | null;
-}
 
 /**
  * Guest history of the caller's source (switch `guest-api`): orders and distinct delivery addresses of a phone.
