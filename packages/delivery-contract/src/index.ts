@@ -15,4 +15,5 @@ export * from './pos-protocol.js';
 export * from './pos-catalog.schemas.js';
 export * from './points.schemas.js';
 export * from './guests.schemas.js';
+export * from './status.schemas.js';
 export * from './webhooks.types.js';

@@ -7,6 +7,7 @@
 import type { OrderView } from '@app/delivery-contract';
 
 export type {
+  SyncStatus,
   GuestAddress,
   GuestLoyalty,
   GuestOrdersPage,
@@ -48,17 +49,6 @@ export interface CancelResult {
   order: OrderView;
 }
 
-// Planned parts of the spec, served to sources with the matching per-source switch (the server's
-// docs/planned-features.md); other sources get 404 not_found from these endpoints.
-
-/** GET /v1/status (switch guest-api): sync freshness per point of the key. */
-export interface SyncStatus {
-  service: { version: string; time: string };
-  points: {
-    pointId: string;
-    active: boolean;
-    menu: { revision: string | null; pushedAt: string | null };
-    stopList: { revision: string | null; pushedAt: string | null };
-    pos: { lastHeartbeatAt: string | null; heartbeatAgeSeconds: number | null; alive: boolean };
-  }[];
-}
+// GuestLoyalty, GuestOrdersPage, GuestAddress and SyncStatus (above) are planned parts of the spec, served to
+// sources with the matching per-source switch (the server's docs/planned-features.md); other sources get 404
+// not_found from these endpoints.

@@ -1,30 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
+import { SyncStatusSchema } from '@app/delivery-contract';
 import { credentialOf } from '../auth/auth.plugin.js';
 import { AUTH_ERRORS, errorResponses } from '../http/schemas.js';
 import type { StatusService } from './status.service.js';
-
-const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
-const Time = () => Nullable(Type.String({ format: 'date-time' }));
-const Pushed = Type.Object({ revision: Nullable(Type.String()), pushedAt: Time() });
-
-const SyncStatusSchema = Type.Object({
-  service: Type.Object({ version: Type.String(), time: Type.String({ format: 'date-time' }) }),
-  points: Type.Array(
-    Type.Object({
-      pointId: Type.String(),
-      active: Type.Boolean(),
-      menu: Pushed,
-      stopList: Pushed,
-      pos: Type.Object({
-        lastHeartbeatAt: Time(),
-        heartbeatAgeSeconds: Type.Union([Type.Integer(), Type.Null()]),
-        alive: Type.Boolean(),
-      }),
-    }),
-  ),
-});
 
 /** GET /v1/status (spec: In development; switch `guest-api`, docs/planned-features.md). */
 export function statusRoutes(root: FastifyInstance, status: StatusService): void {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { SyncStatus } from '@app/delivery-contract';
 import type { Clock } from '@app/shared';
 import type { Credential } from '../auth/credentials.repo.js';
 import type { PointsRepo } from '../points/points.repo.js';
@@ -6,22 +7,6 @@ import type { PointsService } from '../points/points.service.js';
 
 /** The service's own version (package.json of the delivery API; the same path from src/ and dist/). */
 export const SERVICE_VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
-
-/** Sync freshness of one point of the key (times ISO 8601 UTC, ages in whole seconds). */
-export interface PointSyncStatus {
-  pointId: string;
-  /** The source has an active route at the point. */
-  active: boolean;
-  menu: { revision: string | null; pushedAt: string | null };
-  stopList: { revision: string | null; pushedAt: string | null };
-  pos: { lastHeartbeatAt: string | null; heartbeatAgeSeconds: number | null; alive: boolean };
-}
-
-/** Response of GET /v1/status. */
-export interface SyncStatus {
-  service: { version: string; time: string };
-  points: PointSyncStatus[];
-}
 
 /**
  * GET /v1/status (switch `guest-api`): how fresh the catalog of each point of the key is, from the rows the POS
