@@ -1,5 +1,5 @@
 import type { Queryable } from '@app/shared';
-import type { ApiScope } from './keys.repo.js';
+import type { ApiKeyRecord, ApiKeyRow } from './keys.repo.js';
 
 /** Requests and error answers of a key over a period. */
 export interface KeyUsage {
@@ -8,28 +8,16 @@ export interface KeyUsage {
 }
 
 /** One row of the panel's keys table: the key record with its usage. */
-export interface KeyOverview {
-  id: string;
-  name: string;
-  keyPrefix: string;
-  scopes: ApiScope[];
-  createdAt: Date;
+export interface KeyOverview extends ApiKeyRecord {
   lastUsedAt: Date | null;
-  deactivatedAt: Date | null;
   documents: number;
   /** Counted per hour (api_key_usage): the last 24 hours and the last 7 days, hour buckets that began since then. */
   day: KeyUsage;
   week: KeyUsage;
 }
 
-interface Row {
-  id: string;
-  name: string;
-  key_prefix: string;
-  scopes: ApiScope[];
-  created_at: Date;
+interface Row extends ApiKeyRow {
   last_used_at: Date | null;
-  deactivated_at: Date | null;
   documents: number;
   day_requests: number;
   day_errors: number;

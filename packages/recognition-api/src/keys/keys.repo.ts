@@ -32,7 +32,8 @@ export interface ApiKeyRecord {
   deactivatedAt: Date | null;
 }
 
-interface Row {
+/** An `api_keys` row as the record's queries select it. */
+export interface ApiKeyRow {
   id: string;
   name: string;
   key_prefix: string;
@@ -41,7 +42,7 @@ interface Row {
   deactivated_at: Date | null;
 }
 
-const toRecord = (r: Row): ApiKeyRecord => ({
+const toRecord = (r: ApiKeyRow): ApiKeyRecord => ({
   id: r.id,
   name: r.name,
   keyPrefix: r.key_prefix,
@@ -74,7 +75,7 @@ export class KeysRepo {
   ): Promise<{ key: string; callbackSecret: string; record: ApiKeyRecord }> {
     const id = `key_${randomBytes(8).toString('hex')}`;
     const callbackSecret = newCallbackSecret();
-    const rows = await this.db.query<Row>(
+    const rows = await this.db.query<ApiKeyRow>(
       `INSERT INTO api_keys (id, name, key_hash, key_prefix, created_at, scopes, callback_secret) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
       [id, name, sha256Hex(plainKey), plainKey.slice(0, 8), this.clock.now(), scopes, callbackSecret],
     );
@@ -124,7 +125,7 @@ export class KeysRepo {
   }
 
   async list(): Promise<ApiKeyRecord[]> {
-    return (await this.db.query<Row>('SELECT * FROM api_keys ORDER BY created_at, id')).map(toRecord);
+    return (await this.db.query<ApiKeyRow>('SELECT * FROM api_keys ORDER BY created_at, id')).map(toRecord);
   }
 
   /** Deactivates a key; false when there is no such active key. Documents stay, owned by the inactive key. */
