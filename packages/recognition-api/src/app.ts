@@ -115,6 +115,7 @@ export function createRecognitionServices(deps: RecognitionAppDeps) {
   });
   const health = () => checkHealth({ db: deps.db, queue, localEngine: deps.localEngine, aiEngine: deps.aiEngine });
   const edo = createEdoServices(deps.db, deps.clock, deps.ids, deps.edo);
+  const callbackService = new CallbacksService({ docs, callbacks, clock: deps.clock, ids: deps.ids });
   const adminConfig = adminSettings(deps.admin);
   const admin = createAdminServices({
     db: deps.db,
@@ -126,6 +127,7 @@ export function createRecognitionServices(deps: RecognitionAppDeps) {
     edo,
     settings: adminConfig,
     deleteDocument: (apiKeyId, id) => documents.delete(apiKeyId, id),
+    resendCallback: (apiKeyId, id) => callbackService.resend(apiKeyId, id),
     onQueued: deps.onQueued,
   });
   const imageRetention = new ImageRetention({
@@ -137,7 +139,6 @@ export function createRecognitionServices(deps: RecognitionAppDeps) {
     log: deps.log,
   });
   const orphanFiles = new OrphanFileSweep({ files: deps.files, docs, clock: deps.clock, log: deps.log });
-  const callbackService = new CallbacksService({ docs, callbacks, clock: deps.clock, ids: deps.ids });
   return {
     keys,
     keyUsage,

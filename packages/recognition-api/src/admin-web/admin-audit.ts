@@ -16,6 +16,7 @@ export const ACTION_LABELS: Record<string, string> = {
   'edo.disconnect': 'Подключение ЭДО удалено',
   'document.delete': 'Удалён документ',
   'document.retry': 'Документ отправлен на повторное распознавание',
+  'callback.resend': 'Обратный вызов отправлен повторно',
   'user.create': 'Создана учётная запись',
   'user.disable': 'Учётная запись отключена',
   'user.enable': 'Учётная запись включена',

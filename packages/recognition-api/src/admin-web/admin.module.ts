@@ -31,6 +31,11 @@ export function createAdminServices(d: {
   settings: AdminSettings;
   /** The API's DELETE /documents/{id} (row, pending callback, files), reused by the panel. */
   deleteDocument: (apiKeyId: string, id: string) => Promise<unknown>;
+  /**
+   * The API's POST /documents/{id}/callbacks/resend (a new attempt series of the same delivery), reused by the panel.
+   * @throws ApiError DOCUMENT_NOT_READY, CALLBACK_NOT_CONFIGURED, CALLBACK_IN_PROGRESS.
+   */
+  resendCallback: (apiKeyId: string, id: string) => Promise<unknown>;
   /** Wakes an idle worker after a document is queued (as an upload does). */
   onQueued?: () => void;
 }) {
@@ -63,6 +68,7 @@ export function createAdminServices(d: {
     documents: new AdminDocumentsService({ docs: new AdminDocumentsRepo(d.db), files: d.files, deleteDocument: d.deleteDocument, retryFailed }),
     /** A document's completion callback and its attempts, shown on the document page. */
     callbacks: new CallbacksRepo(d.db),
+    resendCallback: d.resendCallback,
   };
 }
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeRenderer, generateDocument } from '@app/docgen';
 import type { RecognizedData } from '../../src/engine/engine.port.js';
 import { makeEdoHarness, type EdoHarness } from '../edo/edo-harness.js';
+import { CallbackSender } from '../../src/callbacks/callback-sender.js';
 import { recognizeForm } from '../fixtures.js';
 import { ADMIN_PASSWORD, ADMIN_USER } from './admin-harness.js';
 import { launchChromium } from '@app/admin-web/testing';
@@ -22,6 +23,7 @@ let browser: Browser;
 let ctx: BrowserContext;
 let page: Page;
 let lowConfidenceId = '';
+let resendPage: Buffer;
 
 const shot = (name: string, p: Page = page) => p.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });
 const api = (key: string) => fetch(`${base}/api/v1/documents`, { headers: { 'X-API-Key': key } });
@@ -49,6 +51,7 @@ beforeAll(async () => {
   // Real-looking pages from docgen; the fake engine "recognises" the printed truth (one with a misread INN and sum).
   const upd = await generateDocument({ seed: 7, type: 'upd', tier: 'screenshot', lines: 4 });
   const inv = await generateDocument({ seed: 11, type: 'invoice', tier: 'screenshot', lines: 3 });
+  resendPage = (await generateDocument({ seed: 12, type: 'invoice', tier: 'screenshot', lines: 2 })).images[0]!;
   await closeRenderer();
   await upload(e.keys.recognition, upd.images, upd.truth as RecognizedData, 'upd', 'ПТУ-2026-118');
   e.clock.advance(5 * 60_000);
@@ -208,6 +211,36 @@ describe('admin panel in Chromium', () => {
     await shot('09-document');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Выгрузить для учёта' }).click()]);
     expect(download.suggestedFilename()).toBe(`${lowConfidenceId}-accounting.json`);
+  });
+
+  it('re-sends a delivered callback from the document page, after which the log shows the new series', async () => {
+    e.h.engine.data = (await e.h.services.admin.documents.get(lowConfidenceId)).data!;
+    const res = await e.h.app.inject({
+      method: 'POST',
+      url: '/api/v1/recognize',
+      headers: { 'x-api-key': e.keys.recognition },
+      payload: recognizeForm([resendPage], {
+        priority: 'high',
+        client_ref: 'ОВ-resend',
+        callback_url: 'https://receiver.example/hooks/recognition',
+      }),
+    });
+    expect(res.statusCode).toBe(200);
+    const id = res.json().id as string;
+    const sender = new CallbackSender({ repo: e.h.services.callbacks, http: { postJson: async () => ({ status: 200 }) }, clock: e.clock });
+    await sender.runOnce();
+    await sender.settled();
+    await page.goto(`${base}/admin/documents/${id}`);
+    await page.getByRole('heading', { name: 'Обратный вызов' }).waitFor();
+    expect(await page.locator('section.callback strong').textContent()).toBe('доставлен');
+    await page.getByRole('button', { name: 'Отправить обратный вызов повторно' }).click();
+    await page.waitForURL(/done=resent/);
+    expect(await page.getByRole('status').textContent()).toContain('Обратный вызов поставлен на повторную отправку.');
+    expect(await page.getByText('повторная отправка № 1').isVisible()).toBe(true);
+    // a series in flight cannot be re-sent: the button is gone until it ends
+    expect(await page.getByRole('button', { name: 'Отправить обратный вызов повторно' }).count()).toBe(0);
+    await shot('09b-callback-resent');
+    expect((await e.h.services.callbacks.history(id))?.series).toBe(2);
   });
 
   it('works without JavaScript for the basic forms', async () => {
