@@ -2,9 +2,9 @@ import type { Clock, Db, IdSource } from '@app/shared';
 import { OutboxRepo } from '../webhooks/outbox.repo.js';
 import { catalogEventTargets } from './catalog-events.queries.js';
 
-/** The catalog event types (spec: Events, "in development, not sent"; switch catalog-events). */
-export const CATALOG_EVENT_TYPES = ['menu.updated', 'stoplist.updated', 'point.status_changed'] as const;
-export type CatalogEventType = (typeof CATALOG_EVENT_TYPES)[number];
+import type { CatalogEventType } from '../webhooks/outbox.js';
+
+export { CATALOG_EVENT_TYPES, type CatalogEventType } from '../webhooks/outbox.js';
 
 /**
  * How long a catalog event waits before it is due. A new revision of the same point and type within this time

@@ -18,6 +18,18 @@ export const WEBHOOK_EVENT_TYPES = [
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
+/**
+ * The catalog event types, sent only to sources with the `catalog-events` switch (spec: Events, "in development,
+ * not sent"; docs/planned-features.md). Listed here, beside the order types, because an endpoint's subscription
+ * list may name them.
+ */
+export const CATALOG_EVENT_TYPES = ['menu.updated', 'stoplist.updated', 'point.status_changed'] as const;
+export type CatalogEventType = (typeof CATALOG_EVENT_TYPES)[number];
+
+/** Every type an endpoint's explicit `events` list may name: the order events and the catalog events. */
+export const SUBSCRIBABLE_EVENT_TYPES = [...WEBHOOK_EVENT_TYPES, ...CATALOG_EVENT_TYPES] as const;
+export type SubscribableEventType = (typeof SUBSCRIBABLE_EVENT_TYPES)[number];
+
 /** One order event to put in the outbox. `eventId` is a new UUID; `occurredAt` the instant of the change (UTC). */
 export interface OrderEventInput {
   tenantId: string;

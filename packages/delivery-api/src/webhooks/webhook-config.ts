@@ -4,7 +4,7 @@ import type { SecretBox } from '../auth/secret-box.js';
 import { CredentialsRepo } from '../auth/credentials.repo.js';
 import { TenantsRepo } from '../tenants/tenants.repo.js';
 import { WebhookEndpointsRepo, type WebhookEndpointInfo } from './endpoints.repo.js';
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './outbox.js';
+import { SUBSCRIBABLE_EVENT_TYPES, type SubscribableEventType } from './outbox.js';
 
 export type { WebhookEndpointInfo };
 
@@ -71,16 +71,16 @@ export function checkWebhookUrl(raw: string, allowInsecureLoopback: boolean): UR
   return url;
 }
 
-function checkEvents(events: string[] | undefined): WebhookEventType[] | null {
+function checkEvents(events: string[] | undefined): SubscribableEventType[] | null {
   if (events === undefined) return null;
-  const unknown = events.filter((e) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(e));
+  const unknown = events.filter((e) => !(SUBSCRIBABLE_EVENT_TYPES as readonly string[]).includes(e));
   if (unknown.length > 0 || events.length === 0) {
     throw new WebhookConfigError(
       'unknown_event_type',
-      `unknown event type(s) ${unknown.join(', ') || '(empty list)'}; known: ${WEBHOOK_EVENT_TYPES.join(', ')}`,
+      `unknown event type(s) ${unknown.join(', ') || '(empty list)'}; known: ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}`,
     );
   }
-  return [...new Set(events)] as WebhookEventType[];
+  return [...new Set(events)] as SubscribableEventType[];
 }
 
 /**

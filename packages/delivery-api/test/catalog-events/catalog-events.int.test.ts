@@ -132,6 +132,30 @@ describe('catalog events (switch catalog-events)', () => {
     expect((await w.db.query<{ status: string }>(`SELECT status FROM webhook_deliveries`))[0].status).toBe('delivered');
   });
 
+  it('an endpoint with an explicit events list gets the catalog types it names and no others', async () => {
+    const hook = (events: string[]) =>
+      setWebhookConfig(
+        w.db,
+        w.box,
+        { tenantId: 't1', source: 'app', url: 'http://127.0.0.1:9/hook', secret: 'whsec_app_0123456789abcdef0123456789abcdef', events },
+        { allowInsecureLoopback: true, clock: w.clock },
+      );
+    await hook(['order.state_changed', 'menu.updated']);
+    await w.call(w.pos['1'], 'POST', '/pos/v1/stop-list', stopList(13));
+    expect(await events()).toHaveLength(0); // stoplist.updated is not in the list
+    await w.call(w.pos['1'], 'POST', '/pos/v1/menu', { ...sampleMenu(), categories: [...sampleMenu().categories].reverse() });
+    expect((await events()).map((r) => r.type)).toEqual(['menu.updated']);
+    await hook(['order.state_changed', 'menu.updated', 'stoplist.updated', 'point.status_changed']);
+    await w.call(w.pos['1'], 'POST', '/pos/v1/stop-list', stopList(14));
+    expect((await events()).map((r) => r.type)).toEqual(['menu.updated', 'stoplist.updated']);
+    await setWebhookConfig(
+      w.db,
+      w.box,
+      { tenantId: 't1', source: 'app', url: 'http://127.0.0.1:9/hook', secret: 'whsec_app_0123456789abcdef0123456789abcdef' },
+      { allowInsecureLoopback: true, clock: w.clock },
+    );
+  });
+
   it('sends nothing when no source has the switch (today’s contract: not sent)', async () => {
     await w.operator.sourceFeatures('t1', 'app', undefined, 'catalog-events');
     await w.call(w.pos['1'], 'POST', '/pos/v1/stop-list', stopList(11));

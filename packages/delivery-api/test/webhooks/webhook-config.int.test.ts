@@ -52,6 +52,7 @@ describe('setWebhookConfig refusals (spec: Events, Configuration)', () => {
 
   it('unknown event type, unknown source, non-http scheme, credentials in the URL', async () => {
     expect((await refusal(setWebhookConfig(db, box, { ...base, events: ['order.created'] }, secure))).code).toBe('unknown_event_type');
+    expect((await refusal(setWebhookConfig(db, box, { ...base, events: ['menu.changed'] }, secure))).code).toBe('unknown_event_type');
     expect((await refusal(setWebhookConfig(db, box, { ...base, source: 'nope' }, secure))).code).toBe('unknown_source');
     expect((await refusal(setWebhookConfig(db, box, { ...base, url: 'ftp://partner.example/' }, secure))).code).toBe('invalid_url');
     expect((await refusal(setWebhookConfig(db, box, { ...base, url: 'https://u:p@partner.example/' }, secure))).code).toBe('invalid_url');
