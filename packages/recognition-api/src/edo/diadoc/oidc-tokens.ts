@@ -84,7 +84,9 @@ export class OidcTokenSource {
     } catch (err) {
       throw this.grantError(err);
     }
-    const ttlS = res.expiresIn() ?? 3600;
+    // The response's own expires_in, not expiresIn(): that one counts down against the real wall clock, so the
+    // lifetime would depend on how long the grant took rather than on the injected clock.
+    const ttlS = typeof res.expires_in === 'number' && res.expires_in > 0 ? res.expires_in : 3600;
     const now = this.opts.clock.now().getTime();
     this.token = { value: res.access_token, expiresAt: now + ttlS * 1000, obtainedAt: now };
     if (res.refresh_token && res.refresh_token !== this.refreshToken) {
