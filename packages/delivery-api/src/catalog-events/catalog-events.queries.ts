@@ -1,5 +1,5 @@
 import type { Queryable } from '@app/shared';
-import type { CatalogEventType } from './catalog-events.js';
+import type { CatalogEventType } from '../webhooks/outbox.js';
 
 /** One (source, point) to tell about a catalog change. */
 export interface CatalogEventTarget {

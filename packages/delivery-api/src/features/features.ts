@@ -1,5 +1,3 @@
-import type { Credential } from '../auth/credentials.repo.js';
-
 /**
  * The switches an operator turns on per source (`delivery-operator source features`). Each one enables a part that
  * the spec marks as planned; with it off the source keeps the spec's current contract.
@@ -30,7 +28,15 @@ export function parseFeatureList(list: string): Feature[] {
   return [...new Set(names)] as Feature[];
 }
 
+/**
+ * What a switch check reads: the switches of a request's source. The auth layer's `Credential` fits it; taking the
+ * shape instead of that type keeps features/ below auth/ (auth/ asks this module, never the other way).
+ */
+export interface FeatureHolder {
+  readonly features: readonly string[];
+}
+
 /** Whether the source of an authenticated credential has the switch on (POS credentials have none). */
-export function hasFeature(cred: Credential | undefined, feature: Feature): boolean {
+export function hasFeature(cred: FeatureHolder | undefined, feature: Feature): boolean {
   return cred?.features.includes(feature) ?? false;
 }
