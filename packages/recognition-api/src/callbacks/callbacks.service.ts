@@ -1,7 +1,6 @@
 import type { Clock, IdSource } from '@app/shared';
 import type { DocumentsRepo } from '../documents/documents.repo.js';
-import { DOCUMENT_ID_RE } from '../documents/documents.service.js';
-import type { DocumentRecord } from '../documents/documents.types.js';
+import { DOCUMENT_ID_RE, type DocumentRecord } from '../documents/documents.types.js';
 import { ApiError, notFound } from '../errors.js';
 import { buildCallbackPayload } from './callback-payload.js';
 import { CALLBACK_MAX_ATTEMPTS } from './callback-sender.js';

@@ -12,7 +12,7 @@ import type { FileStore } from '../storage/file-store.js';
 import { documentView } from './document-view.js';
 import { DocumentsRepo, type ListFilter } from './documents.repo.js';
 import type { DocumentListBody, DocumentRecordBody, ExportBody } from './documents.schemas.js';
-import type { DocumentRecord } from './documents.types.js';
+import { DOCUMENT_ID_RE, type DocumentRecord } from './documents.types.js';
 import { completedBody, recognizeHigh, type HighLaneDeps } from './high-lane.js';
 import { IdempotencyRepo } from './idempotency.repo.js';
 import { IDEMPOTENCY_TTL_MS, keyInUse, keyReused, requestHash } from './idempotency.js';
@@ -49,9 +49,6 @@ export type RecognizeResponse = { status: 200 | 202 | 422; body: Record<string, 
 
 /** `doc_` + 24 random base32-ish characters (Spec: "prefix doc_ followed by a random string"). */
 export const newDocumentId = (): string => `doc_${randomBytes(15).toString('base64url').toLowerCase().replace(/[-_]/g, 'x')}`;
-
-/** What {@link newDocumentId} makes; anything else (a NUL, a slash, 10 KB) is not found without asking the database. */
-export const DOCUMENT_ID_RE = /^doc_[a-z0-9]{1,64}$/;
 
 /** 404 NOT_FOUND for an id that cannot exist (fuzz finding: a NUL in the id reached PostgreSQL and gave 500). */
 function checkDocumentId(id: string): void {

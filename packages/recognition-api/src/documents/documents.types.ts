@@ -1,6 +1,12 @@
 import type { DocumentType, RecognizedData } from '../engine/engine.port.js';
 import type { Warning } from '../engine/validate/validate.js';
 
+/**
+ * What `newDocumentId` (documents.service.ts) makes; anything else (a NUL, a slash, 10 KB) is not found without
+ * asking the database.
+ */
+export const DOCUMENT_ID_RE = /^doc_[a-z0-9]{1,64}$/;
+
 /** Document states (Spec: States and transitions). */
 export type DocumentStatus = 'queued' | 'processing' | 'completed' | 'failed';
 /** `high` synchronous, `normal` queued at once, `batch` queued until the next quarter hour. */

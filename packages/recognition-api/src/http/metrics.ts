@@ -1,7 +1,6 @@
 import { installMetricsEndpoint } from '@app/shared';
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { Priority } from '../documents/documents.types.js';
 
 /** Outcome of one recognition run: `completed`, `failed` (engine refused the pages) or `timeout`. */
 export type RecognitionOutcome = 'completed' | 'failed' | 'timeout';
@@ -26,12 +25,10 @@ export interface RecognitionMetrics {
 
 /**
  * Registers the recognition metrics on `registry` (a new one by default). `queueDepth` is called at each scrape
- * and answers the number of queued documents per priority.
+ * and answers the number of queued documents per priority (`high`, `normal`, `batch`: label values, so this layer
+ * need not import the documents feature's types).
  */
-export function createRecognitionMetrics(
-  queueDepth: () => Promise<Partial<Record<Priority, number>>>,
-  registry = new Registry(),
-): RecognitionMetrics {
+export function createRecognitionMetrics(queueDepth: () => Promise<Partial<Record<string, number>>>, registry = new Registry()): RecognitionMetrics {
   new Gauge({
     name: 'recognition_queue_depth',
     help: 'Documents queued and not yet claimed, by priority',

@@ -2,13 +2,19 @@ import { Poller, type Clock } from '@app/shared';
 import { CallbackSender } from '../callbacks/callback-sender.js';
 import { UndiciCallbackHttp } from '../callbacks/callback-http.js';
 import type { CallbacksRepo } from '../callbacks/callbacks.repo.js';
-import type { ImageRetention } from '../documents/image-retention.js';
-import type { OrphanFileSweep } from '../documents/orphan-files.js';
 import type { RecognitionMetrics } from '../http/metrics.js';
 import type { DocumentProcessor } from './document-processor.js';
 import type { QueueRepo } from './queue.repo.js';
 import { JobGate } from './job-gate.js';
 import { runWorkerStep } from './worker.js';
+
+/**
+ * A periodic sweep the loops only start (documents/ image retention and orphan-file sweep): one pass per call.
+ * Named by shape, so jobs/ does not import the documents feature that sits above it.
+ */
+export interface Sweep {
+  runOnce(): Promise<unknown>;
+}
 
 /**
  * The services the loops drive: a subset of the app's services (app.ts `createRecognitionServices` returns them), named
@@ -19,8 +25,8 @@ export interface LoopServices {
   processor: DocumentProcessor;
   callbacks: CallbacksRepo;
   metrics: RecognitionMetrics;
-  imageRetention: ImageRetention;
-  orphanFiles: OrphanFileSweep;
+  imageRetention: Sweep;
+  orphanFiles: Sweep;
 }
 
 /** What {@link startBackgroundLoops} needs. */
