@@ -94,8 +94,58 @@ export function rowToLeg(r: LegRow): LegRecord {
 }
 
 /** SQL access to loyalty legs. Each method is one statement, so it is its own recovery point. */
+/**
+ * The legs' part of order creation's one statement (OrdersRepo.create), SQL owned here beside the rest of the
+ * `loyalty_legs` queries. Data-modifying CTEs have to sit in the statement that inserts the order to keep it atomic
+ * without BEGIN/COMMIT, so the order repository asks for the text instead of a call. Parameters are positions of that
+ * statement; the text depends on its arguments only, so it can sit in a named prepared statement.
+ */
+export const orderCreationLegs = {
+  /**
+   * CTE `legs` (no `WITH`): locks the legs `$ids` of one attempt (tenant, source, external order id, body hash) that
+   * are still `held` and unlinked, and CTE `legs_ok`: whether that is every one of `$ids`.
+   */
+  lockHeld(p: { tenant: number; source: number; externalOrderId: number; payloadSha256: number; ids: number }): string {
+    return `legs AS (
+         SELECT id FROM loyalty_legs
+          WHERE tenant_id = $${p.tenant} AND source = $${p.source} AND external_order_id = $${p.externalOrderId}
+            AND payload_sha256 = $${p.payloadSha256} AND id = ANY($${p.ids}::uuid[]) AND state = 'held' AND order_id IS NULL
+          FOR UPDATE
+       ), legs_ok AS (
+         SELECT count(*) = cardinality($${p.ids}::uuid[]) AS ok FROM legs
+       )`;
+  },
+  /** CTE `linked`: links the locked legs to the order of CTE `orderCte` (column `id`) and makes them due now. */
+  link(orderCte: string): string {
+    return `linked AS (
+         UPDATE loyalty_legs l SET order_id = ${orderCte}.id, check_after = '1970-01-01T00:00:00Z', waits_for_order = false
+           FROM ${orderCte} WHERE l.id IN (SELECT id FROM legs)
+         RETURNING l.id
+       )`;
+  },
+  /**
+   * A scalar subquery: the legs of one external order id as a jsonb array of rows ordered by kind (`LegRow`s), read
+   * in the same statement as the order (idempotency lookup).
+   */
+  ofExternalOrderJson(p: { tenant: number; source: number; externalOrderId: number }): string {
+    return `(SELECT COALESCE(jsonb_agg(to_jsonb(l) ORDER BY l.kind), '[]'::jsonb) FROM loyalty_legs l
+                WHERE l.tenant_id = $${p.tenant} AND l.source = $${p.source} AND l.external_order_id = $${p.externalOrderId})`;
+  },
+};
+
 export class LegsRepo {
   constructor(private readonly q: Queryable) {}
+
+  /**
+   * Wakes the legs of `orderId` that wait for it to move (see {@link waitForOrder}): due now, no longer waiting.
+   * Run by OrdersRepo.update on a change of state in the caller's transaction (same Queryable).
+   */
+  async wakeForOrder(orderId: string): Promise<void> {
+    await this.q.query(
+      `UPDATE loyalty_legs SET check_after = '1970-01-01T00:00:00Z', waits_for_order = false WHERE order_id = $1 AND waits_for_order`,
+      [orderId],
+    );
+  }
 
   /**
    * Records a leg as `holding` unless the attempt already has a leg of this kind. Returns the leg and whether

@@ -2,7 +2,7 @@ import type { Queryable } from '@app/shared';
 import type { CancelDetail, CancelReason, CancelState, DeliveryStatus, OrderRoute, OrderState, OrderView } from '@app/delivery-contract';
 import type { EventsWrite } from './order-events.js';
 import type { PosOrderPayload } from '@app/delivery-contract';
-import { rowToLeg, type Attempt, type LegRecord, type LegRow } from '../holds/legs.repo.js';
+import { LegsRepo, orderCreationLegs, rowToLeg, type Attempt, type LegRecord, type LegRow } from '../holds/legs.repo.js';
 
 /** An order row as the services use it. Times UTC. */
 export interface OrderRecord {
@@ -211,30 +211,20 @@ export class OrdersRepo {
    * Creates an order in one statement, so in one round trip and atomically without BEGIN/COMMIT: inserts the row
    * (which is also the idempotency record: unique on tenant, source and externalOrderId, spec POST /v1/orders
    * rule 1), links the legs `legIds` of its attempt (same tenant, source, externalOrderId and body hash as `o`) to
-   * it, and writes its events (`events`, the OrderEvents port's in-statement write), all or
+   * it (the legs' SQL is `orderCreationLegs` of holds/legs.repo.ts, the table's owner), and writes its events
+   * (`events`, the OrderEvents port's in-statement write), all or
    * nothing. The legs are locked first and must all still be `held` and unlinked (a leg claimed for release
    * meanwhile must not carry this order, docs/loyalty.md): otherwise nothing is written and it returns false.
    * @throws the driver's unique violation (23505) when a concurrent request created the same order; nothing written.
    */
   async create(o: OrderRecord, legIds: string[], events: EventsWrite): Promise<boolean> {
     const rows = await this.q.query<{ ok: boolean }>(
-      `WITH legs AS (
-         SELECT id FROM loyalty_legs
-          WHERE tenant_id = $2 AND source = $3 AND external_order_id = $4 AND payload_sha256 = $10
-            AND id = ANY($19::uuid[]) AND state = 'held' AND order_id IS NULL
-          FOR UPDATE
-       ), legs_ok AS (
-         SELECT count(*) = cardinality($19::uuid[]) AS ok FROM legs
-       ), new_order AS (
+      `WITH ${orderCreationLegs.lockHeld({ tenant: 2, source: 3, externalOrderId: 4, payloadSha256: 10, ids: 19 })}, new_order AS (
          INSERT INTO orders (id, tenant_id, source, external_order_id, point_id, organization_id, terminal_group_id, kind, state,
            payload_sha256, request, pos_payload, route, guest_phone, payment_method, bonus_spend_minor, paid_minor, created_at, updated_at)
          SELECT $1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11::jsonb,$12::jsonb,$13::jsonb,$14,$15,$16,$17,$18,$18 FROM legs_ok WHERE legs_ok.ok
          RETURNING id
-       ), linked AS (
-         UPDATE loyalty_legs l SET order_id = new_order.id, check_after = '1970-01-01T00:00:00Z', waits_for_order = false
-           FROM new_order WHERE l.id IN (SELECT id FROM legs)
-         RETURNING l.id
-       ), ${events.ctes(20, 'new_order')}
+       ), ${orderCreationLegs.link('new_order')}, ${events.ctes(20, 'new_order')}
        SELECT (SELECT ok FROM legs_ok) AS ok, (SELECT count(*) FROM linked) AS linked, (SELECT count(*) FROM events_written) AS events`,
       [...orderRowParams(o), legIds, events.value],
       // prepared once per connection: a large statement, parsed and planned once (fixed result columns, so a
@@ -252,8 +242,7 @@ export class OrdersRepo {
   async byExternalIdWithLegs(a: Attempt): Promise<{ order: OrderRecord | null; legs: LegRecord[]; others: LegRecord[] }> {
     const rows = await this.q.query<{ o: OrderRow | null; legs: LegRow[] }>(
       `SELECT (SELECT to_jsonb(o) FROM orders o WHERE o.tenant_id = $1 AND o.source = $2 AND o.external_order_id = $3) AS o,
-              (SELECT COALESCE(jsonb_agg(to_jsonb(l) ORDER BY l.kind), '[]'::jsonb) FROM loyalty_legs l
-                WHERE l.tenant_id = $1 AND l.source = $2 AND l.external_order_id = $3) AS legs`,
+              ${orderCreationLegs.ofExternalOrderJson({ tenant: 1, source: 2, externalOrderId: 3 })} AS legs`,
       [a.tenantId, a.source, a.externalOrderId],
       { name: 'orders_lookup_with_all_legs' }, // jsonb results: stable under migrations that add columns
     );
@@ -402,10 +391,7 @@ export class OrdersRepo {
       ...values,
     ]);
     if ('state' in fields || 'cancelState' in fields) {
-      await this.q.query(
-        `UPDATE loyalty_legs SET check_after = '1970-01-01T00:00:00Z', waits_for_order = false WHERE order_id = $1 AND waits_for_order`,
-        [id],
-      );
+      await new LegsRepo(this.q).wakeForOrder(id);
     }
     return rowToOrder(rows[0]);
   }
