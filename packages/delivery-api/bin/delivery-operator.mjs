@@ -1,16 +1,7 @@
 #!/usr/bin/env node
-// The operator CLI. After `npm run build` (production) it runs the compiled code with plain node; in a checkout
-// without a build it runs the TypeScript source through tsx. In development prefer `npm run operator`, which
-// always runs the source.
-import { existsSync } from 'node:fs';
+// The operator CLI: the compiled code after `npm run build` (production), else the source through tsx. In
+// development prefer `npm run operator`, which always runs the source.
+import { loadEntry } from '@app/shared/launch';
 
-const compiled = new URL('../dist/operator/cli.js', import.meta.url);
-let cli;
-if (existsSync(compiled)) {
-  cli = await import(compiled.href);
-} else {
-  const { register } = await import('tsx/esm/api');
-  register();
-  cli = await import('../src/operator/cli.ts');
-}
+const cli = await loadEntry(new URL('..', import.meta.url), 'operator/cli');
 await cli.runCli();

@@ -1,17 +1,5 @@
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@app/shared/chromium';
 import { chromium, type Browser } from 'playwright-core';
-
-/** Debian's chromium; playwright's own browser builds cannot be downloaded here (check-system installs this). */
-export const CHROMIUM_PATH = '/usr/bin/chromium';
-const LAUNCH_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 let browser: Promise<Browser> | null = null;
 
@@ -19,7 +7,7 @@ async function getBrowser(): Promise<Browser> {
   // One browser per process: launching costs ~1 s, a page ~50 ms. A browser that died (crash, OOM kill) is
   // replaced, so a long benchmark run survives it.
   if (browser && !(await browser.catch(() => null))?.isConnected()) browser = null;
-  browser ??= chromium.launch({ executablePath: CHROMIUM_PATH, args: LAUNCH_ARGS, headless: true });
+  browser ??= chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS], headless: true });
   return browser;
 }
 

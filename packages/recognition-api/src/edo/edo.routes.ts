@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { stringifyJson } from './operator-json.js';
 import { edoDirectoryRoutes } from './edo-directory.routes.js';
-import { gatewaySchema } from './gateway-route.js';
+import { gatewaySchema, passRoute } from './gateway-route.js';
 import { pass } from './pass-through.js';
 import * as S from './edo.schemas.js';
 import type { EdoService } from './edo.service.js';
@@ -58,20 +58,19 @@ export async function edoRoutes(root: FastifyInstance, service: EdoService): Pro
       },
     );
 
-    app.get(
+    passRoute(
+      app,
+      'GET',
       '/api/v1/edo/documents',
-      {
-        schema: gatewaySchema('listEdoDocuments', 'List operator documents (V3/GetDocuments)', S.DocumentList, { querystring: S.DocumentsQuery }),
-      },
-      async (request) => pass(service.listDocuments(request.query)),
+      gatewaySchema('listEdoDocuments', 'List operator documents (V3/GetDocuments)', S.DocumentList, { querystring: S.DocumentsQuery }),
+      (request) => service.listDocuments(request.query),
     );
-
-    app.get(
+    passRoute(
+      app,
+      'GET',
       '/api/v1/edo/documents/:messageId/:entityId',
-      {
-        schema: gatewaySchema('getEdoDocument', 'One document (V3/GetDocument)', S.DiadocDocument, { params: S.EntityParams }),
-      },
-      async (request) => pass(service.getDocument(request.params.messageId, request.params.entityId)),
+      gatewaySchema('getEdoDocument', 'One document (V3/GetDocument)', S.DiadocDocument, { params: S.EntityParams }),
+      (request) => service.getDocument(request.params.messageId, request.params.entityId),
     );
 
     app.get(
@@ -114,33 +113,31 @@ export async function edoRoutes(root: FastifyInstance, service: EdoService): Pro
       async (request, reply) => pass(service.send(request.body, String(reply.getHeader(OPERATION_HEADER)))),
     );
 
-    app.post(
+    passRoute(
+      app,
+      'POST',
       '/api/v1/edo/documents/search',
-      {
-        schema: gatewaySchema('searchEdoDocuments', 'Full-text search (V3/SearchDocflows)', S.SearchResult, { body: S.SearchBody }),
-      },
-      async (request) => pass(service.search(request.body)),
+      gatewaySchema('searchEdoDocuments', 'Full-text search (V3/SearchDocflows)', S.SearchResult, { body: S.SearchBody }),
+      (request) => service.search(request.body),
     );
-
-    app.delete(
+    passRoute(
+      app,
+      'DELETE',
       '/api/v1/edo/documents/:messageId',
-      {
-        schema: gatewaySchema('deleteEdoDocument', 'Delete a message or one document of it (POST /Delete)', S.Deleted, {
-          params: S.MessageParams,
-          querystring: S.DeleteQuery,
-        }),
-      },
-      async (request) => pass(service.deleteDocument(request.params.messageId, request.query.documentId)),
+      gatewaySchema('deleteEdoDocument', 'Delete a message or one document of it (POST /Delete)', S.Deleted, {
+        params: S.MessageParams,
+        querystring: S.DeleteQuery,
+      }),
+      (request) => service.deleteDocument(request.params.messageId, request.query.documentId),
     );
-
-    app.get(
+    passRoute(
+      app,
+      'GET',
       '/api/v1/edo/events',
-      {
-        schema: gatewaySchema('listEdoEvents', 'Event feed (V8/GetNewEvents); afterEventId takes an EventId (GUID) or an IndexKey', S.EventList, {
-          querystring: S.EventsQuery,
-        }),
-      },
-      async (request) => pass(service.events(request.query)),
+      gatewaySchema('listEdoEvents', 'Event feed (V8/GetNewEvents); afterEventId takes an EventId (GUID) or an IndexKey', S.EventList, {
+        querystring: S.EventsQuery,
+      }),
+      (request) => service.events(request.query),
     );
 
     edoDirectoryRoutes(app, service);

@@ -1,4 +1,8 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, FastifySchema, RawServerDefault, RouteGenericInterface } from 'fastify';
 import type { TSchema } from 'typebox';
+import { pass } from './pass-through.js';
 import { ErrorBody } from './edo.schemas.js';
 
 /** The error answers every pass-through gateway route documents (the operator's refusals mapped by the adapter). */
@@ -23,4 +27,32 @@ export const GATEWAY_ERRORS = {
  */
 export function gatewaySchema<Ok extends TSchema, Input extends object = object>(operationId: string, summary: string, ok: Ok, input?: Input) {
   return { tags: ['edo'], operationId, summary, ...(input ?? ({} as Input)), response: { 200: ok, ...GATEWAY_ERRORS } };
+}
+
+/** The gateway's Fastify instance (TypeBox types the requests from the route schemas). */
+export type GatewayApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+/** A request of a route with schema `S`, its querystring, params and body typed from it. */
+export type GatewayRequest<S extends FastifySchema> = FastifyRequest<
+  RouteGenericInterface,
+  RawServerDefault,
+  IncomingMessage,
+  S,
+  TypeBoxTypeProvider
+>;
+
+/**
+ * Registers a pass-through gateway route: `schema` (from {@link gatewaySchema}) and a handler that makes one
+ * service call and answers the operator's object as it came ({@link pass}). The routes with their own reply
+ * handling (health, content, send) are written out in edo.routes.ts.
+ */
+export function passRoute<S extends FastifySchema>(
+  app: GatewayApp,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  schema: S,
+  call: (request: GatewayRequest<S>) => Promise<unknown>,
+): void {
+  // Fastify types `request` from the schema only for an inline literal; `call` carries the same type, stated above.
+  app.route({ method, url, schema, handler: (request) => pass(call(request as unknown as GatewayRequest<S>)) });
 }
