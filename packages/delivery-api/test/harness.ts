@@ -145,6 +145,27 @@ export async function makeWorld(
   return { db: rawDb, clock, app, services, operator, box, partner, pos, call, loyalty, events };
 }
 
+/**
+ * Adds source `source` to tenant `t1`, routed to the harness's points `pointIds` (their POS terminal groups), with
+ * the switches `features` (a comma list, e.g. `guest-api`) on, and returns a partner key of it bound to those points.
+ */
+export async function addSource(w: World, source: string, o: { pointIds: string[]; features?: string }): Promise<Key> {
+  await w.operator.createSource('t1', source);
+  for (const pointId of o.pointIds)
+    await w.operator.setRoute({
+      tenantId: 't1',
+      source,
+      pointId,
+      organizationId: ORG,
+      terminalGroupId: TG(Number(pointId)),
+      orderTypeId: 'ot-1',
+      operatorUserId: 'op-1',
+      originName: source,
+    });
+  if (o.features) await w.operator.sourceFeatures('t1', source, o.features);
+  return w.operator.issuePartnerCredential({ tenantId: 't1', source, pointIds: o.pointIds });
+}
+
 export const MARGHERITA = '11111111-1111-4111-8111-111111111111';
 export const CAPPUCCINO = '22222222-2222-4222-8222-222222222222';
 export const BAG = '33333333-3333-4333-8333-333333333333';

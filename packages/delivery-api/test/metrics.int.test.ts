@@ -3,12 +3,10 @@ import { Registry } from 'prom-client';
 import type { Db } from '@app/shared';
 import type { SecretBox } from '../src/auth/secret-box.js';
 import { createWebhookDispatcher } from '../src/webhooks/dispatcher.js';
-import { enqueueOrderEvent } from '../src/webhooks/outbox.js';
-import { setWebhookConfig } from '../src/webhooks/webhook-config.js';
 import { createWebhookMetrics } from '../src/webhooks/webhook-metrics.js';
 import { makeWorld, sampleMenu, type World } from './harness.js';
 import { checkoutOrder, createOrder } from './order-factory.js';
-import { makeOrderView, memoryLog, newClock, openWebhookDb, T0, WEBHOOK_SECRET } from './webhooks/webhook-world.js';
+import { enqueueWebsiteEvent, memoryLog, newClock, openWebhookDb, subscribeWebsite } from './webhooks/webhook-world.js';
 
 // /metrics counts order creation outcomes by error code, webhook attempts by outcome and the
 // outbox lag.
@@ -54,22 +52,8 @@ describe('webhook attempts and outbox lag', () => {
   it('a refused attempt counts as retry, a 2xx as delivered; the lag is measured from when the delivery was due', async () => {
     const clock = newClock();
     const registry = new Registry();
-    await setWebhookConfig(
-      db,
-      box,
-      { tenantId: 't1', source: 'website', url: 'https://partner.example/h', secret: WEBHOOK_SECRET },
-      { allowInsecureLoopback: false, clock },
-    );
-    await db.tx((q) =>
-      enqueueOrderEvent(q, {
-        tenantId: 't1',
-        source: 'website',
-        type: 'order.accrued',
-        order: makeOrderView(),
-        occurredAt: T0,
-        eventId: '7e57a11d-0000-4000-8000-00000000f001',
-      }),
-    );
+    await subscribeWebsite(db, box, { clock });
+    await enqueueWebsiteEvent(db, '7e57a11d-0000-4000-8000-00000000f001');
     let status = 500;
     const d = createWebhookDispatcher({
       db,

@@ -5,7 +5,7 @@ import { setWebhookConfig } from '../../src/webhooks/webhook-config.js';
 import { replayDelivery } from '../../src/webhooks/webhook-operator.js';
 import type { WebhookRequest } from '../../src/webhooks/webhook-sender.port.js';
 import { COALESCE_WINDOW_MS } from '../../src/catalog-events/catalog-events.js';
-import { makeWorld, ORG, sampleMenu, TG, type World } from '../harness.js';
+import { addSource, makeWorld, sampleMenu, type World } from '../harness.js';
 
 let w: World;
 const sent: WebhookRequest[] = [];
@@ -13,20 +13,7 @@ let answer = 200;
 
 beforeAll(async () => {
   w = await makeWorld();
-  await w.operator.createSource('t1', 'app');
-  for (const n of ['1', '2'])
-    await w.operator.setRoute({
-      tenantId: 't1',
-      source: 'app',
-      pointId: n,
-      organizationId: ORG,
-      terminalGroupId: TG(Number(n)),
-      orderTypeId: 'ot-1',
-      operatorUserId: 'op-1',
-      originName: 'app',
-    });
-  await w.operator.issuePartnerCredential({ tenantId: 't1', source: 'app', pointIds: ['1', '2'] });
-  await w.operator.sourceFeatures('t1', 'app', 'catalog-events');
+  await addSource(w, 'app', { pointIds: ['1', '2'], features: 'catalog-events' });
   // both sources have a webhook URL; only `app` has the switch
   for (const source of ['website', 'app'])
     await setWebhookConfig(

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runOperatorCommand } from '../../src/operator/cli.js';
 import { parseFeatureList } from '../../src/features/features.js';
-import { makeWorld, type Key, type World } from '../harness.js';
+import { addSource, makeWorld, type Key, type World } from '../harness.js';
 
 let w: World;
 /** A key of a second source, `app`, whose switches the tests turn on. */
@@ -13,19 +13,7 @@ const passCache = () => w.clock.advance(6000);
 
 beforeAll(async () => {
   w = await makeWorld();
-  await w.operator.createSource('t1', 'app');
-  for (const n of ['1', '2'])
-    await w.operator.setRoute({
-      tenantId: 't1',
-      source: 'app',
-      pointId: n,
-      organizationId: '7f9c1b1e-0000-4000-8000-000000000001',
-      terminalGroupId: `7f9c1b1e-0000-4000-8000-00000000010${n}`,
-      orderTypeId: 'ot-1',
-      operatorUserId: 'op-1',
-      originName: 'app',
-    });
-  app = await w.operator.issuePartnerCredential({ tenantId: 't1', source: 'app', pointIds: ['1', '2'] });
+  app = await addSource(w, 'app', { pointIds: ['1', '2'] });
 }, 120_000);
 afterAll(async () => {
   await w.app.close();

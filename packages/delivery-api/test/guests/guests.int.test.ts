@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrdersRepo, type OrderRecord } from '../../src/orders/orders.repo.js';
 import { outboxWrite } from '../../src/webhooks/outbox.repo.js';
-import { makeWorld, ORG, squareZone, TG, type Key, type World } from '../harness.js';
+import { addSource, makeWorld, ORG, squareZone, TG, type Key, type World } from '../harness.js';
 
 let w: World;
 let other: Key;
@@ -69,19 +69,7 @@ beforeAll(async () => {
     },
   });
   await w.operator.sourceFeatures('t1', 'website', 'guest-api');
-  await w.operator.createSource('t1', 'other');
-  await w.operator.sourceFeatures('t1', 'other', 'guest-api');
-  await w.operator.setRoute({
-    tenantId: 't1',
-    source: 'other',
-    pointId: '1',
-    organizationId: ORG,
-    terminalGroupId: TG(1),
-    orderTypeId: 'ot-1',
-    operatorUserId: 'op-1',
-    originName: 'other',
-  });
-  other = await w.operator.issuePartnerCredential({ tenantId: 't1', source: 'other', pointIds: ['1'] });
+  other = await addSource(w, 'other', { pointIds: ['1'], features: 'guest-api' });
   // point 1 sits at (55.76, 37.61): one zone around it
   await w.operator.loadZones('t1', { type: 'FeatureCollection', features: [squareZone('near-1', '1', 55.76, 37.61, 0.05)] });
 }, 120_000);

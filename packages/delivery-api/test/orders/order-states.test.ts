@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { canTransition, FINAL_STATES, holdEffectOf, ORDER_TRANSITIONS, type TransitionCause } from '../../src/orders/order-states.js';
-import type { OrderState } from '@app/delivery-contract';
+import { ORDER_STATES, type OrderState } from '@app/delivery-contract';
 
-const STATES: OrderState[] = [
-  'queued',
-  'claimed',
-  'prepared',
-  'create_sending',
-  'created_verified',
-  'reconciliation_required',
-  'manual_review',
-  'rejected_final',
-  'cancelled',
-];
+/** Every server state, from the contract (the spec's list). */
+const STATES: readonly OrderState[] = ORDER_STATES;
 const CAUSES: TransitionCause[] = ['pos', 'partner_cancel', 'pos_cancel', 'hold_timeout', 'claim_expired', 'support'];
 const IN_POS: OrderState[] = ['claimed', 'prepared', 'create_sending', 'reconciliation_required'];
 

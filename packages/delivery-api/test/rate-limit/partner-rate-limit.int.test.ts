@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSignedHeaders, randomIds } from '@app/shared';
-import { makeWorld, ORG, TG, type Key, type World } from '../harness.js';
+import { addSource, makeWorld, type Key, type World } from '../harness.js';
 
 let w: World;
 /** Keys of source `app`, which has the `rate-limits` switch on. */
@@ -13,19 +13,7 @@ const PER_IP = 8;
 
 beforeAll(async () => {
   w = await makeWorld({ partnerLimits: { perKey: PER_KEY, perIp: PER_IP } });
-  await w.operator.createSource('t1', 'app');
-  await w.operator.setRoute({
-    tenantId: 't1',
-    source: 'app',
-    pointId: '1',
-    organizationId: ORG,
-    terminalGroupId: TG(1),
-    orderTypeId: 'ot-1',
-    operatorUserId: 'op-1',
-    originName: 'app',
-  });
-  await w.operator.sourceFeatures('t1', 'app', 'rate-limits');
-  appA = await w.operator.issuePartnerCredential({ tenantId: 't1', source: 'app', pointIds: ['1'] });
+  appA = await addSource(w, 'app', { pointIds: ['1'], features: 'rate-limits' });
   appB = await w.operator.issuePartnerCredential({ tenantId: 't1', source: 'app', pointIds: ['1'] });
 }, 120_000);
 afterAll(async () => {

@@ -7,7 +7,6 @@ import { DeliveriesRepo } from '../../src/webhooks/deliveries.repo.js';
 import { createWebhookDispatcher } from '../../src/webhooks/dispatcher.js';
 import { enqueueOrderEvent } from '../../src/webhooks/outbox.js';
 import { RETRY_DELAYS_SECONDS } from '../../src/webhooks/retry-schedule.js';
-import { setWebhookConfig } from '../../src/webhooks/webhook-config.js';
 import {
   makeOrderView,
   memoryLog,
@@ -15,6 +14,8 @@ import {
   openWebhookDb,
   resetOutbox,
   startReceiver,
+  subscribeWebsite,
+  enqueueWebsiteEvent,
   T0,
   WEBHOOK_SECRET,
   type Reply,
@@ -44,17 +45,12 @@ afterEach(async () => {
 
 async function setup(script: (n: number) => Reply, secret = WEBHOOK_SECRET) {
   receiver = await startReceiver(script);
-  await setWebhookConfig(
-    db,
-    box,
-    { tenantId: 't1', source: 'website', url: receiver.url, secret },
-    { allowInsecureLoopback: true, clock: newClock() },
-  );
+  await subscribeWebsite(db, box, { url: receiver.url, secret });
   return receiver;
 }
 
 async function enqueue(eventId: string, occurredAt = T0, order = makeOrderView()) {
-  await db.tx((q) => enqueueOrderEvent(q, { tenantId: 't1', source: 'website', type: 'order.state_changed', order, occurredAt, eventId }));
+  await enqueueWebsiteEvent(db, eventId, { type: 'order.state_changed', order, occurredAt });
 }
 
 const delivery = async () =>

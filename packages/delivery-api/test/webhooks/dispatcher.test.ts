@@ -3,11 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@app/shared';
 import type { SecretBox } from '../../src/auth/secret-box.js';
 import { createWebhookDispatcher } from '../../src/webhooks/dispatcher.js';
-import { enqueueOrderEvent } from '../../src/webhooks/outbox.js';
 import { afterFailure, isSuccessStatus, RETRY_DELAYS_SECONDS } from '../../src/webhooks/retry-schedule.js';
-import { setWebhookConfig } from '../../src/webhooks/webhook-config.js';
 import { DEFAULT_WEBHOOK_TIMEOUT_MS, type WebhookRequest } from '../../src/webhooks/webhook-sender.port.js';
-import { makeOrderView, memoryLog, newClock, openWebhookDb, T0, WEBHOOK_SECRET } from './webhook-world.js';
+import { enqueueWebsiteEvent, memoryLog, newClock, openWebhookDb, subscribeWebsite } from './webhook-world.js';
 
 describe('retry schedule (spec: Events, Delivery and retries)', () => {
   it('delays 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, then dead', () => {
@@ -33,22 +31,8 @@ describe('default request timeout', () => {
 
   it('is 5000 ms and is what the sender receives when no timeout is configured', async () => {
     expect(DEFAULT_WEBHOOK_TIMEOUT_MS).toBe(5000);
-    await setWebhookConfig(
-      db,
-      box,
-      { tenantId: 't1', source: 'website', url: 'https://partner.example/h', secret: WEBHOOK_SECRET },
-      { allowInsecureLoopback: false, clock: newClock() },
-    );
-    await db.tx((q) =>
-      enqueueOrderEvent(q, {
-        tenantId: 't1',
-        source: 'website',
-        type: 'order.accrued',
-        order: makeOrderView(),
-        occurredAt: T0,
-        eventId: '7e57a11d-0000-4000-8000-00000000abcd',
-      }),
-    );
+    await subscribeWebsite(db, box);
+    await enqueueWebsiteEvent(db, '7e57a11d-0000-4000-8000-00000000abcd');
     const seen: WebhookRequest[] = [];
     const d = createWebhookDispatcher({ db, box, clock: newClock(), log: memoryLog(), http: { send: async (r) => (seen.push(r), { status: 204 }) } });
     expect(d.timeoutMs).toBe(5000);
@@ -59,16 +43,7 @@ describe('default request timeout', () => {
   it('a box with another master key cannot open the secret: the attempt fails and is recorded, nothing is sent', async () => {
     const { SecretBox: Box } = await import('../../src/auth/secret-box.js');
     const seen: WebhookRequest[] = [];
-    await db.tx((q) =>
-      enqueueOrderEvent(q, {
-        tenantId: 't1',
-        source: 'website',
-        type: 'order.accrued',
-        order: makeOrderView(),
-        occurredAt: T0,
-        eventId: '7e57a11d-0000-4000-8000-00000000abce',
-      }),
-    );
+    await enqueueWebsiteEvent(db, '7e57a11d-0000-4000-8000-00000000abce');
     const d = createWebhookDispatcher({
       db,
       box: new Box(randomBytes(32)),
@@ -93,22 +68,8 @@ describe('start/stop', () => {
   afterAll(async () => db.close());
 
   it('start polls and sends a due delivery; stop waits for the run in progress and stops polling', async () => {
-    await setWebhookConfig(
-      db,
-      box,
-      { tenantId: 't1', source: 'website', url: 'https://partner.example/h', secret: WEBHOOK_SECRET },
-      { allowInsecureLoopback: false, clock: newClock() },
-    );
-    await db.tx((q) =>
-      enqueueOrderEvent(q, {
-        tenantId: 't1',
-        source: 'website',
-        type: 'order.accrued',
-        order: makeOrderView(),
-        occurredAt: T0,
-        eventId: '7e57a11d-0000-4000-8000-00000000abcf',
-      }),
-    );
+    await subscribeWebsite(db, box);
+    await enqueueWebsiteEvent(db, '7e57a11d-0000-4000-8000-00000000abcf');
     let sent!: () => void;
     const delivered = new Promise<void>((resolve) => (sent = resolve));
     const lines: string[] = [];

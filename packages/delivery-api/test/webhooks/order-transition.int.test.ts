@@ -3,9 +3,19 @@ import { SequentialIds, signWebhook, type Db } from '@app/shared';
 import type { SecretBox } from '../../src/auth/secret-box.js';
 import { OrdersRepo, toView, type OrderRecord } from '../../src/orders/orders.repo.js';
 import { transition } from '../../src/orders/transition.js';
-import { createOutboxEvents, createWebhookDispatcher, setWebhookConfig, toWebhookOrder } from '../../src/webhooks/index.js';
+import { createOutboxEvents, createWebhookDispatcher, toWebhookOrder } from '../../src/webhooks/index.js';
 import { outboxWrite } from '../../src/webhooks/outbox.repo.js';
-import { makeOrderView, memoryLog, newClock, openWebhookDb, startReceiver, T0, WEBHOOK_SECRET, type TestReceiver } from './webhook-world.js';
+import {
+  makeOrderView,
+  memoryLog,
+  newClock,
+  openWebhookDb,
+  startReceiver,
+  subscribeWebsite,
+  T0,
+  WEBHOOK_SECRET,
+  type TestReceiver,
+} from './webhook-world.js';
 
 // The orders feature's real transition() writing through the outbox adapter: the webhook is the committed change.
 let db: Db;
@@ -14,12 +24,7 @@ let receiver: TestReceiver;
 beforeAll(async () => {
   ({ db, box } = await openWebhookDb());
   receiver = await startReceiver(() => ({ status: 204 }));
-  await setWebhookConfig(
-    db,
-    box,
-    { tenantId: 't1', source: 'website', url: receiver.url, secret: WEBHOOK_SECRET },
-    { allowInsecureLoopback: true, clock: newClock() },
-  );
+  await subscribeWebsite(db, box, { url: receiver.url });
 });
 afterAll(async () => {
   await receiver.close();

@@ -2,8 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SequentialIds, type Db } from '@app/shared';
 import type { SecretBox } from '../../src/auth/secret-box.js';
 import { createOutboxOrderEvents, enqueueOrderEvent, WEBHOOK_EVENT_TYPES } from '../../src/webhooks/outbox.js';
-import { setWebhookConfig } from '../../src/webhooks/webhook-config.js';
-import { makeOrderView, newClock, openWebhookDb, resetOutbox, T0, WEBHOOK_SECRET } from './webhook-world.js';
+import { makeOrderView, openWebhookDb, resetOutbox, subscribeWebsite, T0 } from './webhook-world.js';
 
 let db: Db;
 let box: SecretBox;
@@ -21,13 +20,7 @@ const input = (over: Partial<Parameters<typeof enqueueOrderEvent>[1]> = {}) => (
   eventId: EVENT,
   ...over,
 });
-const configure = (events?: string[]) =>
-  setWebhookConfig(
-    db,
-    box,
-    { tenantId: 't1', source: 'website', url: 'https://partner.example/h', secret: WEBHOOK_SECRET, events },
-    { allowInsecureLoopback: false, clock: newClock() },
-  );
+const configure = (events?: string[]) => subscribeWebsite(db, box, { events });
 const count = async (table: string) => Number((await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`))[0]!.n);
 
 describe('enqueueOrderEvent (transactional outbox)', () => {

@@ -2,11 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { ManualClock, type Db } from '@app/shared';
+import { ManualClock, type Clock, type Db } from '@app/shared';
 import { openTestDb } from '@app/shared/testing';
 import { SecretBox } from '../../src/auth/secret-box.js';
 import type { OrderView } from '@app/delivery-contract';
 import type { WebhookLog } from '../../src/webhooks/dispatcher.js';
+import { enqueueOrderEvent, type OrderEventInput } from '../../src/webhooks/outbox.js';
+import { setWebhookConfig } from '../../src/webhooks/webhook-config.js';
 
 export const MIGRATIONS = join(import.meta.dirname, '..', '..', 'migrations');
 export const API_SECRET = 'api-secret-of-the-website-key-0123456789';
@@ -33,6 +35,35 @@ export async function resetOutbox(db: Db): Promise<void> {
   await db.query('DELETE FROM webhook_deliveries');
   await db.query('DELETE FROM webhook_events');
   await db.query('DELETE FROM webhook_endpoints');
+}
+
+/**
+ * Subscribes `t1`/`website` (default: to https://partner.example/h with {@link WEBHOOK_SECRET}, every event). A
+ * plain-http URL is a local test receiver, so loopback is allowed for it.
+ */
+export async function subscribeWebsite(
+  db: Db,
+  box: SecretBox,
+  o: { url?: string; secret?: string; events?: string[]; clock?: Clock } = {},
+): Promise<void> {
+  const url = o.url ?? 'https://partner.example/h';
+  await setWebhookConfig(
+    db,
+    box,
+    { tenantId: 't1', source: 'website', url, secret: o.secret ?? WEBHOOK_SECRET, events: o.events },
+    { allowInsecureLoopback: !url.startsWith('https://'), clock: o.clock ?? newClock() },
+  );
+}
+
+/** Writes one event of `t1`/`website` to the outbox in its own transaction (default: `order.accrued` at T0). */
+export async function enqueueWebsiteEvent(
+  db: Db,
+  eventId: string,
+  over: Partial<Pick<OrderEventInput, 'type' | 'order' | 'occurredAt'>> = {},
+): Promise<void> {
+  await db.tx((q) =>
+    enqueueOrderEvent(q, { tenantId: 't1', source: 'website', type: 'order.accrued', order: makeOrderView(), occurredAt: T0, ...over, eventId }),
+  );
 }
 
 /** An Order view with POS routing ids, as the orders feature produces it. */

@@ -60,26 +60,25 @@ const engine = (timeoutMs = 5000) =>
       log: (msg, extra) => logs.push({ msg, extra }),
     },
   );
-const goodAnswer = () =>
+/** A model answer of `documentType` with the sample data: addresses null, `items` as given (none by default). */
+const answer = (documentType: string, items: unknown[] = []) =>
   completion({
-    document_type: 'upd',
+    document_type: documentType,
     ...makeData(),
     seller: { ...makeData().seller, address: null },
     buyer: { ...makeData().buyer, address: null },
-    items: [],
+    items,
   });
+const goodAnswer = () => answer('upd');
 
 describe('AiEngine against a fake chat completions API', () => {
   it('sends images as data URLs with the JSON schema and returns the recognised data', async () => {
     reply = {
       status: 200,
-      body: completion({
-        document_type: 'torg12',
-        ...makeData(),
-        seller: { ...makeData().seller, address: null },
-        buyer: { ...makeData().buyer, address: null },
-        items: makeData().items.map((i) => ({ ...i, nds_exempt: false })),
-      }),
+      body: answer(
+        'torg12',
+        makeData().items.map((i) => ({ ...i, nds_exempt: false })),
+      ),
     };
     const tiff = await sharp(await pngPage())
       .tiff()
@@ -151,13 +150,7 @@ describe('AiEngine against a fake chat completions API', () => {
   it('keeps the requested type when it is not auto', async () => {
     reply = {
       status: 200,
-      body: completion({
-        document_type: 'torg12',
-        ...makeData(),
-        seller: { ...makeData().seller, address: null },
-        buyer: { ...makeData().buyer, address: null },
-        items: [],
-      }),
+      body: answer('torg12'),
     };
     expect((await engine().recognize({ images: [await pngPage()], documentType: 'invoice', imageQuality: 'scan' })).documentType).toBe('invoice');
   });
