@@ -106,7 +106,8 @@ describe('AiEngine against a fake chat completions API', () => {
       .composite([{ input: await pngPage(600, 400), top: 100, left: 100 }])
       .png()
       .toBuffer();
-    await engine().recognize({ images: [big], documentType: 'upd', imageQuality: 'scan' });
+    // The answer deadline covers the downscale of a 35-megapixel page, seconds on a loaded machine; it is not under test here.
+    await engine(60_000).recognize({ images: [big], documentType: 'upd', imageQuality: 'scan' });
     const url: string = requests[0]!.body.messages[1].content[1].image_url.url;
     const sent = await sharp(Buffer.from(url.split(',')[1]!, 'base64')).metadata();
     expect([sent.format, sent.width, sent.height]).toEqual(['jpeg', 1414, 2000]);
