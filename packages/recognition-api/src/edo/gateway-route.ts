@@ -53,6 +53,8 @@ export function passRoute<S extends FastifySchema>(
   schema: S,
   call: (request: GatewayRequest<S>) => Promise<unknown>,
 ): void {
-  // Fastify types `request` from the schema only for an inline literal; `call` carries the same type, stated above.
-  app.route({ method, url, schema, handler: (request) => pass(call(request as unknown as GatewayRequest<S>)) });
+  // Fastify types a handler from its schema only for an inline literal: here the schema is passed on as a plain
+  // FastifySchema and `call` gets the request typed from `S` (the same validation runs either way).
+  const route: FastifySchema = schema;
+  app.route({ method, url, schema: route, handler: (request) => pass(call(request as unknown as GatewayRequest<S>)) });
 }
