@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { lineItem } from './fixtures.js';
 import type { EngineWarning, LineItem, RecognizedData } from '../../src/engine/engine.port.js';
-import { CONTRADICTED_CONFIDENCE, crossCheckConfidence, repairUnitCodes, UNCHECKED_CONFIDENCE } from '../../src/engine/extract/cross-check.js';
+import {
+  CONTRADICTED_CONFIDENCE,
+  crossCheckConfidence,
+  implausibleDocumentNumber,
+  repairUnitCodes,
+  UNCHECKED_CONFIDENCE,
+} from '../../src/engine/extract/cross-check.js';
 import { REPAIRED_CONFIDENCE } from '../../src/engine/extract/repair.js';
 
 const line = lineItem;
@@ -119,6 +125,24 @@ describe('cross-checked field confidence', () => {
     expect(conf['items[0].unit.name']).toBe(CONTRADICTED_CONFIDENCE);
     expect(conf['seller.inn']).toBe(CONTRADICTED_CONFIDENCE);
     expect(conf['buyer.inn']).toBe(0.97);
+  });
+
+  it('caps a document number without a digit or with a lower-case letter, keeps numbers as systems print them', () => {
+    for (const bad of ['Т', 'от', 'вЛ-004512', 'Кр-1190']) {
+      const d = doc([line()]);
+      d.document.number = bad;
+      const conf = sure(d);
+      crossCheckConfidence(d, conf);
+      expect(conf['document.number'], bad).toBe(CONTRADICTED_CONFIDENCE);
+    }
+    for (const ok of ['418', 'КМ-002231', 'Б-0093', '77/12', '00041127', 'ЭК-12/2026']) {
+      expect(implausibleDocumentNumber(ok), ok).toBe(false);
+      const d = doc([line()]);
+      d.document.number = ok;
+      const conf = sure(d);
+      crossCheckConfidence(d, conf);
+      expect(conf['document.number'], ok).toBe(0.97);
+    }
   });
 
   it('gives empty fields 0 and unchecked amounts at most the unchecked ceiling', () => {

@@ -3,6 +3,7 @@ import {
   AMBIGUOUS_NAME_CONFIDENCE,
   ambiguousName,
   doubtfulFieldWarnings,
+  incompleteName,
   SUSPICIOUS_NAME_CONFIDENCE,
   suspiciousName,
 } from '../../src/engine/confidence/doubtful-fields.js';
@@ -83,5 +84,29 @@ describe('item names both reads agree on that may still be wrong', () => {
       'Сетка 5х5 мм, 1х50м',
     ])
       expect(ambiguousName(ok), ok).toBe(false);
+  });
+});
+
+describe('item names a word is likely missing from', () => {
+  it('caps a name that begins lower-case or ends with a preposition or an announced value', () => {
+    expect(incompleteName('для документов А4 на 40 листов')).toBe(true);
+    expect(incompleteName('для заметок с клеевым краем 76х76 мм')).toBe(true);
+    expect(incompleteName('Комбинезон защитный одноразовый, размер')).toBe(true);
+    expect(incompleteName('Набор отверток для')).toBe(true);
+    expect(incompleteName('Кронштейн настенный с,')).toBe(true);
+    const conf: FieldConfidence = {};
+    rowToItem(nameRow('для заметок с клеевым краем 76х76 мм', 97), FORMS.upd, 0, conf);
+    expect(conf['items[0].name']).toBe(AMBIGUOUS_NAME_CONFIDENCE);
+  });
+
+  it('leaves whole names alone, capitalised or ending with a figure, unit, code or word', () => {
+    for (const ok of [
+      'Блок для заметок 76х76 мм',
+      'Комбинезон защитный, размер XL',
+      'Кабель ВВГнг 3х2,5 ГОСТ 31996',
+      'Папка-уголок А4',
+      'Пленка ПВД 150 мкм, рукав',
+    ])
+      expect(incompleteName(ok), ok).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanName, rowToItem } from '../../src/engine/extract/items.js';
+import { cleanName, itemName, rowToItem } from '../../src/engine/extract/items.js';
 import { word } from './fixtures.js';
 import { FORMS } from '../../src/engine/extract/columns.js';
 
@@ -34,6 +34,28 @@ describe('item name cleaning: photo OCR classes of error', () => {
   it('drops an opening quote that has no closing one, keeps a quoted name', () => {
     expect(cleanName('“Мука пшеничная высший сорт')).toBe('Мука пшеничная высший сорт');
     expect(cleanName('«Мука» высший сорт')).toBe('«Мука» высший сорт');
+  });
+
+  it('reads a lone б before a size as the diameter sign, keeps б in words and abbreviations', () => {
+    expect(cleanName('Труба гофрированная б 32 мм, 50 м')).toBe('Труба гофрированная Ø 32 мм, 50 м');
+    expect(cleanName('Диск алмазный б 230х22,2')).toBe('Диск алмазный Ø 230х22,2');
+    expect(cleanName('Клапан б/у 2 шт')).toBe('Клапан б/у 2 шт');
+    expect(cleanName('Набор бит 32 предмета')).toBe('Набор бит 32 предмета');
+  });
+
+  it('reads a clothing size L that the rus model returned as Г, only after "размер"', () => {
+    expect(cleanName('Халат медицинский одноразовый, размер Г')).toBe('Халат медицинский одноразовый, размер L');
+    expect(itemName('Куртка рабочая размер ХГ')).toBe('Куртка рабочая размер XL');
+    expect(cleanName('Бахилы размера Г, 100 пар')).toBe('Бахилы размера L, 100 пар');
+    expect(cleanName('Мука пшеничная Г высший сорт')).toBe('Мука пшеничная Г высший сорт');
+    expect(cleanName('Перчатки нитриловые, размер М')).toBe('Перчатки нитриловые, размер М');
+  });
+
+  it('drops a comma after the last word, keeps a final full stop and brackets', () => {
+    expect(cleanName('Салфетки влажные 100 шт,')).toBe('Салфетки влажные 100 шт');
+    expect(cleanName('Гвозди строительные 3х80 ;')).toBe('Гвозди строительные 3х80');
+    expect(cleanName('Скоба 10 мм (уп.)')).toBe('Скоба 10 мм (уп.)');
+    expect(cleanName('Перец черный молотый, 50 г.')).toBe('Перец черный молотый, 50 г.');
   });
 
   it('keeps the case of the first letter as read (names may begin lower-case)', () => {

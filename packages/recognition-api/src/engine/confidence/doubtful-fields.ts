@@ -63,10 +63,25 @@ function lookalikeCode(token: string): boolean {
   return /\d/.test(token) && letters.length >= 2 && /^[АВЕКМНОРСТХУABEKMHOPCTXY]+$/.test(letters);
 }
 
-/** The highest confidence (0..1) an item name's own text allows: 0.5 suspicious, 0.85 ambiguous, else 1. */
+/** Prepositions and conjunctions a Russian name never ends with, and words that announce a value ("размер L"). */
+const OPEN_END = /(?:^|\s)(?:в|во|с|со|для|по|на|из|и|или|под|от|до|к|без|при|размер|цвет|арт\.?)$/i;
+
+/**
+ * A name that a word is likely missing from, though every word read is right: one that begins with a lower-case
+ * letter (the first word went to the row above or into the number column: "для записей в кубе …" for "Блок для …"),
+ * or ends with a preposition, a conjunction or a word announcing a value (`…, размер` whose size was lost). Catalogue
+ * names begin with a capital far more often than not, so the rare name printed lower-case ("п/э пакет") costs only a
+ * check against the page.
+ */
+export function incompleteName(name: string): boolean {
+  const t = name.trim().replace(/[,;:]+$/, '');
+  return /^\p{Ll}/u.test(t) || OPEN_END.test(t);
+}
+
+/** The highest confidence (0..1) an item name's own text allows: 0.5 suspicious, 0.85 ambiguous or incomplete, else 1. */
 export function nameConfidenceCap(name: string): number {
   if (suspiciousName(name)) return SUSPICIOUS_NAME_CONFIDENCE;
-  return ambiguousName(name) ? AMBIGUOUS_NAME_CONFIDENCE : 1;
+  return ambiguousName(name) || incompleteName(name) ? AMBIGUOUS_NAME_CONFIDENCE : 1;
 }
 
 /**

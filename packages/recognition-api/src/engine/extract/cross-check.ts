@@ -62,6 +62,15 @@ export function repairUnitCodes(data: RecognizedData, warnings: EngineWarning[],
   });
 }
 
+/**
+ * A document number no accounting system prints: one without a digit (a stray letter taken for the number), or one
+ * with a lower-case letter (1C and other systems print their prefixes in capitals: `УТ-7516`, `ЦБ-008803`, `А-0667`),
+ * which OCR gives for a capital it misread (`пБ-…` for `ЦБ-…`).
+ */
+export function implausibleDocumentNumber(number: string): boolean {
+  return !/\d/.test(number) || /\p{Ll}/u.test(number);
+}
+
 const cap = (conf: FieldConfidence, path: string, ceiling: number) => {
   if ((conf[path] ?? 0) > ceiling) conf[path] = ceiling;
 };
@@ -72,7 +81,8 @@ const cap = (conf: FieldConfidence, path: string, ceiling: number) => {
  * with 90–97 %. So a field the document contradicts is capped at {@link CONTRADICTED_CONFIDENCE}: a line whose
  * arithmetic fails (all its amounts: which one is wrong is unknown), a line number out of sequence, a unit code and
  * name that OKEI does not pair, an INN with a wrong check digit or a malformed KPP, totals that are not the sum of
- * the lines or not amount + VAT. Amounts of a line that could not be checked (a value missing) are capped at
+ * the lines or not amount + VAT, a document number without a digit or with a lower-case letter
+ * ({@link implausibleDocumentNumber}). Amounts of a line that could not be checked (a value missing) are capped at
  * {@link UNCHECKED_CONFIDENCE}. An empty field has confidence 0. Confidences are only ever lowered here.
  */
 export function crossCheckConfidence(data: RecognizedData, conf: FieldConfidence): void {
@@ -106,6 +116,7 @@ export function crossCheckConfidence(data: RecognizedData, conf: FieldConfidence
     if (!data[role].name) conf[`${role}.name`] = 0;
   }
   if (data.document.number == null) conf['document.number'] = 0;
+  else if (implausibleDocumentNumber(data.document.number)) cap(conf, 'document.number', CONTRADICTED_CONFIDENCE);
   if (data.document.date == null) conf['document.date'] = 0;
   const t = data.totals;
   for (const key of ['amount_without_nds', 'nds_amount', 'amount_with_nds'] as const) {

@@ -21,8 +21,9 @@ export function cellConfidence(cell: Cell | undefined): number {
  * Photo OCR's classes of error in names are fixed here too, each only where the name itself proves it: an opening
  * quote with no closing one (a speck read as “), a decimal point in a name that prints its other fractions with the
  * Russian comma ({@link DECIMAL_POINT}), an SAE viscosity "5М/-40" (the rus model's W), the Latin C after a degree
- * sign, the superscript of м² read as "?" or "-", a multiplication sign glued to its unit ("ммх 50" → "мм х 50") and
- * "@"/"©" for the diameter sign Ø. Case is kept as read
+ * sign, the superscript of м² read as "?" or "-", a multiplication sign glued to its unit ("ммх 50" → "мм х 50"),
+ * "@", "©" or a lone "б" before a size for the diameter sign Ø, a clothing size L read as its mirror Г after "размер",
+ * and a trailing comma. Case is kept as read
  * (names may begin lower-case, "п/э пакет", and a forced capital changed nothing a reader needs).
  */
 export function cleanName(text: string): string {
@@ -49,7 +50,13 @@ export function cleanName(text: string): string {
     // "б/у", "б/г", "б/н" (без …): the rus model reads the б as a 6, which never stands before "/" and a letter.
     .replace(/(?<=^|[\s(])6\/(?=[а-яё])/g, 'б/')
     // "г/т?" is "г/м²" with the м read as т: there is no т² unit.
-    .replace(/(?<=\/)т[?²]/g, 'м²');
+    .replace(/(?<=\/)т[?²]/g, 'м²')
+    // … or as a lone "б" (the rus model's nearest glyph for the slashed circle): no Russian word is a lone б before a size.
+    .replace(/(?<=^|\s)б(?=\s\d)/g, 'Ø')
+    // A clothing size after "размер" is Latin (S, M, L, XL); the rus model has no L and returns its mirror Г.
+    .replace(/(?<=(?:^|\s)[Рр]азмер[а-я]*\s(?:[XХ]{1,3})?)Г(?=[\s,;]|$)/g, 'L')
+    // A name ends with a word, a figure, a unit or a closing bracket or quote, never with a comma: a speck after the last word.
+    .replace(/\s*[,;]$/, '');
   return /\d,\d/.test(cleaned) ? cleaned.replace(DECIMAL_POINT, '$1,$2') : cleaned;
 }
 
