@@ -337,7 +337,14 @@ export async function buildApp(deps: AppDeps, services: Services = createService
     core: services.consoleCore,
     settings: services.consoleSettings,
     clock: deps.clock,
-    sections: consoleSections({ db: deps.db, clock: deps.clock, ids: deps.ids, core: services.consoleCore, support: services.support }),
+    sections: consoleSections({
+      db: deps.db,
+      clock: deps.clock,
+      ids: deps.ids,
+      core: services.consoleCore,
+      support: services.support,
+      phones: new PhoneHasher(deps.masterKey),
+    }),
   });
   return app;
 }

@@ -60,7 +60,7 @@ export async function consolePlugin(app: FastifyInstance, opts: ConsoleOptions):
     views: VIEWS,
     helpers: consoleHelpers,
     brand: 'Delivery Partner API',
-    home: `${CONSOLE_PREFIX}/home`,
+    home: `${CONSOLE_PREFIX}/orders`,
     nav: sections.map((s) => s.nav),
   });
   homeRoutes(app, sections);

@@ -27,7 +27,7 @@ describe('support console: sign-in, roles, CSRF, audit (issue 26)', () => {
     const c = new ConsoleClient(w.app);
     const res = await c.signIn(ADMIN);
     expect(res.statusCode).toBe(303);
-    expect(res.headers.location).toBe('/console/home');
+    expect(res.headers.location).toBe('/console/orders');
     expect(String(res.headers['set-cookie'])).toMatch(/console_session=.*Path=\/console.*HttpOnly.*SameSite=Strict/);
     const home = await c.get('/console/home');
     expect(home.statusCode).toBe(200);
