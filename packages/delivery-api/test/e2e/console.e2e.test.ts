@@ -72,7 +72,7 @@ beforeAll(async () => {
     chain,
     terminals: chain.points.map((p) => ({ pointId: p.pointId, ...creds.pos[p.pointId] })),
     clock,
-    random: seededRandom(5),
+    random: seededRandom(3),
     intervals: { heartbeatMs: HOUR, stopListMs: HOUR, menuMs: HOUR, ordersMs: HOUR },
     log: () => {},
   });
@@ -100,7 +100,7 @@ async function orderTo(street: string): Promise<{ id: string; ext: string }> {
   const calc = await client.calculateCheckout({
     pointId: '101',
     deliveryType: 'courier',
-    items: [{ id: productId, quantity: '1' }],
+    items: [{ id: productId, quantity: '2' }],
     guest: { phone },
     location,
   });
@@ -202,9 +202,11 @@ describe('support console in Chromium', () => {
     const a = await open();
     await signIn(a, ADMIN);
     await a.getByRole('navigation').getByRole('link', { name: 'Журнал' }).click();
-    await expect(a.getByText('Разбор заказа закрыт').first().isVisible()).resolves.toBe(true);
+    await a.waitForURL(`${base}/console/audit`);
     await shot('10-audit-admin', a);
+    await expect(a.getByText('Разбор заказа закрыт').first().isVisible()).resolves.toBe(true);
     await a.getByRole('navigation').getByRole('link', { name: 'Пользователи' }).click();
+    await a.waitForURL(`${base}/console/users`);
     await expect(a.getByRole('cell', { name: SUPPORT.username }).isVisible()).resolves.toBe(true);
     await shot('11-users-admin', a);
     await a.goto(`${base}/console/home`);
