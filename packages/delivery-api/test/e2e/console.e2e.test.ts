@@ -207,7 +207,7 @@ describe('support console in Chromium', () => {
     await expect(a.getByText('Разбор заказа закрыт').first().isVisible()).resolves.toBe(true);
     await a.getByRole('navigation').getByRole('link', { name: 'Пользователи' }).click();
     await a.waitForURL(`${base}/console/users`);
-    await expect(a.getByRole('cell', { name: SUPPORT.username }).isVisible()).resolves.toBe(true);
+    await expect(a.getByRole('cell', { name: SUPPORT.username, exact: true }).first().isVisible()).resolves.toBe(true);
     await shot('11-users-admin', a);
     await a.goto(`${base}/console/home`);
     await shot('12-home-admin', a);
