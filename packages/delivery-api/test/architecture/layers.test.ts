@@ -12,6 +12,7 @@ const RANK: Record<string, number> = {
   'index.ts': -1,
   '.': 0,
   operator: 0,
+  console: 1,
   pos: 1,
   webhooks: 1,
   'catalog-events': 1,
