@@ -84,6 +84,11 @@ export class ConsoleChainService {
     return chainPoints(this.deps.db, tenantId);
   }
 
+  /** The injected clock's time (ages on the pages are measured from it). */
+  now(): Date {
+    return this.deps.clock.now();
+  }
+
   /** Whether a heartbeat at `at` still counts as the POS being alive now. */
   alive(at: Date | null): boolean {
     const age = ageSeconds(this.deps.clock.now(), at);
