@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomIds } from '@app/shared';
 import { ConsoleChainService } from '../../src/console/chain/console-chain.service.js';
 import { drawZoneMap, toLatLon } from '../../src/console/chain/zone-map.js';
 import { CAPPUCCINO, makeWorld, sampleMenu, squareZone, type World } from '../harness.js';
@@ -7,7 +8,7 @@ let w: World;
 let chain: ConsoleChainService;
 beforeAll(async () => {
   w = await makeWorld();
-  chain = new ConsoleChainService({ db: w.db, box: w.box, clock: w.clock, zones: w.services.zones, heartbeatWindowSeconds: 90 });
+  chain = new ConsoleChainService({ db: w.db, box: w.box, clock: w.clock, zones: w.services.zones, heartbeatWindowSeconds: 90, ids: randomIds });
   await w.operator.loadZones('t1', { type: 'FeatureCollection', features: [squareZone('z1', '1', 55.76, 37.61, 0.02)] });
 });
 afterAll(() => w.db.close());

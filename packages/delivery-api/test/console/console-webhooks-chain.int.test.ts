@@ -28,7 +28,14 @@ const dispatcher = () => createWebhookDispatcher({ db: w.db, box: w.box, clock: 
 async function deadDelivery(): Promise<string> {
   const eventId = randomUUID();
   await w.db.tx((q) =>
-    enqueueOrderEvent(q, { tenantId: 't1', source: 'website', type: 'order.state_changed', order: makeOrderView(), occurredAt: w.clock.now(), eventId }),
+    enqueueOrderEvent(q, {
+      tenantId: 't1',
+      source: 'website',
+      type: 'order.state_changed',
+      order: makeOrderView(),
+      occurredAt: w.clock.now(),
+      eventId,
+    }),
   );
   const d = dispatcher();
   await d.runOnce();
@@ -130,7 +137,13 @@ describe('console: chain pages (issue 26 item 4)', () => {
     const s = new ConsoleClient(w.app);
     await s.signIn(SUPPORT);
     expect((await s.get('/console/home')).body).not.toContain('href="/console/chain"');
-    for (const url of ['/console/chain', '/console/chain/points/1', '/console/chain/points/1/sync', '/console/chain/zones', '/console/chain/credentials'])
+    for (const url of [
+      '/console/chain',
+      '/console/chain/points/1',
+      '/console/chain/points/1/sync',
+      '/console/chain/zones',
+      '/console/chain/credentials',
+    ])
       expect((await s.get(url)).statusCode).toBe(403);
     expect((await s.post('/console/chain/routes', { tenant: 't1', source: 'website', point: '1', active: 'false' })).statusCode).toBe(403);
     expect((await s.post('/console/chain/credentials/partner', { tenant: 't1', source: 'website', points: '1' })).statusCode).toBe(403);

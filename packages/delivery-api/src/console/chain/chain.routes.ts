@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { AdminError, actor, formErrors, render, requireRole } from '@app/admin-web';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { IssuedCredential } from '../../operator/operator.service.js';
 import type { ConsoleCore } from '../console.module.js';
 import type { ConsoleSection } from '../console.plugin.js';
 import { CONSOLE_PREFIX } from '../console.plugin.js';
-import { ageSeconds, type ConsoleChainService, type MapResolve } from './console-chain.service.js';
+import { ageSeconds, type ConsoleChainService, type IssuedCredential, type MapResolve } from './console-chain.service.js';
 
 /** Russian names of the chain actions in the audit log. */
 export const CHAIN_AUDIT_LABELS: Record<string, string> = {
@@ -59,7 +58,8 @@ function routes(app: FastifyInstance, d: Deps): void {
   app.get(C, admin, async (req, reply) => {
     const tenant = await s.tenant(query(req).tenant);
     const q = query(req);
-    const notice = q.done === 'route' ? 'Маршрут изменён.' : q.done === 'switch' ? 'Переключатель изменён; ключи источника увидят его в течение 5 секунд.' : null;
+    const notice =
+      q.done === 'route' ? 'Маршрут изменён.' : q.done === 'switch' ? 'Переключатель изменён; ключи источника увидят его в течение 5 секунд.' : null;
     return render(reply, 'chain', {
       section: 'chain',
       tenant,
@@ -76,7 +76,13 @@ function routes(app: FastifyInstance, d: Deps): void {
     return { tenant, point: await s.point(tenant.id, (req.params as { id: string }).id) };
   };
   app.get(`${C}/points/:id`, admin, async (req, reply) =>
-    render(reply, 'chain-point', { section: 'chain', ...(await pointData(req)), sync: sync(), refresh: SYNC_REFRESH_SECONDS, script: `${C}/console-chain.js` }),
+    render(reply, 'chain-point', {
+      section: 'chain',
+      ...(await pointData(req)),
+      sync: sync(),
+      refresh: SYNC_REFRESH_SECONDS,
+      script: `${C}/console-chain.js`,
+    }),
   );
   // The fragment the point page's script polls: the same sync table, no layout.
   app.get(`${C}/points/:id/sync`, admin, async (req, reply) => {
@@ -90,7 +96,10 @@ function routes(app: FastifyInstance, d: Deps): void {
     const active = one(b.active) === 'true';
     await s.setRouteActive(tenant.id, one(b.source), one(b.point), active);
     await audit(req, active ? 'route.enable' : 'route.disable', `${tenant.id}/${one(b.source)}/${one(b.point)}`);
-    const back = one(b.back) === 'point' ? `${C}/points/${encodeURIComponent(one(b.point))}?tenant=${encodeURIComponent(tenant.id)}&done=route` : `${C}?tenant=${encodeURIComponent(tenant.id)}&done=route`;
+    const back =
+      one(b.back) === 'point'
+        ? `${C}/points/${encodeURIComponent(one(b.point))}?tenant=${encodeURIComponent(tenant.id)}&done=route`
+        : `${C}?tenant=${encodeURIComponent(tenant.id)}&done=route`;
     return reply.redirect(back, 303);
   });
 
@@ -100,7 +109,12 @@ function routes(app: FastifyInstance, d: Deps): void {
     const on = one(b.on) === 'true';
     try {
       const now = await s.setSwitch(tenant.id, one(b.source), one(b.feature), on);
-      await audit(req, on ? 'source.feature-on' : 'source.feature-off', `${tenant.id}/${one(b.source)}`, `${one(b.feature)}; включены: ${now.join(', ') || 'нет'}`);
+      await audit(
+        req,
+        on ? 'source.feature-on' : 'source.feature-off',
+        `${tenant.id}/${one(b.source)}`,
+        `${one(b.feature)}; включены: ${now.join(', ') || 'нет'}`,
+      );
     } catch (err) {
       if (!(err instanceof AdminError) || err.status !== 422) throw err;
       throw new AdminError('VALIDATION', err.message);
@@ -113,7 +127,12 @@ function routes(app: FastifyInstance, d: Deps): void {
     const q = query(req);
     const tenant = await s.tenant(q.tenant);
     const sources = (await s.switches(tenant.id)).map((x) => x.source);
-    const form = { source: q.source ?? sources[0] ?? '', lat: q.lat ?? '', lon: q.lon ?? '', deliveryType: q.deliveryType === 'pickup' ? 'pickup' : 'courier' };
+    const form = {
+      source: q.source ?? sources[0] ?? '',
+      lat: q.lat ?? '',
+      lon: q.lon ?? '',
+      deliveryType: q.deliveryType === 'pickup' ? 'pickup' : 'courier',
+    };
     let tried: MapResolve | null = null;
     let errors = {};
     if (q.lat !== undefined || q.lon !== undefined) {
@@ -125,7 +144,12 @@ function routes(app: FastifyInstance, d: Deps): void {
       }
     }
     const map = await s.zoneMap(tenant.id, tried ? { lat: tried.lat, lon: tried.lon } : undefined);
-    return render(reply, 'chain-zones', { section: 'chain', tenant, sources, form, tried, map, script: `${C}/console-chain.js`, ...errors }, Object.keys(errors).length ? 422 : 200);
+    return render(
+      reply,
+      'chain-zones',
+      { section: 'chain', tenant, sources, form, tried, map, script: `${C}/console-chain.js`, ...errors },
+      Object.keys(errors).length ? 422 : 200,
+    );
   });
 
   const credentialsPage = async (req: FastifyRequest, tenantId: string | undefined, extra: Record<string, unknown> = {}) => {
@@ -155,7 +179,12 @@ function routes(app: FastifyInstance, d: Deps): void {
           kind === 'partner'
             ? await s.issuePartner(tenant.id, { source: one(b.source), points: one(b.points) })
             : await s.issuePos(tenant.id, { point: one(b.point), source: one(b.source) });
-        await audit(req, 'credential.issue', issued.apiKey, kind === 'partner' ? `partner ${one(b.source)}: ${one(b.points)}` : `pos: точка ${one(b.point)}`);
+        await audit(
+          req,
+          'credential.issue',
+          issued.apiKey,
+          kind === 'partner' ? `partner ${one(b.source)}: ${one(b.points)}` : `pos: точка ${one(b.point)}`,
+        );
         req.session.set('issuedCredential', { ...issued, kind } as never);
         return reply.redirect(`${C}/credentials?tenant=${encodeURIComponent(tenant.id)}&issued=1`, 303);
       } catch (err) {

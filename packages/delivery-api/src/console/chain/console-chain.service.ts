@@ -1,12 +1,12 @@
 import { AdminError, formError } from '@app/admin-web';
-import type { Clock, Db } from '@app/shared';
-import type { Credential, CredentialListing } from '../../auth/credentials.repo.js';
+import type { Clock, Db, IdSource } from '@app/shared';
+import { newApiKey, newApiSecret } from '../../auth/credential-keys.js';
+import { CredentialsRepo, type Credential, type CredentialListing, type CredentialScope } from '../../auth/credentials.repo.js';
 import type { SecretBox } from '../../auth/secret-box.js';
 import { TerminalGroupsRepo } from '../../catalog/terminal-groups.repo.js';
-import { OperatorError } from '../../errors.js';
 import { FEATURES, isFeature, type Feature } from '../../features/features.js';
 import { SourceFeaturesRepo } from '../../features/source-features.repo.js';
-import { OperatorService, type IssuedCredential } from '../../operator/operator.service.js';
+import { PointsRepo } from '../../points/points.repo.js';
 import { chainPoints, type ChainPoint } from '../../points/points.queries.js';
 import { TenantsRepo } from '../../tenants/tenants.repo.js';
 import { ZonesRepo } from '../../zones/zones.repo.js';
@@ -23,6 +23,13 @@ export interface StoppedItem {
 /** A point's page: the point, its routes' sync state and each route's stop-listed items. */
 export interface PointDetail extends ChainPoint {
   stopLists: { source: string; items: StoppedItem[] }[];
+}
+
+/** A credential just issued: the secret is shown once and stored only sealed. */
+export interface IssuedCredential {
+  id: string;
+  apiKey: string;
+  apiSecret: string;
 }
 
 /** One source of a tenant with the per-source switches that are on. */
@@ -46,12 +53,10 @@ export const ageSeconds = (now: Date, at: Date | null): number | null => (at ? M
 /**
  * The chain in the support console (issue 26, item 4; admin only): points with schedule and sync state, routes on
  * and off, zones on a map with resolve tried at a location, partner and POS credentials, per-source switches.
- * Writes go through the operator's service (OperatorService), the same rules as `delivery-operator`; refusals
- * become AdminError (422 for a form, 404 for something that does not exist).
+ * Writes go through the owning repositories with the rules of `delivery-operator` (operator.service.ts); refusals
+ * are AdminError (422 for a form, 404 for something that does not exist).
  */
 export class ConsoleChainService {
-  private readonly operator: OperatorService;
-
   constructor(
     private readonly deps: {
       db: Db;
@@ -60,11 +65,9 @@ export class ConsoleChainService {
       zones: ZonesService;
       /** Heartbeat window of the point status (HEARTBEAT_WINDOW_SECONDS): an older heartbeat is "POS silent". */
       heartbeatWindowSeconds: number;
-      operator?: OperatorService;
+      ids: IdSource;
     },
-  ) {
-    this.operator = deps.operator ?? new OperatorService({ db: deps.db, box: deps.box });
-  }
+  ) {}
 
   /** Tenants with their names, by id. */
   tenants(): Promise<{ id: string; name: string }[]> {
@@ -114,7 +117,8 @@ export class ConsoleChainService {
 
   /** Turns the route of a source at a point on or off. 404 when there is no such route. */
   async setRouteActive(tenantId: string, source: string, pointId: string, active: boolean): Promise<void> {
-    await this.asAdminError(() => this.operator.setRouteActive(tenantId, source, pointId, active), 'NOT_FOUND');
+    if (!(await new PointsRepo(this.deps.db).setRouteActive(tenantId, source, pointId, active)))
+      throw new AdminError('NOT_FOUND', `У источника ${source} нет маршрута в точке ${pointId}.`);
   }
 
   /** The zones and points of a tenant drawn as a map; `at` adds a marker for a tried location. */
@@ -161,7 +165,7 @@ export class ConsoleChainService {
 
   /** Credentials of a tenant, newest first, without secrets. */
   async credentials(tenantId: string): Promise<CredentialListing[]> {
-    return (await this.operator.listCredentials(tenantId)).reverse();
+    return (await this.credentialsRepo().listForOperator(tenantId)).reverse();
   }
 
   /**
@@ -182,7 +186,8 @@ export class ConsoleChainService {
     const known = new Set((await this.points(tenantId)).map((p) => p.pointId));
     const unknown = pointIds.filter((p) => !known.has(p));
     if (unknown.length) throw formError('points', `Нет точек: ${unknown.join(', ')}.`);
-    return this.asAdminError(() => this.operator.issuePartnerCredential({ tenantId, source, pointIds }), 'VALIDATION', 'source');
+    if (!(await new TenantsRepo(this.deps.db).sourceExists(tenantId, source))) throw formError('source', 'Выберите источник.');
+    return this.issue('partner', tenantId, { source, pointIds });
   }
 
   /** Issues a POS credential for the terminal group of a point's route (form: `point`, `source`). Secret shown once. */
@@ -190,11 +195,7 @@ export class ConsoleChainService {
     const p = (await this.points(tenantId)).find((x) => x.pointId === String(input.point ?? ''));
     const route = p?.routes.find((r) => r.source === String(input.source ?? '')) ?? p?.routes[0];
     if (!p || !route) throw formError('point', 'Выберите точку, у которой есть маршрут (кассу).');
-    return this.asAdminError(
-      () => this.operator.issuePosCredential({ tenantId, organizationId: route.organizationId, terminalGroupId: route.terminalGroupId }),
-      'VALIDATION',
-      'point',
-    );
+    return this.issue('pos', tenantId, { organizationId: route.organizationId, terminalGroupId: route.terminalGroupId });
   }
 
   /**
@@ -202,9 +203,9 @@ export class ConsoleChainService {
    * 404 when the tenant has no active credential with this key.
    */
   async revoke(tenantId: string, apiKey: string): Promise<CredentialListing> {
-    const c = (await this.operator.listCredentials(tenantId)).find((x) => x.api_key === apiKey && x.revoked_at === null);
-    if (!c) throw new AdminError('NOT_FOUND', 'Действующего ключа с таким именем нет.');
-    await this.asAdminError(() => this.operator.revokeCredential(apiKey), 'NOT_FOUND');
+    const repo = this.credentialsRepo();
+    const c = (await repo.listForOperator(tenantId)).find((x) => x.api_key === apiKey && x.revoked_at === null);
+    if (!c || !(await repo.revoke(apiKey))) throw new AdminError('NOT_FOUND', 'Действующего ключа с таким именем нет.');
     return c;
   }
 
@@ -223,13 +224,16 @@ export class ConsoleChainService {
     return now;
   }
 
-  private async asAdminError<T>(f: () => Promise<T>, code: 'NOT_FOUND' | 'VALIDATION', field?: string): Promise<T> {
-    try {
-      return await f();
-    } catch (err) {
-      if (!(err instanceof OperatorError)) throw err;
-      throw code === 'VALIDATION' ? formError(field ?? '', err.message) : new AdminError('NOT_FOUND', err.message);
-    }
+  /** A random key and secret (the CLI's generators); the secret is sealed by the repository. */
+  private async issue(kind: 'partner' | 'pos', tenantId: string, scope: CredentialScope): Promise<IssuedCredential> {
+    const issued = { id: this.deps.ids.uuid(), apiKey: newApiKey(kind), apiSecret: newApiSecret() };
+    await this.credentialsRepo().insert({ id: issued.id, kind, apiKey: issued.apiKey, secret: issued.apiSecret, tenantId, scope });
+    return issued;
+  }
+
+  /** Uncached: the console must see its own writes. */
+  private credentialsRepo(): CredentialsRepo {
+    return new CredentialsRepo(this.deps.db, this.deps.box, 0);
   }
 }
 

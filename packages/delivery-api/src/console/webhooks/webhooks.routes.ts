@@ -46,7 +46,12 @@ function routes(app: FastifyInstance, d: { core: ConsoleCore; webhooks: ConsoleW
     const q = (req.query ?? {}) as Record<string, string | undefined>;
     const shown = req.session.get('webhookSecret') as RotatedSecret | undefined;
     if (shown) req.session.set('webhookSecret', undefined as never);
-    const notice = q.replayed !== undefined ? `Поставлено в очередь повторно: ${q.replayed}.${q.busy ? ` Сейчас отправляются, не тронуты: ${q.busy}.` : ''}${q.missing ? ` Не найдены: ${q.missing}.` : ''}` : q.done === 'url' ? 'Адрес сохранён; секрет прежний.' : null;
+    const notice =
+      q.replayed !== undefined
+        ? `Поставлено в очередь повторно: ${q.replayed}.${q.busy ? ` Сейчас отправляются, не тронуты: ${q.busy}.` : ''}${q.missing ? ` Не найдены: ${q.missing}.` : ''}`
+        : q.done === 'url'
+          ? 'Адрес сохранён; секрет прежний.'
+          : null;
     return {
       section: 'webhooks',
       src: await s.sourceOf(p.tenant, p.source),
@@ -63,7 +68,11 @@ function routes(app: FastifyInstance, d: { core: ConsoleCore; webhooks: ConsoleW
 
   app.get(`${W}/deliveries/:id`, support, async (req, reply) => {
     const delivery = await s.delivery((req.params as { id: string }).id);
-    return render(reply, 'webhook-delivery', { section: 'webhooks', delivery, here: sourcePath({ tenant: delivery.tenantId, source: delivery.source }) });
+    return render(reply, 'webhook-delivery', {
+      section: 'webhooks',
+      delivery,
+      here: sourcePath({ tenant: delivery.tenantId, source: delivery.source }),
+    });
   });
 
   app.post(`${W}/:tenant/:source/replay`, { ...support, preHandler: app.csrfProtection }, async (req, reply) => {
