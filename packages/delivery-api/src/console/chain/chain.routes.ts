@@ -6,16 +6,6 @@ import type { ConsoleSection } from '../console.plugin.js';
 import { CONSOLE_PREFIX } from '../console.plugin.js';
 import { ageSeconds, type ConsoleChainService, type IssuedCredential, type MapResolve } from './console-chain.service.js';
 
-/** Russian names of the chain actions in the audit log. */
-export const CHAIN_AUDIT_LABELS: Record<string, string> = {
-  'route.enable': 'Маршрут включён',
-  'route.disable': 'Маршрут выключен',
-  'source.feature-on': 'Переключатель источника включён',
-  'source.feature-off': 'Переключатель источника выключен',
-  'credential.issue': 'Выпущен ключ',
-  'credential.revoke': 'Ключ отозван',
-};
-
 const C = `${CONSOLE_PREFIX}/chain`;
 /** The page script (map clicks, sync polling); served by the console, as the CSP allows only our own scripts. */
 const SCRIPT = readFileSync(new URL('../public/console-chain.js', import.meta.url), 'utf8');
@@ -51,11 +41,11 @@ function routes(app: FastifyInstance, d: Deps): void {
     return { now, age: (at: Date | null) => ageSeconds(now, at), alive: (at: Date | null) => s.alive(at) };
   };
 
-  app.get(`${C}/console-chain.js`, admin, async (_req, reply) =>
+  app.get(`/chain/console-chain.js`, admin, async (_req, reply) =>
     reply.type('text/javascript; charset=utf-8').header('Cache-Control', 'no-cache').send(SCRIPT),
   );
 
-  app.get(C, admin, async (req, reply) => {
+  app.get('/chain', admin, async (req, reply) => {
     const tenant = await s.tenant(query(req).tenant);
     const q = query(req);
     const notice =
@@ -75,7 +65,7 @@ function routes(app: FastifyInstance, d: Deps): void {
     const tenant = await s.tenant(query(req).tenant);
     return { tenant, point: await s.point(tenant.id, (req.params as { id: string }).id) };
   };
-  app.get(`${C}/points/:id`, admin, async (req, reply) =>
+  app.get(`/chain/points/:id`, admin, async (req, reply) =>
     render(reply, 'chain-point', {
       section: 'chain',
       ...(await pointData(req)),
@@ -85,12 +75,12 @@ function routes(app: FastifyInstance, d: Deps): void {
     }),
   );
   // The fragment the point page's script polls: the same sync table, no layout.
-  app.get(`${C}/points/:id/sync`, admin, async (req, reply) => {
+  app.get(`/chain/points/:id/sync`, admin, async (req, reply) => {
     const { point } = await pointData(req);
     return reply.header('Cache-Control', 'no-store').type('text/html; charset=utf-8').view('chain-sync', { point, sync: sync() });
   });
 
-  app.post(`${C}/routes`, { preHandler: app.csrfProtection }, async (req, reply) => {
+  app.post(`/chain/routes`, { preHandler: app.csrfProtection }, async (req, reply) => {
     const b = req.body as Body;
     const tenant = await s.tenant(one(b.tenant));
     const active = one(b.active) === 'true';
@@ -103,7 +93,7 @@ function routes(app: FastifyInstance, d: Deps): void {
     return reply.redirect(back, 303);
   });
 
-  app.post(`${C}/switches`, { preHandler: app.csrfProtection }, async (req, reply) => {
+  app.post(`/chain/switches`, { preHandler: app.csrfProtection }, async (req, reply) => {
     const b = req.body as Body;
     const tenant = await s.tenant(one(b.tenant));
     const on = one(b.on) === 'true';
@@ -123,7 +113,7 @@ function routes(app: FastifyInstance, d: Deps): void {
   });
 
   // Resolve is a read: a GET form, so the map page works without JS and without a token.
-  app.get(`${C}/zones`, admin, async (req, reply) => {
+  app.get(`/chain/zones`, admin, async (req, reply) => {
     const q = query(req);
     const tenant = await s.tenant(q.tenant);
     const sources = (await s.switches(tenant.id)).map((x) => x.source);
@@ -168,10 +158,10 @@ function routes(app: FastifyInstance, d: Deps): void {
       ...extra,
     };
   };
-  app.get(`${C}/credentials`, admin, async (req, reply) => render(reply, 'chain-credentials', await credentialsPage(req, query(req).tenant)));
+  app.get(`/chain/credentials`, admin, async (req, reply) => render(reply, 'chain-credentials', await credentialsPage(req, query(req).tenant)));
 
   for (const kind of ['partner', 'pos'] as const) {
-    app.post(`${C}/credentials/${kind}`, { preHandler: app.csrfProtection }, async (req, reply) => {
+    app.post(`/chain/credentials/${kind}`, { preHandler: app.csrfProtection }, async (req, reply) => {
       const b = req.body as Body;
       const tenant = await s.tenant(one(b.tenant));
       try {
@@ -195,14 +185,14 @@ function routes(app: FastifyInstance, d: Deps): void {
     });
   }
 
-  app.get(`${C}/credentials/:key/revoke`, admin, async (req, reply) => {
+  app.get(`/chain/credentials/:key/revoke`, admin, async (req, reply) => {
     const tenant = await s.tenant(query(req).tenant);
     const key = (req.params as { key: string }).key;
     const c = (await s.credentials(tenant.id)).find((x) => x.api_key === key && x.revoked_at === null);
     if (!c) throw new AdminError('NOT_FOUND', 'Действующего ключа с таким именем нет.');
     return render(reply, 'chain-revoke', { section: 'chain', tenant, credential: c });
   });
-  app.post(`${C}/credentials/:key/revoke`, { preHandler: app.csrfProtection }, async (req, reply) => {
+  app.post(`/chain/credentials/:key/revoke`, { preHandler: app.csrfProtection }, async (req, reply) => {
     const tenant = await s.tenant(one((req.body as Body).tenant));
     const c = await s.revoke(tenant.id, (req.params as { key: string }).key);
     await audit(req, 'credential.revoke', c.api_key, c.kind === 'partner' ? `partner ${c.source}` : 'pos');

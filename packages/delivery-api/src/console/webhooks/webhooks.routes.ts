@@ -5,14 +5,6 @@ import type { ConsoleSection } from '../console.plugin.js';
 import { CONSOLE_PREFIX } from '../console.plugin.js';
 import type { ConsoleWebhooksService, RotatedSecret } from './console-webhooks.service.js';
 
-/** Russian names of the webhook actions in the audit log. */
-export const WEBHOOK_AUDIT_LABELS: Record<string, string> = {
-  'webhook.replay': 'Вебхуки отправлены повторно',
-  'webhook.replay-since': 'Недоставленные вебхуки отправлены повторно с момента',
-  'webhook.url': 'Изменён адрес вебхуков',
-  'webhook.rotate-secret': 'Новый секрет вебхуков',
-};
-
 const W = `${CONSOLE_PREFIX}/webhooks`;
 type Params = { tenant: string; source: string };
 type Body = Record<string, string | string[] | undefined>;
@@ -39,7 +31,7 @@ function routes(app: FastifyInstance, d: { core: ConsoleCore; webhooks: ConsoleW
   const audit = (req: FastifyRequest, action: string, target: string, detail = '') => d.core.audit.record(actor(req), action, target, detail);
   const support = requireRole('support');
 
-  app.get(W, support, async (_req, reply) => render(reply, 'webhooks', { section: 'webhooks', sources: await s.overview() }));
+  app.get('/webhooks', support, async (_req, reply) => render(reply, 'webhooks', { section: 'webhooks', sources: await s.overview() }));
 
   const sourcePage = async (req: FastifyRequest, extra: Record<string, unknown> = {}) => {
     const p = req.params as Params;
@@ -64,9 +56,9 @@ function routes(app: FastifyInstance, d: { core: ConsoleCore; webhooks: ConsoleW
     };
   };
 
-  app.get(`${W}/:tenant/:source`, support, async (req, reply) => render(reply, 'webhooks-source', await sourcePage(req)));
+  app.get(`/webhooks/:tenant/:source`, support, async (req, reply) => render(reply, 'webhooks-source', await sourcePage(req)));
 
-  app.get(`${W}/deliveries/:id`, support, async (req, reply) => {
+  app.get(`/webhooks/deliveries/:id`, support, async (req, reply) => {
     const delivery = await s.delivery((req.params as { id: string }).id);
     return render(reply, 'webhook-delivery', {
       section: 'webhooks',
@@ -75,7 +67,7 @@ function routes(app: FastifyInstance, d: { core: ConsoleCore; webhooks: ConsoleW
     });
   });
 
-  app.post(`${W}/:tenant/:source/replay`, { ...support, preHandler: app.csrfProtection }, async (req, reply) => {
+  app.post(`/webhooks/:tenant/:source/replay`, { ...support, preHandler: app.csrfProtection }, async (req, reply) => {
     const p = req.params as Params;
     const ids = list((req.body as Body).ids);
     try {
@@ -91,7 +83,7 @@ function routes(app: FastifyInstance, d: { core: ConsoleCore; webhooks: ConsoleW
     }
   });
 
-  app.post(`${W}/:tenant/:source/replay-since`, { ...support, preHandler: app.csrfProtection }, async (req, reply) => {
+  app.post(`/webhooks/:tenant/:source/replay-since`, { ...support, preHandler: app.csrfProtection }, async (req, reply) => {
     const p = req.params as Params;
     const since = one((req.body as Body).since);
     try {
@@ -105,7 +97,7 @@ function routes(app: FastifyInstance, d: { core: ConsoleCore; webhooks: ConsoleW
   });
 
   // Admin only (the plugin's default for a POST is the top role).
-  app.post(`${W}/:tenant/:source/url`, { preHandler: app.csrfProtection }, async (req, reply) => {
+  app.post(`/webhooks/:tenant/:source/url`, { preHandler: app.csrfProtection }, async (req, reply) => {
     const p = req.params as Params;
     const url = one((req.body as Body).url);
     try {
@@ -119,11 +111,11 @@ function routes(app: FastifyInstance, d: { core: ConsoleCore; webhooks: ConsoleW
     }
   });
 
-  app.get(`${W}/:tenant/:source/rotate`, requireRole('admin'), async (req, reply) => {
+  app.get(`/webhooks/:tenant/:source/rotate`, requireRole('admin'), async (req, reply) => {
     const p = req.params as Params;
     return render(reply, 'webhook-rotate', { section: 'webhooks', src: await s.sourceOf(p.tenant, p.source), here: sourcePath(p) });
   });
-  app.post(`${W}/:tenant/:source/rotate`, { preHandler: app.csrfProtection }, async (req, reply) => {
+  app.post(`/webhooks/:tenant/:source/rotate`, { preHandler: app.csrfProtection }, async (req, reply) => {
     const p = req.params as Params;
     const rotated = await s.rotateSecret(p.tenant, p.source);
     await audit(req, 'webhook.rotate-secret', `${p.tenant}/${p.source}`);
