@@ -3,12 +3,21 @@
  * receiver) and the Document Recognition API, on the embedded defaults (PGlite and files in ./data).
  * Environment: PORT (3000), RECOGNITION_PORT (3100), DATA_DIR (./data), DATABASE_URL, DEMO_API_KEY/DEMO_API_SECRET,
  * DEMO_RECOGNITION_API_KEY, DEMO_WEBHOOKS=0 to run without the demo receiver, EDO_SIMULATOR_PORT (random),
- * DEMO_ADMIN_PASSWORD / ADMIN_* (the admin panel at /admin of the recognition port), EDO_MASTER_KEY and DIADOC_* (a real Diadoc connection instead of the simulator: docs/edo-gateway.md).
+ * DEMO_CONSOLE_PASSWORD (the support console at /console of the delivery port), DEMO_ADMIN_PASSWORD / ADMIN_* (the admin panel at /admin of the recognition port), EDO_MASTER_KEY and DIADOC_* (a real Diadoc connection instead of the simulator: docs/edo-gateway.md).
  */
 import { randomBytes } from 'node:crypto';
 import pretty from 'pino-pretty';
 import { join } from 'node:path';
-import { HttpLoyalty, loadConfig, seedDemoChain, setWebhookConfig, startDeliveryServer, type DemoCredentials } from '@app/delivery-api';
+import {
+  CONSOLE_PREFIX,
+  ensureConsoleDemoAccount,
+  HttpLoyalty,
+  loadConfig,
+  seedDemoChain,
+  setWebhookConfig,
+  startDeliveryServer,
+  type DemoCredentials,
+} from '@app/delivery-api';
 import { DEMO_LOYALTY_CONFIG_PATH, startLoyaltySimulator } from '@app/loyalty-simulator';
 import { startDemoReceiver } from '@app/partner-sdk';
 import { DEMO_CHAIN_PATH, DEMO_ZONES_PATH, loadChain, loadZones, startPosSimulator } from '@app/pos-simulator';
@@ -48,6 +57,11 @@ async function main(): Promise<void> {
     apiSecret: process.env.DEMO_API_SECRET,
   });
   writeJson(posFile, creds);
+  const credsFile = join(config.dataDir, 'demo-credentials.json');
+  const consoleAccount = await ensureConsoleDemoAccount(delivery.services.consoleCore, {
+    demoPassword: process.env.DEMO_CONSOLE_PASSWORD,
+    knownPassword: readJson<DemoCredentialsFile>(credsFile)?.console?.password ?? undefined,
+  });
 
   let receiver: { url: string; close(): Promise<void> } | undefined;
   if (process.env.DEMO_WEBHOOKS !== '0') {
@@ -92,12 +106,16 @@ async function main(): Promise<void> {
     recognition: { baseUrl: recognition.url, apiKey: recognition.apiKey ?? '' },
     admin: recognition.admin,
     edoSimulator: { apiUrl: edoDemo.sim.apiUrl, issuerUrl: edoDemo.sim.issuerUrl, boxId: edoDemo.sim.boxId, connected: edoDemo.usesSimulator },
+    console: { url: `${delivery.url}${CONSOLE_PREFIX}`, ...consoleAccount },
     ...(receiver ? { webhookReceiver: { url: receiver.url } } : {}),
     ...(creds.planned ? { planned: creds.planned } : {}),
   };
-  writeJson(join(config.dataDir, 'demo-credentials.json'), file);
+  writeJson(credsFile, file);
   log(`Delivery Partner API   ${delivery.url}   (OpenAPI ${delivery.url}/openapi.json, reference ${delivery.url}/docs)`);
   log(`Recognition API        ${recognition.url}/api/v1   (X-API-Key: ${recognition.apiKey})`);
+  log(
+    `Support console        ${delivery.url}${CONSOLE_PREFIX}   (user ${consoleAccount.username}, password ${consoleAccount.password ?? '(changed since; set with delivery-operator console user passwd)'})`,
+  );
   log(
     `Admin panel            ${recognition.admin.url}   (user ${recognition.admin.username}, password ${recognition.admin.password ?? '(set with ADMIN_PASSWORD_HASH or admin-cli; not shown)'})`,
   );

@@ -19,6 +19,8 @@ export interface DemoCredentialsFile {
   /** The Diadoc simulator of the e-document gateway; `connected` when the gateway uses it. */
   edoSimulator?: { apiUrl: string; issuerUrl: string; boxId: string; connected: boolean };
   webhookReceiver?: { url: string };
+  /** The delivery API's support console (role admin); `password` is null when it was changed since it was shown. */
+  console?: { url: string; username: string; password: string | null };
   /** A second source with every per-source switch on (guest API, /v1/status, catalog events, rate limits). */
   planned?: { source: string; apiKey: string; apiSecret: string };
 }

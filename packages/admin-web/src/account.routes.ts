@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AdminError } from './admin-errors.js';
-import type { AdminWebContext } from './context.js';
+import type { PanelContext } from './context.js';
 import { actor, formErrors, render } from './render.js';
 
 const fields = [
@@ -10,7 +10,7 @@ const fields = [
 ];
 
 /** The signed-in user's own account: password change (any role, a viewer too). */
-export function accountRoutes(app: FastifyInstance, c: AdminWebContext): void {
+export function accountRoutes(app: FastifyInstance, c: PanelContext): void {
   app.get('/account', async (req, reply) => {
     const changed = (req.query as Record<string, unknown>).changed === '1';
     return render(reply, 'account', { section: 'account', fields, notice: changed ? 'Пароль изменён. Другие сеансы завершены.' : null });
@@ -25,7 +25,7 @@ export function accountRoutes(app: FastifyInstance, c: AdminWebContext): void {
       req.session.set('_csrf', undefined as never);
       req.session.set('sid', session.id);
       await c.audit(actor(req), 'auth.password', req.adminUser);
-      return reply.redirect('/admin/account?changed=1', 303);
+      return reply.redirect(`${c.base}/account?changed=1`, 303);
     } catch (err) {
       if (!(err instanceof AdminError)) throw err;
       return render(reply, 'account', { section: 'account', fields, ...formErrors(err) }, err.status);

@@ -1,18 +1,22 @@
 import type { FastifyInstance } from 'fastify';
 import { AdminError } from './admin-errors.js';
-import type { AdminWebContext } from './context.js';
+import type { PanelContext } from './context.js';
 import { render } from './render.js';
 
 /** A `next` target inside the panel only (no open redirect to another site). */
-const safeNext = (v: unknown, home: string): string =>
-  typeof v === 'string' && /^\/admin(\/[^\s\\]*)?(\?[^\s\\]*)?$/.test(v) && !v.startsWith('//') ? v : home;
+const safeNext = (v: unknown, home: string, base: string): string =>
+  typeof v === 'string' && v.startsWith(base) && /^(\/[^\s\\]*)?(\?[^\s\\]*)?$/.test(v.slice(base.length)) && !v.startsWith('//') ? v : home;
 
 /** Sign-in and sign-out. */
-export function authRoutes(app: FastifyInstance, c: AdminWebContext): void {
+export function authRoutes(app: FastifyInstance, c: PanelContext): void {
   app.get('/login', { config: { adminPublic: true } }, async (req, reply) => {
     if (await c.auth.current(req.session.get('sid'))) return reply.redirect(c.home, 303);
     const q = req.query as Record<string, unknown>;
-    return render(reply, 'login', { username: '', next: safeNext(q.next, c.home), notice: q.signedOut === '1' ? 'Вы вышли из панели.' : null });
+    return render(reply, 'login', {
+      username: '',
+      next: safeNext(q.next, c.home, c.base),
+      notice: q.signedOut === '1' ? 'Вы вышли из панели.' : null,
+    });
   });
 
   app.post(
@@ -31,11 +35,11 @@ export function authRoutes(app: FastifyInstance, c: AdminWebContext): void {
         // A new secret for the CSRF tokens of the signed-in session (the sign-in form's token dies with it).
         req.session.set('_csrf', undefined as never);
         req.session.set('sid', session.id);
-        return reply.redirect(safeNext(body.next, c.home), 303);
+        return reply.redirect(safeNext(body.next, c.home, c.base), 303);
       } catch (err) {
         if (!(err instanceof AdminError)) throw err;
         await c.audit({ username: username.slice(0, 64), ip: req.ip }, 'auth.sign-in-failed', username.slice(0, 64), err.code);
-        return render(reply, 'login', { error: err.message, username, next: safeNext(body.next, c.home) }, err.status);
+        return render(reply, 'login', { error: err.message, username, next: safeNext(body.next, c.home, c.base) }, err.status);
       }
     },
   );
@@ -43,6 +47,6 @@ export function authRoutes(app: FastifyInstance, c: AdminWebContext): void {
   app.post('/logout', { config: { adminAnyRole: true }, preHandler: app.csrfProtection }, async (req, reply) => {
     await c.auth.signOut(req.session.get('sid'));
     req.session.delete();
-    return reply.redirect('/admin/login?signedOut=1', 303);
+    return reply.redirect(`${c.base}/login?signedOut=1`, 303);
   });
 }

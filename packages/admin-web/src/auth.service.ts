@@ -3,9 +3,13 @@ import type { AccountLockout } from './account-lockout.js';
 import { AdminError, formError } from './admin-errors.js';
 import { hashPassword, verifyPassword } from './password.js';
 
-/** What a panel account may do: `admin` everything, `viewer` read only (every mutating form refused with 403). */
+/**
+ * The recognition panel's roles, the default role list: `admin` everything, `viewer` read only (every mutating form
+ * refused with 403). A service may give its own list (AdminWebOptions.roles), most privileged first.
+ */
 export const ADMIN_ROLES = ['admin', 'viewer'] as const;
-export type AdminRole = (typeof ADMIN_ROLES)[number];
+/** A role name of the service's role list (e.g. `admin`, `viewer`; the delivery console: `admin`, `support`). */
+export type AdminRole = string;
 
 /** A panel account as stored (the hash, never the password). `disabledAt` set: it cannot sign in, its sessions end. */
 export interface AdminUser {
@@ -33,7 +37,7 @@ export type CurrentSession = AdminSession & { role: AdminRole };
 export interface AdminAccountStore {
   getUser(username: string): Promise<AdminUser | null>;
   listUsers(): Promise<AdminUser[]>;
-  /** Creates the account (role `admin` unless given) or replaces its password hash (and role when given). */
+  /** Creates the account (the service's top role unless given) or replaces its password hash (and role when given). */
   upsertUser(username: string, passwordHash: string, now: Date, role?: AdminRole): Promise<void>;
   /** Disables (a date) or enables (null) an account; false when there is no such account. */
   setDisabled(username: string, at: Date | null): Promise<boolean>;
@@ -67,7 +71,33 @@ const DUMMY_HASH = hashPassword('not-a-user-password');
 
 /** Sign-in, sessions, sign-out and accounts of an administration panel. Never imports Fastify. */
 export class AdminAuthService {
-  constructor(private readonly deps: { repo: AdminAccountStore; clock: Clock; ids: IdSource; limits: SessionLimits; lockout: AccountLockout }) {}
+  private readonly roles: readonly string[];
+  private readonly roleError: string;
+
+  /**
+   * `roles`: the service's role list, most privileged first (default {@link ADMIN_ROLES}); the first one manages
+   * accounts, and the last enabled account holding it is never disabled or demoted. `roleError`: the text of a
+   * refused role name.
+   */
+  constructor(
+    private readonly deps: {
+      repo: AdminAccountStore;
+      clock: Clock;
+      ids: IdSource;
+      limits: SessionLimits;
+      lockout: AccountLockout;
+      roles?: readonly string[];
+      roleError?: string;
+    },
+  ) {
+    this.roles = deps.roles ?? ADMIN_ROLES;
+    this.roleError = deps.roleError ?? 'Роль: администратор или наблюдатель.';
+  }
+
+  /** The role list, most privileged first. */
+  get roleList(): readonly string[] {
+    return this.roles;
+  }
 
   /**
    * Checks the credentials and opens a session. A disabled account is refused like a wrong password (the answer
@@ -145,7 +175,7 @@ export class AdminAuthService {
    */
   async createUser(username: string, password: string, role: string): Promise<void> {
     if (!USERNAME_RE.test(username)) throw formError('username', 'Имя: от 1 до 64 латинских букв, цифр и знаков . _ @ -');
-    if (!(ADMIN_ROLES as readonly string[]).includes(role)) throw formError('role', 'Роль: администратор или наблюдатель.');
+    if (!this.roles.includes(role)) throw formError('role', this.roleError);
     if (await this.deps.repo.getUser(username)) throw formError('username', 'Учётная запись с таким именем уже есть.');
     await this.setPassword(username, password, role as AdminRole);
   }
@@ -164,17 +194,19 @@ export class AdminAuthService {
     if (!user) throw new AdminError('NOT_FOUND', 'Такой учётной записи нет.');
     if (disabled) {
       if (by === username) throw new AdminError('VALIDATION', 'Свою учётную запись отключить нельзя.');
-      if (user.role === 'admin' && (await this.enabledAdmins()) <= 1) throw new AdminError('VALIDATION', 'Это последний действующий администратор.');
+      if (user.role === this.roles[0] && (await this.enabledAdmins()) <= 1)
+        throw new AdminError('VALIDATION', 'Это последний действующий администратор.');
     }
     await this.deps.repo.setDisabled(username, disabled ? this.deps.clock.now() : null);
   }
 
   /** Changes an account's role (applies from its next request). @throws AdminError NOT_FOUND, VALIDATION. */
   async setRole(username: string, role: string, by?: string): Promise<void> {
-    if (!(ADMIN_ROLES as readonly string[]).includes(role)) throw formError('role', 'Роль: администратор или наблюдатель.');
+    if (!this.roles.includes(role)) throw formError('role', this.roleError);
+    const top = this.roles[0];
     const user = await this.deps.repo.getUser(username);
     if (!user) throw new AdminError('NOT_FOUND', 'Такой учётной записи нет.');
-    if (user.role === 'admin' && role !== 'admin') {
+    if (user.role === top && role !== top) {
       if (by === username) throw new AdminError('VALIDATION', 'Свою роль понизить нельзя.');
       if (!user.disabledAt && (await this.enabledAdmins()) <= 1) throw new AdminError('VALIDATION', 'Это последний действующий администратор.');
     }
@@ -182,6 +214,6 @@ export class AdminAuthService {
   }
 
   private async enabledAdmins(): Promise<number> {
-    return (await this.deps.repo.listUsers()).filter((u) => u.role === 'admin' && !u.disabledAt).length;
+    return (await this.deps.repo.listUsers()).filter((u) => u.role === this.roles[0] && !u.disabledAt).length;
   }
 }

@@ -21,3 +21,13 @@ export interface AdminWebContext {
   /** Where `/admin` and a successful sign-in go, e.g. `/admin/documents`. */
   home: string;
 }
+
+/** The context the plumbing's own routes receive: the service's, plus the prefix and the role list. */
+export interface PanelContext extends AdminWebContext {
+  /** The panel's prefix, e.g. `/admin` or `/console`. */
+  base: string;
+  /** Most privileged first. */
+  roles: readonly string[];
+  /** The least role that sees the users page. */
+  usersRole: string;
+}

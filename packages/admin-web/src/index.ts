@@ -18,10 +18,10 @@ export {
   USERNAME_RE,
 } from './auth.service.js';
 export { type CounterStore, clockStore } from './clock-store.js';
-export type { Actor, AdminWebContext, AuditFn } from './context.js';
+export type { Actor, AdminWebContext, AuditFn, PanelContext } from './context.js';
 export { baseViewHelpers, ROLE_LABELS } from './format.js';
 export { hashPassword, parsePasswordHash, SCRYPT_PARAMS, verifyPassword } from './password.js';
-export { type AdminWebOptions, installAdminWeb, type NavItem } from './plugin.js';
+export { type AdminWebOptions, installAdminWeb, type NavItem, requireRole, roleAllows } from './plugin.js';
 export { actor, formErrors, render } from './render.js';
 export { CSP, cookieIsSecure } from './security.js';
 export { type AdminPanelOptions, type AdminSettings, adminSettings } from './settings.js';

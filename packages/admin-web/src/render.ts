@@ -2,8 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AdminError } from './admin-errors.js';
 
 /**
- * Renders a template with what every page needs: the CSRF token, the signed-in user and role (`canEdit`: false for
- * a viewer, whose pages hide every mutating form), the section. The helpers (`it.h`), the brand and the navigation
+ * Renders a template with what every page needs: the CSRF token, the signed-in user and role (`canEdit`: false below
+ * the top role, e.g. a viewer, whose pages hide every mutating form; `allows(role)`: the user's role is that or above), the section. The helpers (`it.h`), the brand and the navigation
  * come from the plugin's view context.
  */
 export async function render(reply: FastifyReply, template: string, data: Record<string, unknown> = {}, status = 200): Promise<FastifyReply> {
@@ -22,7 +22,8 @@ export async function render(reply: FastifyReply, template: string, data: Record
       csrfToken,
       user: req.adminUser || null,
       role: req.adminRole || null,
-      canEdit: req.adminRole === 'admin',
+      canEdit: req.adminCanEdit,
+      allows: (role: string) => req.adminAllows(role),
     });
 }
 

@@ -1,19 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import { AdminError } from './admin-errors.js';
-import { ADMIN_ROLES } from './auth.service.js';
-import type { AdminWebContext } from './context.js';
+import type { PanelContext } from './context.js';
 import { actor, formErrors, render } from './render.js';
 
 /**
- * Panel accounts (`/admin/users`): the list for every role; create, disable/enable and role change for an admin
+ * Panel accounts (`<prefix>/users`): the list for `usersRole` and above; create, disable/enable and role change for an admin
  * only (the plugin's role guard refuses a viewer's POST with 403 before these handlers run).
  */
-export function usersRoutes(app: FastifyInstance, c: AdminWebContext): void {
+export function usersRoutes(app: FastifyInstance, c: PanelContext): void {
   const page = async (extra: Record<string, unknown> = {}) => ({
     section: 'users',
     users: await c.auth.listUsers(),
-    roles: ADMIN_ROLES,
-    form: { username: '', role: 'viewer' },
+    roles: c.roles,
+    form: { username: '', role: c.roles[c.roles.length - 1] },
     ...extra,
   });
   const DONE: Record<string, string> = {
@@ -23,7 +22,7 @@ export function usersRoutes(app: FastifyInstance, c: AdminWebContext): void {
     role: 'Роль изменена.',
   };
 
-  app.get('/users', async (req, reply) => {
+  app.get('/users', { config: { adminRole: c.usersRole } }, async (req, reply) => {
     const done = String((req.query as Record<string, unknown>).done ?? '');
     return render(reply, 'users', await page({ notice: DONE[done] ?? null }));
   });
@@ -34,7 +33,7 @@ export function usersRoutes(app: FastifyInstance, c: AdminWebContext): void {
     try {
       await c.auth.createUser(str('username'), typeof body.password === 'string' ? body.password : '', str('role'));
       await c.audit(actor(req), 'user.create', str('username'), str('role'));
-      return reply.redirect('/admin/users?done=created', 303);
+      return reply.redirect(`${c.base}/users?done=created`, 303);
     } catch (err) {
       if (!(err instanceof AdminError)) throw err;
       return render(reply, 'users', await page({ ...formErrors(err), form: { username: str('username'), role: str('role') } }), err.status);
@@ -55,7 +54,7 @@ export function usersRoutes(app: FastifyInstance, c: AdminWebContext): void {
         return render(reply, 'users', await page({ error: err.message }), err.status);
       }
       await c.audit(actor(req), `user.${action}`, username);
-      return reply.redirect(`/admin/users?done=${action}d`, 303);
+      return reply.redirect(`${c.base}/users?done=${action}d`, 303);
     });
   }
 
@@ -69,6 +68,6 @@ export function usersRoutes(app: FastifyInstance, c: AdminWebContext): void {
       return render(reply, 'users', await page({ error: err.message }), err.status);
     }
     await c.audit(actor(req), 'user.role', username, role);
-    return reply.redirect('/admin/users?done=role', 303);
+    return reply.redirect(`${c.base}/users?done=role`, 303);
   });
 }

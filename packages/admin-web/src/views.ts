@@ -5,7 +5,7 @@ import { Eta, EtaFileResolutionError } from 'eta';
 
 /** This package's templates (layout, sign-in, error, account, users); beside the compiled code in dist/ too. */
 export const ADMIN_WEB_VIEWS = fileURLToPath(new URL('./views', import.meta.url));
-/** This package's stylesheet and script, served at `/admin/assets/`. */
+/** This package's stylesheet and script, served at `<prefix>/assets/`. */
 export const ADMIN_WEB_PUBLIC = fileURLToPath(new URL('./public', import.meta.url));
 
 /**

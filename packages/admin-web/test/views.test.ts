@@ -11,8 +11,11 @@ writeFileSync(join(own, 'page.eta'), "<% layout('./layout', { ...it, title: 'С�
 writeFileSync(join(dir, 'secret.eta'), 'outside');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+// What installAdminWeb puts in the view context (plugin.ts defaultContext) plus what render() adds.
 const context = {
   brand: 'Сервис',
+  base: '/admin',
+  panelName: 'Панель администратора',
   nav: [{ href: '/admin/x', label: 'Раздел', section: 'x' }],
   section: 'x',
   user: 'u',

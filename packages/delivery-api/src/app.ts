@@ -51,6 +51,7 @@ import { LoyaltyHolds } from './holds/loyalty-holds.js';
 import { orderSettlementEvents } from './orders/settlement-events.js';
 import type { OrderEvents } from './orders/order-events.js';
 import { OrdersService } from './orders/orders.service.js';
+import { OrderSupportService } from './orders/order-support.js';
 import { ordersRoutes } from './orders/orders.routes.js';
 import { PosOrdersService } from './pos/pos-orders.service.js';
 import { posOrdersRoutes } from './pos/pos-orders.routes.js';
@@ -67,6 +68,11 @@ import { TenantsRepo } from './tenants/tenants.repo.js';
 import { CatalogEvents } from './catalog-events/catalog-events.js';
 import { catalogEventsOnPush } from './catalog-events/on-push.js';
 import { PointStatusWatcher } from './catalog-events/point-status-watcher.js';
+import { type AdminPanelOptions, adminSettings } from '@app/admin-web';
+import { createConsoleCore } from './console/console.module.js';
+import { CONSOLE_PREFIX, consolePlugin } from './console/console.plugin.js';
+import { consoleSections } from './console/sections.js';
+import { consoleSessionKey } from './console/session-key.js';
 
 /** Everything the HTTP application needs, passed in (tests pass a ManualClock and an in-memory database). */
 export interface AppDeps {
@@ -103,6 +109,11 @@ export interface AppDeps {
   partnerLimits?: PartnerLimits;
   /** prom-client registry served at /metrics; default a new one per app. */
   metricsRegistry?: Registry;
+  /**
+   * The support console at /console (docs/console.md): cookie, session limits, sign-in limits. The session key
+   * defaults to one derived from the master key.
+   */
+  console?: AdminPanelOptions;
 }
 
 /** The services of the delivery API, built from the same dependencies as the app (also used by tools). */
@@ -203,7 +214,13 @@ export function createServices(deps: AppDeps) {
     clock: deps.clock,
     heartbeatWindowSeconds: deps.heartbeatWindowSeconds,
   });
+  const support = new OrderSupportService({ db: deps.db, clock: deps.clock, events, holds });
+  const consoleSettings = adminSettings({ sessionKey: consoleSessionKey(deps.masterKey), ...deps.console });
+  const consoleCore = createConsoleCore({ db: deps.db, clock: deps.clock, ids: deps.ids, settings: consoleSettings });
   return {
+    consoleSettings,
+    consoleCore,
+    support,
     pointStatusWatcher,
     status,
     rateLimit,
@@ -292,6 +309,11 @@ export async function buildApp(deps: AppDeps, services: Services = createService
         { name: 'pos', description: 'POS plugin protocol (docs/pos-protocol.md)' },
       ],
     },
+    // The support console is HTML for people with its own sign-in, not part of the API: kept out of the document.
+    transform: ({ schema, url }) => ({
+      schema: url === CONSOLE_PREFIX || url.startsWith(`${CONSOLE_PREFIX}/`) ? { ...schema, hide: true } : schema,
+      url,
+    }),
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
@@ -310,5 +332,19 @@ export async function buildApp(deps: AppDeps, services: Services = createService
   posOrdersRoutes(app, services.posOrders);
   statusRoutes(app, services.status);
   guestsRoutes(app, services.guests, services.guestLoyalty);
+  await app.register(consolePlugin, {
+    prefix: CONSOLE_PREFIX,
+    core: services.consoleCore,
+    settings: services.consoleSettings,
+    clock: deps.clock,
+    sections: consoleSections({
+      db: deps.db,
+      clock: deps.clock,
+      ids: deps.ids,
+      core: services.consoleCore,
+      support: services.support,
+      phones: new PhoneHasher(deps.masterKey),
+    }),
+  });
   return app;
 }

@@ -18,6 +18,8 @@ export {
   type RouteInput,
   type IssuedCredential,
 } from './operator/operator.service.js';
+export { DEMO_CONSOLE_USER, ensureConsoleDemoAccount } from './console/demo-account.js';
+export { CONSOLE_PREFIX } from './console/console.plugin.js';
 export { seedDemoChain, type ChainSeed, type DemoCredentials } from './operator/demo-seed.js';
 export type { OrderView, OrderState } from '@app/delivery-contract';
 export * from './webhooks/index.js';

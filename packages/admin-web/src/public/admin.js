@@ -22,3 +22,21 @@ document.addEventListener('DOMContentLoaded', () => {
     target.focus();
   }
 });
+
+// Live regions: an element with data-live="URL" gets its content replaced by the HTML fragment at URL every
+// data-live-seconds (default 10) while the tab is visible. Without JS the page has a reload link.
+document.addEventListener('DOMContentLoaded', () => {
+  for (const el of document.querySelectorAll('[data-live]')) {
+    const seconds = Math.max(2, Number(el.dataset.liveSeconds) || 10);
+    setInterval(async () => {
+      if (document.hidden) return;
+      try {
+        const res = await fetch(el.dataset.live, { credentials: 'same-origin', headers: { Accept: 'text/html' } });
+        // a lost session answers with a redirect to the sign-in page: leave the table as it is
+        if (res.ok && !res.redirected) el.innerHTML = await res.text();
+      } catch {
+        // offline for a moment: the next tick tries again
+      }
+    }, seconds * 1000);
+  }
+});

@@ -21,6 +21,7 @@ import { Registry } from 'prom-client';
 import { createLogger } from '../http/logger.js';
 import { noStepObserver } from '../common/recovery-points.js';
 import { createLegMetrics } from '../holds/leg-metrics.js';
+import { runConsoleCommand } from '../console/console-cli.js';
 
 export const USAGE = `delivery-operator <command> [options]
 
@@ -49,6 +50,8 @@ export const USAGE = `delivery-operator <command> [options]
   order accruals --pending|--failed  bonus accruals waiting (also while loyalty is off) or given up
   order accrual --retry --id ORDER_ID     queue a failed accrual again
   webhook ...        (see docs/webhooks.md)
+  console user add NAME [--role admin|support] | passwd NAME | disable NAME | enable NAME | list
+                     support console accounts (docs/console.md); password from CONSOLE_NEW_PASSWORD or stdin
 
 Secrets are printed once, when issued, and stored encrypted under MASTER_KEY.`;
 
@@ -241,6 +244,8 @@ export async function runCli(): Promise<void> {
   try {
     if (argv[0] === 'order') {
       code = await runOrderCommand(argv.slice(1), config, db, box, (l) => console.log(l));
+    } else if (argv[0] === 'console') {
+      code = await runConsoleCommand(argv.slice(1), db, (l) => console.log(l));
     } else if (argv[0] === 'webhook') {
       // The webhook commands live with the webhook feature.
       const mod = (await import(WEBHOOK_CLI)) as { runWebhookCommand(argv: string[], deps: unknown): Promise<number> };

@@ -10,6 +10,7 @@ const SRC = join(import.meta.dirname, '..', '..', 'src');
 const RANK: Record<string, number> = {
   '.': 0,
   operator: 0,
+  console: 1,
   pos: 1,
   webhooks: 1,
   'catalog-events': 1,

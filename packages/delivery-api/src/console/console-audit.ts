@@ -1,0 +1,39 @@
+import type { Actor } from '@app/admin-web';
+import type { Clock, IdSource } from '@app/shared';
+import type { ConsoleAuditEntry, ConsoleAuditRepo } from './console-audit.repo.js';
+
+/**
+ * Russian names of the audited actions, as the audit page shows them. A page that audits a new action adds its
+ * label here (docs/console.md); an unknown action is shown by its code.
+ */
+export const AUDIT_LABELS: Record<string, string> = {
+  'auth.sign-in': 'Вход',
+  'auth.sign-in-failed': 'Неудачный вход',
+  'auth.password': 'Смена пароля',
+  'user.create': 'Создана учётная запись',
+  'user.disable': 'Учётная запись отключена',
+  'user.enable': 'Учётная запись включена',
+  'user.role': 'Изменена роль',
+  'order.manual-review': 'Заказ передан на ручной разбор',
+  'order.reject': 'Заказ отклонён',
+  'order.release-holds': 'Удержания лояльности сняты',
+  'order.review-close': 'Разбор заказа закрыт',
+};
+
+/**
+ * The console's audit log (docs/console.md): every change made in the console and every sign-in attempt, with the
+ * user, the client address, the action and its target. Secrets never go in.
+ */
+export class ConsoleAudit {
+  constructor(private readonly deps: { repo: ConsoleAuditRepo; clock: Clock; ids: IdSource }) {}
+
+  /** Records one action now. */
+  record(actor: Actor, action: string, target: string, detail = ''): Promise<void> {
+    return this.deps.repo.insert({ id: this.deps.ids.uuid(), at: this.deps.clock.now(), ...actor, action, target, detail });
+  }
+
+  /** The newest entries, optionally only those about `target`. */
+  latest(limit = 200, target?: string): Promise<ConsoleAuditEntry[]> {
+    return this.deps.repo.latest(limit, target);
+  }
+}
