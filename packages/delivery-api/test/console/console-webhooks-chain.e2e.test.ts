@@ -166,6 +166,7 @@ describe('console webhooks and chain in Chromium', () => {
   });
 
   it('an admin sees the points with their sync state, a point page and its stop-list', async () => {
+    for (const n of ['1', '2']) await w.call(w.pos[n]!, 'POST', '/pos/v1/heartbeat', {});
     await admin.getByRole('navigation', { name: 'Разделы' }).getByRole('link', { name: 'Сеть' }).click();
     await expect.poll(() => admin.locator('table').first().textContent()).toContain('на связи');
     await shot('11-chain-points', admin);
@@ -189,7 +190,8 @@ describe('console webhooks and chain in Chromium', () => {
     await admin.goto(`${base}/console/chain/zones?tenant=t1`);
     await shot('14-chain-zones', admin);
     // the centre of zone z1 on the drawn map
-    const box = (await admin.locator('#zone-map path').first().boundingBox())!;
+    for (const n of ['1', '2']) await w.call(w.pos[n]!, 'POST', '/pos/v1/heartbeat', {});
+    const box = (await admin.locator('#zone-map path', { has: admin.locator('title', { hasText: 'Зона z1 ' }) }).boundingBox())!;
     await admin.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
     await expect.poll(() => admin.locator('#resolve-result').textContent()).toContain('обслуживается');
     expect(await admin.locator('#resolve-result').textContent()).toContain('точка 1');

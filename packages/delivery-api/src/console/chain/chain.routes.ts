@@ -38,7 +38,8 @@ function routes(app: FastifyInstance, d: Deps): void {
   // Ages and liveness on the injected clock, for the templates.
   const sync = () => {
     const now = s.now();
-    return { now, age: (at: Date | null) => ageSeconds(now, at), alive: (at: Date | null) => s.alive(at) };
+    const age = (at: Date | null) => ageSeconds(now, at);
+    return { now, age, ageText: (at: Date | null) => ageText(age(at)), alive: (at: Date | null) => s.alive(at) };
   };
 
   app.get(`/chain/console-chain.js`, admin, async (_req, reply) =>
@@ -198,4 +199,13 @@ function routes(app: FastifyInstance, d: Deps): void {
     await audit(req, 'credential.revoke', c.api_key, c.kind === 'partner' ? `partner ${c.source}` : 'pos');
     return reply.redirect(`${C}/credentials?tenant=${encodeURIComponent(tenant.id)}&done=revoked`, 303);
   });
+}
+
+/** An age in seconds as people read it: «45 с», «12 мин», «5 ч», «3 дн»; «—» for never. */
+export function ageText(seconds: number | null): string {
+  if (seconds === null) return '—';
+  if (seconds < 120) return `${seconds} с`;
+  if (seconds < 2 * 3600) return `${Math.floor(seconds / 60)} мин`;
+  if (seconds < 2 * 86400) return `${Math.floor(seconds / 3600)} ч`;
+  return `${Math.floor(seconds / 86400)} дн`;
 }
