@@ -37,7 +37,7 @@ async function signIn(p: Page, who: { username: string; password: string }): Pro
   await p.getByLabel('Имя пользователя').fill(who.username);
   await p.getByLabel('Пароль').fill(who.password);
   await p.getByRole('button', { name: 'Войти' }).click();
-  await p.waitForURL(`${base}/console/home`);
+  await p.waitForURL((u) => u.pathname.startsWith('/console/') && !u.pathname.endsWith('/login'));
 }
 
 /** An event of `website` sent through the whole retry schedule to the failing receiver: a dead delivery. */
