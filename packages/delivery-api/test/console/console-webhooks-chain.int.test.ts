@@ -185,6 +185,8 @@ describe('console: chain pages (issue 26 item 4)', () => {
     const hit = await c.get('/console/chain/zones?tenant=t1&source=website&deliveryType=courier&lat=55.76&lon=37.61');
     expect(hit.body).toContain('обслуживается');
     expect(hit.body).toContain('зона z1');
+    expect(hit.body).toMatch(/1\s000,00 ₽/); // the zone's minimum order, 100000 kopecks
+    expect(hit.body).not.toContain('[object');
     expect(hit.body).toContain('id="resolve-marker"');
     const miss = await c.get('/console/chain/zones?tenant=t1&source=website&lat=10&lon=10');
     expect(miss.body).toContain('outside_zones');
