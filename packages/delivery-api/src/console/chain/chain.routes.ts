@@ -6,6 +6,13 @@ import type { ConsoleSection } from '../console.plugin.js';
 import { CONSOLE_PREFIX } from '../console.plugin.js';
 import { ageSeconds, type ConsoleChainService, type IssuedCredential, type MapResolve } from './console-chain.service.js';
 
+declare module '@fastify/secure-session' {
+  interface SessionData {
+    /** A credential just issued, until the page after the redirect has shown its secret once. */
+    issuedCredential: IssuedCredential & { kind: 'partner' | 'pos' };
+  }
+}
+
 const C = `${CONSOLE_PREFIX}/chain`;
 /** The page script (map clicks, sync polling); served by the console, as the CSP allows only our own scripts. */
 const SCRIPT = readFileSync(new URL('../public/console-chain.js', import.meta.url), 'utf8');
@@ -145,7 +152,7 @@ function routes(app: FastifyInstance, d: Deps): void {
 
   const credentialsPage = async (req: FastifyRequest, tenantId: string | undefined, extra: Record<string, unknown> = {}) => {
     const tenant = await s.tenant(tenantId);
-    const issued = req.session.get('issuedCredential') as (IssuedCredential & { kind: string }) | undefined;
+    const issued = req.session.get('issuedCredential');
     if (issued) req.session.set('issuedCredential', undefined as never);
     return {
       section: 'chain',
@@ -176,7 +183,7 @@ function routes(app: FastifyInstance, d: Deps): void {
           issued.apiKey,
           kind === 'partner' ? `partner ${one(b.source)}: ${one(b.points)}` : `pos: точка ${one(b.point)}`,
         );
-        req.session.set('issuedCredential', { ...issued, kind } as never);
+        req.session.set('issuedCredential', { ...issued, kind });
         return reply.redirect(`${C}/credentials?tenant=${encodeURIComponent(tenant.id)}&issued=1`, 303);
       } catch (err) {
         if (!(err instanceof AdminError) || err.status !== 422) throw err;

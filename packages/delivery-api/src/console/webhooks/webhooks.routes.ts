@@ -5,6 +5,13 @@ import type { ConsoleSection } from '../console.plugin.js';
 import { CONSOLE_PREFIX } from '../console.plugin.js';
 import type { ConsoleWebhooksService, RotatedSecret } from './console-webhooks.service.js';
 
+declare module '@fastify/secure-session' {
+  interface SessionData {
+    /** A webhook secret just created or rotated, until the page after the redirect has shown it once. */
+    webhookSecret: RotatedSecret;
+  }
+}
+
 const W = `${CONSOLE_PREFIX}/webhooks`;
 type Params = { tenant: string; source: string };
 type Body = Record<string, string | string[] | undefined>;
@@ -36,7 +43,7 @@ function routes(app: FastifyInstance, d: { core: ConsoleCore; webhooks: ConsoleW
   const sourcePage = async (req: FastifyRequest, extra: Record<string, unknown> = {}) => {
     const p = req.params as Params;
     const q = (req.query ?? {}) as Record<string, string | undefined>;
-    const shown = req.session.get('webhookSecret') as RotatedSecret | undefined;
+    const shown = req.session.get('webhookSecret');
     if (shown) req.session.set('webhookSecret', undefined as never);
     const notice =
       q.replayed !== undefined
@@ -103,7 +110,7 @@ function routes(app: FastifyInstance, d: { core: ConsoleCore; webhooks: ConsoleW
     try {
       const created = await s.setUrl(p.tenant, p.source, url);
       await audit(req, 'webhook.url', `${p.tenant}/${p.source}`, created ? `${url} (новый секрет)` : url);
-      if (created) req.session.set('webhookSecret', created as never);
+      if (created) req.session.set('webhookSecret', created);
       return reply.redirect(`${sourcePath(p)}${created ? '?secret=1' : '?done=url'}`, 303);
     } catch (err) {
       if (!(err instanceof AdminError) || err.status !== 422) throw err;
@@ -119,7 +126,7 @@ function routes(app: FastifyInstance, d: { core: ConsoleCore; webhooks: ConsoleW
     const p = req.params as Params;
     const rotated = await s.rotateSecret(p.tenant, p.source);
     await audit(req, 'webhook.rotate-secret', `${p.tenant}/${p.source}`);
-    req.session.set('webhookSecret', rotated as never);
+    req.session.set('webhookSecret', rotated);
     return reply.redirect(`${sourcePath(p)}?secret=1`, 303);
   });
 }
