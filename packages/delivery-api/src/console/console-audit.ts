@@ -17,7 +17,7 @@ export const AUDIT_LABELS: Record<string, string> = {
   'order.manual-review': 'Заказ передан на ручной разбор',
   'order.reject': 'Заказ отклонён',
   'order.release-holds': 'Удержания лояльности сняты',
-  'order.review-close': 'Разбор заказа закрыт',
+  'order.close-review': 'Разбор заказа закрыт',
   'webhook.replay': 'Вебхуки отправлены повторно',
   'webhook.replay-since': 'Недоставленные вебхуки отправлены повторно с момента',
   'webhook.url': 'Изменён адрес вебхуков',

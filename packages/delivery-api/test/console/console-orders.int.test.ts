@@ -46,6 +46,8 @@ describe('console orders: queue, search, order page, actions (issue 26 item 2)',
     expect(page.body).toContain(`/console/orders/${id}/manual-review`);
     expect(page.body).toContain(`/console/orders/${id}/reject`);
     expect(page.body).toContain('&quot;items&quot;'); // the POS payload, escaped
+    const phone = (await w.db.query<{ guest_phone: string }>('SELECT guest_phone FROM orders WHERE id = $1', [id]))[0]!.guest_phone;
+    expect(page.body).not.toContain(phone); // masked in the facts and in the payload
   });
 
   it('finds orders by externalOrderId and by phone (shown masked), refuses a bad phone with 422', async () => {

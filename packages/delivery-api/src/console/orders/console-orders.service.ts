@@ -6,7 +6,7 @@ import { type LegRecord, LegsRepo } from '../../holds/legs.repo.js';
 import { canTransition } from '../../orders/order-states.js';
 import type { OrderSupportService } from '../../orders/order-support.js';
 import { type OrderRecord, OrdersRepo } from '../../orders/orders.repo.js';
-import type { ConsoleAudit } from '../console-audit.js';
+import { AUDIT_LABELS, type ConsoleAudit } from '../console-audit.js';
 import type { ConsoleAuditEntry } from '../console-audit.repo.js';
 import type { ConsoleOrdersRepo, OrderListRow, OrderSearch, OrderWebhookRow, ReviewClose } from './console-orders.repo.js';
 
@@ -168,7 +168,8 @@ function timeline(
     t.push({ at: l.createdAt, kind: 'leg', text: `Удержание: ${LEG_NAMES[l.kind] ?? l.kind}` });
     if (l.updatedAt.getTime() !== l.createdAt.getTime()) t.push({ at: l.updatedAt, kind: 'leg', text: `${LEG_NAMES[l.kind] ?? l.kind}: ${l.state}` });
   }
-  for (const a of audit) t.push({ at: a.at, kind: 'console', text: `${a.username}: ${a.action}${a.detail ? ` (${a.detail})` : ''}` });
+  for (const a of audit)
+    t.push({ at: a.at, kind: 'console', text: `${a.username}: ${AUDIT_LABELS[a.action] ?? a.action}${a.detail ? ` (${a.detail})` : ''}` });
   if (review && !audit.some((a) => a.action === 'order.close-review'))
     t.push({ at: review.closedAt, kind: 'console', text: `${review.username}: разбор закрыт` });
   return t.sort((a, b) => a.at.getTime() - b.at.getTime());

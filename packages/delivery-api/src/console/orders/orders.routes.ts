@@ -40,7 +40,8 @@ export function ordersRoutes(app: FastifyInstance, svc: ConsoleOrdersService): v
       d,
       mask: maskPhone,
       titles: ACTION_TITLES,
-      payload: JSON.stringify(d.order.posPayload, null, 2),
+      // the payload as sent, but the guest's phone masked like everywhere in the console
+      payload: JSON.stringify(d.order.posPayload, (k, v) => (k === 'phone' && typeof v === 'string' ? maskPhone(v) : v), 2),
       notice: isAction(done) ? `Выполнено: ${ACTION_TITLES[done]}.` : null,
     });
   });
