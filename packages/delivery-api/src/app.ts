@@ -114,6 +114,8 @@ export interface AppDeps {
    * defaults to one derived from the master key.
    */
   console?: AdminPanelOptions;
+  /** WEBHOOKS_ALLOW_INSECURE_LOOPBACK: the console accepts a plain-http loopback webhook URL (tests, demo). */
+  webhooksAllowInsecureLoopback?: boolean;
 }
 
 /** The services of the delivery API, built from the same dependencies as the app (also used by tools). */
@@ -344,6 +346,10 @@ export async function buildApp(deps: AppDeps, services: Services = createService
       core: services.consoleCore,
       support: services.support,
       phones: new PhoneHasher(deps.masterKey),
+      box: deps.box,
+      zones: services.zones,
+      heartbeatWindowSeconds: deps.heartbeatWindowSeconds,
+      webhooksAllowInsecureLoopback: deps.webhooksAllowInsecureLoopback ?? false,
     }),
   });
   return app;

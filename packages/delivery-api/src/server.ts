@@ -68,6 +68,7 @@ export async function startDeliveryServer(opts: {
     ids: opts.ids ?? randomIds,
     requestIdTtlSeconds: config.requestIdTtlSeconds,
     heartbeatWindowSeconds: config.heartbeatWindowSeconds,
+    webhooksAllowInsecureLoopback: config.webhooksAllowInsecureLoopback,
     masterKey: config.masterKey,
     loyalty: opts.loyalty !== undefined ? opts.loyalty : loyaltyFromConfig(config),
     events: opts.events ?? createOutboxOrderEvents(opts.ids ?? randomIds),

@@ -77,6 +77,7 @@ export async function makeWorld(
     ids: randomIds,
     requestIdTtlSeconds: 600,
     heartbeatWindowSeconds: 90,
+    webhooksAllowInsecureLoopback: true,
     masterKey: randomBytes(32),
     loyalty,
     events: opts.orderEvents ?? events,

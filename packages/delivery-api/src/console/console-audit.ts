@@ -18,6 +18,16 @@ export const AUDIT_LABELS: Record<string, string> = {
   'order.reject': 'Заказ отклонён',
   'order.release-holds': 'Удержания лояльности сняты',
   'order.close-review': 'Разбор заказа закрыт',
+  'webhook.replay': 'Вебхуки отправлены повторно',
+  'webhook.replay-since': 'Недоставленные вебхуки отправлены повторно с момента',
+  'webhook.url': 'Изменён адрес вебхуков',
+  'webhook.rotate-secret': 'Новый секрет вебхуков',
+  'route.enable': 'Маршрут включён',
+  'route.disable': 'Маршрут выключен',
+  'source.feature-on': 'Переключатель источника включён',
+  'source.feature-off': 'Переключатель источника выключен',
+  'credential.issue': 'Выпущен ключ',
+  'credential.revoke': 'Ключ отозван',
 };
 
 /**

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { randomIds, type Db, type IdSource } from '@app/shared';
+import { newApiKey, newApiSecret } from '../auth/credential-keys.js';
 import { CredentialsRepo, type CredentialListing } from '../auth/credentials.repo.js';
 import type { SecretBox } from '../auth/secret-box.js';
 import { TerminalGroupsRepo } from '../catalog/terminal-groups.repo.js';
@@ -191,8 +191,8 @@ export class OperatorService {
     kind: 'partner' | 'pos',
     tenantId: string,
     scope: { source?: string; pointIds?: string[]; organizationId?: string; terminalGroupId?: string },
-    apiKey = `${kind === 'pos' ? 'pos' : 'pk'}_${randomBytes(12).toString('hex')}`,
-    apiSecret = randomBytes(32).toString('base64url'),
+    apiKey = newApiKey(kind),
+    apiSecret = newApiSecret(),
   ): Promise<IssuedCredential> {
     if (apiKey.length < MIN_KEY_LENGTH) throw new OperatorError(`the key must have at least ${MIN_KEY_LENGTH} characters`);
     if (apiSecret.length < MIN_SECRET_LENGTH) throw new OperatorError(`the secret must have at least ${MIN_SECRET_LENGTH} characters`);

@@ -103,4 +103,18 @@ export class TenantsRepo {
   async sourceExists(tenantId: string, source: string): Promise<boolean> {
     return (await this.db.query(`SELECT 1 FROM sources WHERE tenant_id = $1 AND source = $2`, [tenantId, source])).length > 0;
   }
+
+  /** Every tenant (id and name), by id. */
+  async list(): Promise<{ id: string; name: string }[]> {
+    return this.db.query<{ id: string; name: string }>(`SELECT id, name FROM tenants ORDER BY id`);
+  }
+
+  /** Every source of every tenant (or of one tenant), by tenant and source. */
+  async listSources(tenantId?: string): Promise<{ tenantId: string; source: string }[]> {
+    const rows = await this.db.query<{ tenant_id: string; source: string }>(
+      `SELECT tenant_id, source FROM sources WHERE $1::text IS NULL OR tenant_id = $1 ORDER BY tenant_id, source`,
+      [tenantId ?? null],
+    );
+    return rows.map((r) => ({ tenantId: r.tenant_id, source: r.source }));
+  }
 }
