@@ -81,7 +81,7 @@ const torgItem = (y: number, n: string) =>
 
 describe('column layout by the rules alone (number row not read)', () => {
   it('takes the first line with one cell per column whose first cell holds 1 as the first item', () => {
-    const lines = groupLines([...titles, ...torgItem(1040, '1'), ...torgItem(1085, '2')]);
+    const lines = groupLines([...titles, ...torgItem(1040, '1}'), ...torgItem(1085, '2')]);
     expect(findColumnRow(lines, FORMS.torg12)).toBeNull();
     const found = findColumnRow(lines, FORMS.torg12, torgRules);
     expect(found).not.toBeNull();
@@ -98,5 +98,6 @@ describe('column layout by the rules alone (number row not read)', () => {
     expect(rowByRules(lines, FORMS.torg12, torgRules.slice(1))).toBeNull(); // 14 columns + the edge rule
     expect(rowByRules(lines, FORMS.upd, torgRules)).toBeNull(); // the UPD has 16 columns; the edge cell is empty
     expect(rowByRules(groupLines([...titles, ...torgItem(1040, 'Итого')]), FORMS.torg12, torgRules)).toBeNull();
+    expect(rowByRules(groupLines([...titles, ...torgItem(1040, '12')]), FORMS.torg12, torgRules)).toBeNull();
   });
 });

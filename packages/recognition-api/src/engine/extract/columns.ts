@@ -155,7 +155,7 @@ function rulesAt(rules: VerticalRule[], y: number, minGap: number): number[] {
 /**
  * The column layout of a photo whose column-number row is not read at all (6-pt digits squeezed between two thick
  * rules, which Tesseract drops as a line): the first text line crossed by exactly as many rule-bounded cells as the
- * form has columns (both outer borders found) whose first cell holds the line number 1 is the first item row; the
+ * form has columns (both outer borders found) whose first cell holds the line number 1 (one stray glyph allowed) is the first item row; the
  * labels are given to the cells by position and the row before it stands for the column-number row. Null when no
  * line has that shape.
  */
@@ -164,10 +164,11 @@ export function rowByRules(lines: TextLine[], form: FormColumns, rules: Vertical
   for (const [i, line] of lines.entries()) {
     if (i === 0) continue;
     const xs = rulesAt(rules, line.cy, 0.5 * line.words[0].height);
-    // A photo's page edge or a double outer border makes a narrow empty cell outside the table: not a column
-    // (the forms' narrowest column, "№", is over 3 text heights wide).
+    // A photo's page edge or a double outer border makes an empty cell outside the table: not a column when there
+    // is one cell too many, or when it is narrower than the forms' narrowest column ("№", over 3 text heights).
     const h = line.words[0].height;
-    const sliver = (a: number, b: number) => b - a < 2.5 * h && !line.words.some((w) => centerX(w) > a && centerX(w) < b && !RULE_TRACE.test(w.text));
+    const sliver = (a: number, b: number) =>
+      (xs.length > n + 1 || b - a < 2.5 * h) && !line.words.some((w) => centerX(w) > a && centerX(w) < b && !RULE_TRACE.test(w.text));
     while (xs.length > 1 && sliver(xs[xs.length - 2], xs[xs.length - 1])) xs.pop();
     while (xs.length > 1 && sliver(xs[0], xs[1])) xs.shift();
     if (xs.length !== n + 1) continue;
@@ -175,7 +176,8 @@ export function rowByRules(lines: TextLine[], form: FormColumns, rules: Vertical
       .filter((w) => centerX(w) > xs[0] && centerX(w) < xs[1] && !RULE_TRACE.test(w.text))
       .map((w) => w.text)
       .join('');
-    if (!/^1\.?$/.test(first)) continue;
+    // The number with at most one glyph the blur added (`1.`, `1}`), never another number or a word.
+    if (!/^1[^\p{L}\d]?$/u.test(first)) continue;
     const centers = new Map<string, number>();
     const spans = new Map<string, [number, number]>();
     form.labels.forEach((label, k) => {
