@@ -101,3 +101,23 @@ describe('column layout by the rules alone (number row not read)', () => {
     expect(rowByRules(groupLines([...titles, ...torgItem(1040, '12')]), FORMS.torg12, torgRules)).toBeNull();
   });
 });
+
+describe('column layout by the rules alone on a UPD', () => {
+  it('looks for the line number 1 in column 1, after the product code column А', () => {
+    const borders = [120, 298, 367, 1140, 1245, 1340, 1504, 1670, 1871, 2121, 2262, 2377, 2602, 2852, 2966, 3121, 3414];
+    const updRules: VerticalRule[] = borders.map((x) => ({ x, top: 900, bottom: 1300 }));
+    const item = (y: number, code: string, n: string) =>
+      row(y, [
+        [140, code],
+        [320, n],
+        [400, 'Труба'],
+        [1280, '006'],
+      ]);
+    const lines = groupLines([...titles, ...item(1040, '00-0001', '1'), ...item(1085, '00-0002', '2')]);
+    const found = rowByRules(lines, FORMS.upd, updRules);
+    expect(found).not.toBeNull();
+    expect(columnAt(found!, 140)).toBe('А');
+    expect(columnAt(found!, 400)).toBe('1а');
+    expect(rowByRules(groupLines([...titles, ...item(1040, '1', '—')]), FORMS.upd, updRules)).toBeNull();
+  });
+});

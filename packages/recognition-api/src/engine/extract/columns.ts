@@ -155,12 +155,17 @@ function rulesAt(rules: VerticalRule[], y: number, minGap: number): number[] {
 /**
  * The column layout of a photo whose column-number row is not read at all (6-pt digits squeezed between two thick
  * rules, which Tesseract drops as a line): the first text line crossed by exactly as many rule-bounded cells as the
- * form has columns (both outer borders found) whose first cell holds the line number 1 (one stray glyph allowed) is the first item row; the
+ * form has columns (both outer borders found) whose "№ п/п" cell holds the line number 1 (one stray glyph allowed) is the first item row; the
  * labels are given to the cells by position and the row before it stands for the column-number row. Null when no
  * line has that shape.
  */
 export function rowByRules(lines: TextLine[], form: FormColumns, rules: VerticalRule[]): ColumnRow | null {
   const n = form.labels.length;
+  // The "№ п/п" column: the first on ТОРГ-12 and the invoice, the second (after the code, А) on the UPD.
+  const num = Math.max(
+    0,
+    form.labels.findIndex((l) => form.fields[l] === 'number'),
+  );
   for (const [i, line] of lines.entries()) {
     if (i === 0) continue;
     const xs = rulesAt(rules, line.cy, 0.5 * line.words[0].height);
@@ -173,7 +178,7 @@ export function rowByRules(lines: TextLine[], form: FormColumns, rules: Vertical
     while (xs.length > 1 && sliver(xs[0], xs[1])) xs.shift();
     if (xs.length !== n + 1) continue;
     const first = line.words
-      .filter((w) => centerX(w) > xs[0] && centerX(w) < xs[1] && !RULE_TRACE.test(w.text))
+      .filter((w) => centerX(w) > xs[num] && centerX(w) < xs[num + 1] && !RULE_TRACE.test(w.text))
       .map((w) => w.text)
       .join('');
     // The number with at most one glyph the blur added (`1.`, `1}`), never another number or a word.
