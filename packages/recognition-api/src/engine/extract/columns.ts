@@ -137,7 +137,63 @@ export function findColumnRow(lines: TextLine[], form: FormColumns, rules?: Vert
       best = { centers, lineIndex: i, y: line.cy, matched: exact, tokens };
     }
   });
-  return best ?? (rules && rules.length > 0 ? rowByShape(lines, form, rules) : null);
+  if (best || !rules || rules.length === 0) return best;
+  return rowByShape(lines, form, rules) ?? rowByRules(lines, form, rules);
+}
+
+/** The x positions of the vertical rules crossing height `y`, a rule traced twice a few px apart counted once. */
+function rulesAt(rules: VerticalRule[], y: number, minGap: number): number[] {
+  const xs: number[] = [];
+  for (const x of rules
+    .filter((r) => r.top <= y && r.bottom >= y)
+    .map((r) => r.x)
+    .sort((a, b) => a - b))
+    if (xs.length === 0 || x - xs[xs.length - 1] > minGap) xs.push(x);
+  return xs;
+}
+
+/**
+ * The column layout of a photo whose column-number row is not read at all (6-pt digits squeezed between two thick
+ * rules, which Tesseract drops as a line): the first text line crossed by exactly as many rule-bounded cells as the
+ * form has columns (both outer borders found) whose "№ п/п" cell holds the line number 1 (one stray glyph allowed) is the first item row; the
+ * labels are given to the cells by position and the row before it stands for the column-number row. Null when no
+ * line has that shape.
+ */
+export function rowByRules(lines: TextLine[], form: FormColumns, rules: VerticalRule[]): ColumnRow | null {
+  const n = form.labels.length;
+  // The "№ п/п" column: the first on ТОРГ-12 and the invoice, the second (after the code, А) on the UPD.
+  const num = Math.max(
+    0,
+    form.labels.findIndex((l) => form.fields[l] === 'number'),
+  );
+  for (const [i, line] of lines.entries()) {
+    if (i === 0) continue;
+    const xs = rulesAt(rules, line.cy, 0.5 * line.words[0].height);
+    // A photo's page edge or a double outer border makes an empty cell outside the table: not a column when there
+    // is one cell too many, or when it is narrower than the forms' narrowest column ("№", over 3 text heights).
+    const h = line.words[0].height;
+    const sliver = (a: number, b: number) =>
+      (xs.length > n + 1 || b - a < 2.5 * h) && !line.words.some((w) => centerX(w) > a && centerX(w) < b && !RULE_TRACE.test(w.text));
+    while (xs.length > 1 && sliver(xs[xs.length - 2], xs[xs.length - 1])) xs.pop();
+    while (xs.length > 1 && sliver(xs[0], xs[1])) xs.shift();
+    if (xs.length !== n + 1) continue;
+    const first = line.words
+      .filter((w) => centerX(w) > xs[num] && centerX(w) < xs[num + 1] && !RULE_TRACE.test(w.text))
+      .map((w) => w.text)
+      .join('');
+    // The number with at most one glyph the blur added (`1.`, `1}`), never another number or a word.
+    if (!/^1[^\p{L}\d]?$/u.test(first)) continue;
+    const centers = new Map<string, number>();
+    const spans = new Map<string, [number, number]>();
+    form.labels.forEach((label, k) => {
+      centers.set(label, (xs[k] + xs[k + 1]) / 2);
+      spans.set(label, [xs[k], xs[k + 1]]);
+    });
+    // Above the first item by more than a text height: the name column's words are those below y + h (name-column.ts).
+    const y = Math.min(lines[i - 1].cy, line.cy - 1.5 * h);
+    return { centers, spans, lineIndex: i - 1, y, matched: 0, tokens: 0 };
+  }
+  return null;
 }
 
 /** What is left of an erased rule: not a cell's content. */
