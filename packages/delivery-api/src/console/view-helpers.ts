@@ -10,6 +10,7 @@ const REASONS: Record<string, string> = {
 };
 const KINDS: Record<string, string> = {
   created: 'создание',
+  event: 'событие',
   webhook: 'вебхук',
   pos: 'касса',
   cancel: 'отмена',

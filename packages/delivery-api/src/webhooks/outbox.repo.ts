@@ -25,7 +25,8 @@ export interface OutboxEntry {
  * The outbox rows of `$<param>` (a jsonb array of {@link OutboxEntry} in snake case, see {@link outboxParam}) as
  * data-modifying CTEs for a caller's own statement, the last one `events_written` (one row per written delivery): an entry is written
  * only when its (tenant, source) has a webhook endpoint subscribed to its type (decision: no backlog for a URL set
- * later, docs/webhooks.md), with one `pending` delivery due at `occurred_at`. `gate` names a CTE or table whose
+ * later, docs/webhooks.md), with one `pending` delivery due at `occurred_at`. Every entry, subscribed or not, also
+ * goes into `order_event_log` (the order's history: type and states, no body; the console's timeline). `gate` names a CTE or table whose
  * rows gate the writes (e.g. the inserted order: no order, no events); null = always. The text depends on the
  * arguments only, so a named prepared statement that embeds it stays the same.
  */
@@ -34,6 +35,12 @@ export function outboxCtes(param: number, gate: string | null): string {
   return `outbox_in AS (
        SELECT * FROM jsonb_to_recordset($${param}::jsonb) AS e(event_id uuid, tenant_id text, source text, order_id uuid, type text,
          occurred_at timestamptz, body text, delivery_id uuid)
+     ), order_log AS (
+       INSERT INTO order_event_log (event_id, order_id, type, state, delivery_status, cancel_state, occurred_at)
+       SELECT e.event_id, e.order_id, e.type, b.o->>'state', b.o->>'deliveryStatus', b.o->>'cancelState', e.occurred_at
+         FROM ${from}outbox_in e CROSS JOIN LATERAL (SELECT e.body::jsonb->'order' AS o) b
+       ON CONFLICT (event_id) DO NOTHING
+       RETURNING 1
      ), outbox_events AS (
        INSERT INTO webhook_events (event_id, tenant_id, source, order_id, type, occurred_at, body)
        SELECT e.event_id, e.tenant_id, e.source, e.order_id, e.type, e.occurred_at, e.body FROM ${from}outbox_in e

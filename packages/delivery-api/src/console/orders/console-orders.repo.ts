@@ -37,6 +37,16 @@ export interface OrderWebhookRow {
   deliveredAt: Date | null;
 }
 
+/** One entry of the order's history (`order_event_log`): an order event and the states it reported. */
+export interface OrderHistoryRow {
+  eventId: string;
+  type: string;
+  state: string | null;
+  deliveryStatus: string | null;
+  cancelState: string | null;
+  occurredAt: Date;
+}
+
 /** The review note that closed a manual review. */
 export interface ReviewClose {
   closedAt: Date;
@@ -128,6 +138,30 @@ export class ConsoleOrdersRepo {
       args,
     );
     return rows.map(toRow);
+  }
+
+  /** Every order event reported for the order (written with the outbox rows, subscribed or not), in order. */
+  async history(orderId: string): Promise<OrderHistoryRow[]> {
+    const rows = await this.db.query<{
+      event_id: string;
+      type: string;
+      state: string | null;
+      delivery_status: string | null;
+      cancel_state: string | null;
+      occurred_at: Date | string;
+    }>(
+      `SELECT event_id, type, state, delivery_status, cancel_state, occurred_at FROM order_event_log
+        WHERE order_id = $1 ORDER BY occurred_at, event_id`,
+      [orderId],
+    );
+    return rows.map((r) => ({
+      eventId: r.event_id,
+      type: r.type,
+      state: r.state,
+      deliveryStatus: r.delivery_status,
+      cancelState: r.cancel_state,
+      occurredAt: new Date(r.occurred_at),
+    }));
   }
 
   /** The order's webhook events with their delivery, in order. */

@@ -8,7 +8,7 @@ import type { OrderSupportService } from '../../orders/order-support.js';
 import { type OrderRecord, OrdersRepo } from '../../orders/orders.repo.js';
 import { AUDIT_LABELS, type ConsoleAudit } from '../console-audit.js';
 import type { ConsoleAuditEntry } from '../console-audit.repo.js';
-import type { ConsoleOrdersRepo, OrderListRow, OrderSearch, OrderWebhookRow, ReviewClose } from './console-orders.repo.js';
+import type { ConsoleOrdersRepo, OrderHistoryRow, OrderListRow, OrderSearch, OrderWebhookRow, ReviewClose } from './console-orders.repo.js';
 
 /** The actions the console offers on an order (each one a support move of the spec's state table). */
 export const ORDER_ACTIONS = ['manual-review', 'reject', 'release-holds', 'close-review'] as const;
@@ -20,7 +20,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** One line of an order's timeline. */
 export interface TimelineEntry {
   at: Date;
-  /** `created`, `webhook`, `pos`, `cancel`, `leg`, `console`. */
+  /** `created`, `event`, `webhook`, `pos`, `cancel`, `leg`, `console`. */
   kind: string;
   text: string;
 }
@@ -30,6 +30,7 @@ export interface OrderDetail {
   order: OrderRecord;
   legs: LegRecord[];
   webhooks: OrderWebhookRow[];
+  history: OrderHistoryRow[];
   review: ReviewClose | null;
   audit: ConsoleAuditEntry[];
   timeline: TimelineEntry[];
@@ -90,9 +91,10 @@ export class ConsoleOrdersService {
   async detail(id: string): Promise<OrderDetail> {
     const order = UUID.test(id) ? await new OrdersRepo(this.deps.db).byId(id) : null;
     if (!order) throw new AdminError('NOT_FOUND', 'Такого заказа нет.');
-    const [legs, webhooks, review, audit] = await Promise.all([
+    const [legs, webhooks, history, review, audit] = await Promise.all([
       new LegsRepo(this.deps.db).forOrder(id),
       this.deps.repo.webhooks(id),
+      this.deps.repo.history(id),
       this.deps.repo.review(id),
       this.deps.audit.latest(100, id),
     ]);
@@ -100,9 +102,10 @@ export class ConsoleOrdersService {
       order,
       legs,
       webhooks,
+      history,
       review,
       audit,
-      timeline: timeline(order, legs, webhooks, review, audit),
+      timeline: timeline(order, legs, webhooks, history, review, audit),
       actions: actionsFor(order, legs, review),
     };
   }
@@ -149,18 +152,44 @@ export function actionsFor(o: OrderRecord, legs: LegRecord[], review: ReviewClos
   return out;
 }
 
+/** A history entry in words: what happened and the state it left the order in. */
+function eventText(h: OrderHistoryRow): string {
+  switch (h.type) {
+    case 'order.state_changed':
+      return `Состояние: ${h.state}`;
+    case 'order.delivery_status_changed':
+      return `Касса сообщила статус доставки ${h.deliveryStatus}`;
+    case 'order.cancel_requested':
+      return 'Запрошена отмена';
+    case 'order.cancel_result':
+      return `Итог отмены: ${h.cancelState}`;
+    default:
+      return `${h.type} (состояние ${h.state})`;
+  }
+}
+
 const LEG_NAMES: Record<string, string> = { coupon: 'купон', bonus: 'бонусы', certificate: 'сертификат' };
 
 function timeline(
   o: OrderRecord,
   legs: LegRecord[],
   webhooks: OrderWebhookRow[],
+  history: OrderHistoryRow[],
   review: ReviewClose | null,
   audit: ConsoleAuditEntry[],
 ): TimelineEntry[] {
   const t: TimelineEntry[] = [{ at: o.createdAt, kind: 'created', text: `Заказ принят от источника ${o.source} (точка ${o.pointId})` }];
-  for (const w of webhooks) t.push({ at: w.occurredAt, kind: 'webhook', text: `Событие ${w.type}${w.status ? ` — доставка: ${w.status}` : ''}` });
-  if (o.deliveryStatusAt) t.push({ at: o.deliveryStatusAt, kind: 'pos', text: `Касса сообщила статус доставки ${o.deliveryStatus}` });
+  const delivery = new Map(webhooks.map((w) => [w.eventId, w.status]));
+  for (const h of history) {
+    const sent = delivery.get(h.eventId);
+    t.push({ at: h.occurredAt, kind: 'event', text: `${eventText(h)}${sent ? ` — вебхук: ${sent}` : ''}` });
+  }
+  // events written before the order's history existed (migration 011) are only in the outbox
+  const logged = new Set(history.map((h) => h.eventId));
+  for (const w of webhooks)
+    if (!logged.has(w.eventId)) t.push({ at: w.occurredAt, kind: 'webhook', text: `Событие ${w.type}${w.status ? ` — доставка: ${w.status}` : ''}` });
+  if (o.deliveryStatusAt && !history.some((h) => h.type === 'order.delivery_status_changed'))
+    t.push({ at: o.deliveryStatusAt, kind: 'pos', text: `Касса сообщила статус доставки ${o.deliveryStatus}` });
   if (o.cancelRequestedAt)
     t.push({ at: o.cancelRequestedAt, kind: 'cancel', text: `Запрошена отмена (${o.cancelRequestedBy ?? 'partner'}), сейчас: ${o.cancelState}` });
   if (o.cancelDispatchedAt) t.push({ at: o.cancelDispatchedAt, kind: 'cancel', text: 'Отмена передана кассе' });
