@@ -12,6 +12,8 @@ import { OrphanFileSweep } from './documents/orphan-files.js';
 import { systemResolver, type Resolver } from './callbacks/callback-url.js';
 import { DocumentsRepo } from './documents/documents.repo.js';
 import { documentsRoutes } from './documents/documents.routes.js';
+import { EdoImportService } from './documents/edo-import.js';
+import { edoImportRoutes } from './documents/edo-import.routes.js';
 import { createEdoServices, type EdoDeps } from './edo/edo.module.js';
 import { edoRoutes } from './edo/edo.routes.js';
 import { DocumentsService } from './documents/documents.service.js';
@@ -104,6 +106,7 @@ export function createRecognitionServices(deps: RecognitionAppDeps) {
     docs,
     files: deps.files,
     clock: deps.clock,
+    ids: deps.ids,
     scheduler,
     allowLoopbackCallbacks: deps.allowLoopbackCallbacks,
     resolve: deps.resolve ?? systemResolver,
@@ -115,6 +118,17 @@ export function createRecognitionServices(deps: RecognitionAppDeps) {
   });
   const health = () => checkHealth({ db: deps.db, queue, localEngine: deps.localEngine, aiEngine: deps.aiEngine });
   const edo = createEdoServices(deps.db, deps.clock, deps.ids, deps.edo);
+  const edoImport = new EdoImportService({
+    db: deps.db,
+    files: deps.files,
+    clock: deps.clock,
+    ids: deps.ids,
+    edo: edo.gateway,
+    checkImage: deps.checkImage ?? inProcessCheck,
+    allowLoopbackCallbacks: deps.allowLoopbackCallbacks,
+    resolve: deps.resolve ?? systemResolver,
+    onQueued: deps.onQueued,
+  });
   const callbackService = new CallbacksService({ docs, callbacks, clock: deps.clock, ids: deps.ids });
   const adminConfig = adminSettings(deps.admin);
   const admin = createAdminServices({
@@ -150,6 +164,7 @@ export function createRecognitionServices(deps: RecognitionAppDeps) {
     documents,
     health,
     edo,
+    edoImport,
     highLane,
     scheduler,
     admin,
@@ -232,6 +247,7 @@ export async function buildRecognitionApp(
   documentsRoutes(app, services.documents);
   callbacksRoutes(app, services.callbackService);
   await edoRoutes(app, services.edo.gateway);
+  edoImportRoutes(app, services.edoImport);
   await app.register(adminPanel, { prefix: '/admin', services: services.admin, settings: services.adminConfig, clock: deps.clock });
   app.addHook('onClose', async () => {
     clearInterval(usageFlush);
