@@ -20,6 +20,16 @@ function bytes(v: unknown, field: string, required: boolean): Buffer | null {
   return Buffer.from(v, 'base64');
 }
 
+/** XML text in the encoding its declaration names (FNS files are usually windows-1251); UTF-8 without one. */
+function decodeXml(content: Buffer): string {
+  const declared = /^\s*<\?xml[^>]*encoding=["']([A-Za-z0-9_-]+)["']/.exec(content.subarray(0, 200).toString('latin1'))?.[1];
+  try {
+    return new TextDecoder(declared ?? 'utf-8').decode(content);
+  } catch {
+    throw badRequest(`the XML declares an unknown encoding "${declared}"`, 'InvalidXml');
+  }
+}
+
 /** The one document of an attachment, checked as Diadoc checks it (type, version, content, signature, metadata). */
 function attachment(
   ctx: SimContext,
@@ -54,7 +64,7 @@ function attachment(
   if (a.TypeNamedId === 'Nonformalized') {
     if (!fileName) throw badRequest(`${f}.Metadata: FileName is required for Nonformalized documents`, 'MetadataRequired');
   } else {
-    const xml = content.toString('utf8');
+    const xml = decodeXml(content);
     const n = /НомерДок="([^"]*)"/.exec(xml),
       d = /ДатаДок="(\d{2}\.\d{2}\.\d{4})"/.exec(xml),
       id = /ИдФайл="([^"]+)"/.exec(xml);

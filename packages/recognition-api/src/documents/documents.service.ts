@@ -10,6 +10,8 @@ import { JOB_LEASE_MS } from '../jobs/lease.js';
 import { deadlineSignal, type Scheduler } from '../time/scheduler.js';
 import type { FileStore } from '../storage/file-store.js';
 import { documentView } from './document-view.js';
+import { sellerOptions, sellerTitleType, writeSellerTitle, type UpdSellerInput } from './upd-export.js';
+import type { WrittenUpd } from '../formalized/index.js';
 import { formalizedRecord, insertCompleted, isFormalizedXml, readFormalizedFile } from './formalized-intake.js';
 import { DocumentsRepo, type ListFilter } from './documents.repo.js';
 import type { DocumentListBody, DocumentRecordBody, ExportBody } from './documents.schemas.js';
@@ -45,6 +47,8 @@ export interface DocumentsDeps {
   high: HighLaneDeps;
   /** Called after a document is queued so an idle worker wakes at once. */
   onQueued?: () => void;
+  /** RECOGNITION_UPD_XSD: `export?format=upd-xml` is validated against it when set. */
+  updXsd?: string;
 }
 
 /** What POST /recognize answers: HTTP status and body. */
@@ -275,6 +279,32 @@ export class DocumentsService {
     if (!doc) throw notFound();
     await this.deps.files.removeDocument(id);
     return { deleted: true };
+  }
+
+  /**
+   * GET /api/v1/documents/{id}/export?format=upd-xml (ours, issue 24): the completed document as the 5.03 seller
+   * title (windows-1251), XSD-validated when RECOGNITION_UPD_XSD is set. The EDO participant ids and the signer
+   * come from the query; fields the document does not carry are left out (documents/upd-export.ts).
+   * @throws ApiError NOT_FOUND, DOCUMENT_NOT_READY, VALIDATION_ERROR (query, a ТОРГ-12, data the format needs,
+   *   XSD findings), SERVICE_UNAVAILABLE (the configured XSD cannot be run).
+   */
+  async exportUpd(
+    apiKeyId: string,
+    id: string,
+    q: UpdSellerInput & { sender_id?: string; recipient_id?: string },
+  ): Promise<WrittenUpd & { validated: boolean }> {
+    checkDocumentId(id);
+    const doc = await this.deps.docs.get(id, apiKeyId);
+    if (!doc) throw notFound();
+    if (doc.status !== 'completed') throw new ApiError('DOCUMENT_NOT_READY', `document is ${doc.status}; export needs completed`);
+    const options = sellerOptions(q, sellerTitleType(doc));
+    if (!q.sender_id) throw invalid('sender_id', "is required for upd-xml: the seller's EDO participant id");
+    if (!q.recipient_id) throw invalid('recipient_id', "is required for upd-xml: the buyer's EDO participant id");
+    return writeSellerTitle(
+      doc,
+      { ...options, senderId: q.sender_id, recipientId: q.recipient_id, now: () => this.deps.clock.now(), uuid: () => this.deps.ids.uuid() },
+      this.deps.updXsd,
+    );
   }
 
   /** Spec: GET /api/v1/documents/{id}/export — `json`: the `data` object; `accounting`: the export document. */
