@@ -169,11 +169,14 @@ export function documentsRoutes(root: FastifyInstance, service: DocumentsService
       const { format = 'json', ...rest } = request.query;
       if (format !== 'upd-xml') return service.export(request.apiKeyId, request.params.id, format);
       const upd = await service.exportUpd(request.apiKeyId, request.params.id, rest);
-      return reply
-        .type('application/xml; charset=windows-1251')
-        .header('content-disposition', `attachment; filename="${upd.fileId}.xml"`)
-        .header('x-schema-validated', String(upd.validated))
-        .send(upd.xml);
+      return (
+        reply
+          .type('application/xml; charset=windows-1251')
+          .header('content-disposition', `attachment; filename="${upd.fileId}.xml"`)
+          .header('x-schema-validated', String(upd.validated))
+          // Bytes, not the JSON schema of the 200 answer: Fastify sends a Buffer as it is.
+          .send(upd.xml as never)
+      );
     },
   );
 

@@ -85,7 +85,7 @@ describe('a formalized UPD upload', () => {
   });
 
   it('real validation findings are warnings; confidence stays 1.00 (every value is the file’s)', async () => {
-    const off = { ...upd, totals: { ...upd.totals, amount_with_nds: upd.totals.amount_with_nds + 1 } };
+    const off = { ...upd, totals: { ...upd.totals, amount_with_nds: (upd.totals.amount_with_nds ?? 0) + 1 } };
     const res = await post(xmlForm([{ bytes: writeFormalizedUpd(off, 'upd', WRITE_OPTIONS).xml }]));
     expect(res.statusCode).toBe(200);
     expect(res.json().confidence).toBe(1);
