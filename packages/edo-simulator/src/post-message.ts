@@ -5,6 +5,7 @@ import { appendEvent, type SimContext } from './http/context.js';
 import { badRequest, DiadocError } from './http/diadoc-error.js';
 import type { SimDocument } from './model.js';
 import { messageJson } from './render.js';
+import { decodeXml } from './xml.js';
 import { ddmmyyyy, ticksOf } from './ticks.js';
 
 type Obj = Record<string, unknown>;
@@ -18,16 +19,6 @@ function bytes(v: unknown, field: string, required: boolean): Buffer | null {
   }
   if (typeof v !== 'string' || !BASE64.test(v)) throw badRequest(`${field} is not valid base64`);
   return Buffer.from(v, 'base64');
-}
-
-/** XML text in the encoding its declaration names (FNS files are usually windows-1251); UTF-8 without one. */
-function decodeXml(content: Buffer): string {
-  const declared = /^\s*<\?xml[^>]*encoding=["']([A-Za-z0-9_-]+)["']/.exec(content.subarray(0, 200).toString('latin1'))?.[1];
-  try {
-    return new TextDecoder(declared ?? 'utf-8').decode(content);
-  } catch {
-    throw badRequest(`the XML declares an unknown encoding "${declared}"`, 'InvalidXml');
-  }
 }
 
 /** The one document of an attachment, checked as Diadoc checks it (type, version, content, signature, metadata). */
@@ -64,7 +55,12 @@ function attachment(
   if (a.TypeNamedId === 'Nonformalized') {
     if (!fileName) throw badRequest(`${f}.Metadata: FileName is required for Nonformalized documents`, 'MetadataRequired');
   } else {
-    const xml = decodeXml(content);
+    let xml: string;
+    try {
+      xml = decodeXml(content);
+    } catch {
+      throw badRequest(`${f}.SignedContent.Content declares an unknown encoding`, 'InvalidXml');
+    }
     const n = /НомерДок="([^"]*)"/.exec(xml),
       d = /ДатаДок="(\d{2}\.\d{2}\.\d{4})"/.exec(xml),
       id = /ИдФайл="([^"]+)"/.exec(xml);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { readFormalizedUpd, validateAgainstXsd } from '../../src/formalized/index.js';
 import { runWorkerStep } from '../../src/jobs/worker.js';
 import { pngPage } from '../fixtures.js';
 import { makeEdoHarness, type EdoHarness } from './edo-harness.js';
@@ -23,6 +24,17 @@ const count = async () => (await e.h.db.query<{ n: number }>('SELECT count(*)::i
 const inbound = () => e.sim.state.documents.filter((d) => d.direction === 'Inbound');
 
 describe('importing the seeded box’s inbound formalized documents', () => {
+  it('the seeded documents are the 5.03 seller title written by the recognition writer (XSD-valid when it is configured)', async () => {
+    for (const d of e.sim.state.documents) {
+      const read = readFormalizedUpd(d.content);
+      expect(read).toMatchObject({ formatVersion: '5.03', knd: '1115131', function: d.typeNamedId === 'Invoice' ? 'СЧФ' : 'СЧФДОП' });
+      expect(`${read.fileId}.xml`).toBe(d.fileName);
+      expect(d.content.subarray(0, 60).toString('latin1')).toContain('encoding="windows-1251"');
+      // RECOGNITION_UPD_XSD names the official FNS schema when the operator provides it (docs/formalized-xml.md).
+      if (process.env.RECOGNITION_UPD_XSD) await validateAgainstXsd(d.content, process.env.RECOGNITION_UPD_XSD);
+    }
+  });
+
   it('each imports with confidence 1.00, source edo, and exports to accounting with the same totals', async () => {
     const docs = inbound();
     expect(docs.length).toBeGreaterThan(0);
