@@ -1,5 +1,5 @@
 import { startEdoSimulator, type RunningEdoSimulator } from '@app/edo-simulator';
-import type { EdoConnectionAdmin } from '@app/recognition-api';
+import { simulatorUpdWriter, type EdoConnectionAdmin } from '@app/recognition-api';
 
 const isLocal = (url: string) => ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname);
 
@@ -12,7 +12,8 @@ export async function startEdoDemo(
   admin: EdoConnectionAdmin,
   opts: { port?: number; log?: (msg: string) => void } = {},
 ): Promise<{ sim: RunningEdoSimulator; usesSimulator: boolean; close(): Promise<void> }> {
-  const sim = await startEdoSimulator({ port: opts.port ?? 0 });
+  // The seeded UPDs/invoices are the real 5.03 seller title, written by the recognition API's writer.
+  const sim = await startEdoSimulator({ port: opts.port ?? 0, writeFormalized: simulatorUpdWriter });
   const current = await admin.show().catch(() => null);
   const usesSimulator = !current || isLocal(current.apiBaseUrl);
   if (usesSimulator) {

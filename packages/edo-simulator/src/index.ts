@@ -1,3 +1,4 @@
+import type { FormalizedWriter } from './xml.js';
 import { randomIds, systemClock, type Clock, type IdSource } from '@app/shared';
 import { boxIdOf } from './box-ids.js';
 import { Faults } from './faults.js';
@@ -9,6 +10,7 @@ import { seedState } from './seed.js';
 export { Faults, type Fault, type FaultKind } from './faults.js';
 export { SimIdentityProvider, DIADOC_SCOPE } from './oidc.js';
 export { SEEDED_DOCUMENTS } from './seed.js';
+export type { FormalizedWriter } from './xml.js';
 export { normalizeBoxId, boxIdOf } from './box-ids.js';
 export type * from './model.js';
 
@@ -23,6 +25,8 @@ export interface StartEdoSimulatorOptions {
   /** OAuth client registered at the identity provider; defaults `edo-simulator-client` / a fixed demo secret. */
   clientId?: string;
   clientSecret?: string;
+  /** Writes the seeded UPDs/invoices as the FNS 5.03 seller title (the recognition API's writer); default the simulator's sketch. */
+  writeFormalized?: FormalizedWriter;
 }
 
 /** A running simulator: the Diadoc API and its identity provider, with ready-made connection values. */
@@ -53,7 +57,7 @@ export async function startEdoSimulator(opts: StartEdoSimulatorOptions = {}): Pr
   const clock = opts.clock ?? systemClock;
   const clientId = opts.clientId ?? 'edo-simulator-client';
   const clientSecret = opts.clientSecret ?? 'edo-simulator-secret';
-  const state = seedState();
+  const state = seedState(opts.writeFormalized);
   const idp = new SimIdentityProvider(clock, new Map([[clientId, clientSecret]]));
   const issuerUrl = await idp.start(host);
   const faults = new Faults();

@@ -5,6 +5,7 @@ import { appendEvent, type SimContext } from './http/context.js';
 import { badRequest, DiadocError } from './http/diadoc-error.js';
 import type { SimDocument } from './model.js';
 import { messageJson } from './render.js';
+import { decodeXml } from './xml.js';
 import { ddmmyyyy, ticksOf } from './ticks.js';
 
 type Obj = Record<string, unknown>;
@@ -54,7 +55,12 @@ function attachment(
   if (a.TypeNamedId === 'Nonformalized') {
     if (!fileName) throw badRequest(`${f}.Metadata: FileName is required for Nonformalized documents`, 'MetadataRequired');
   } else {
-    const xml = content.toString('utf8');
+    let xml: string;
+    try {
+      xml = decodeXml(content);
+    } catch {
+      throw badRequest(`${f}.SignedContent.Content declares an unknown encoding`, 'InvalidXml');
+    }
     const n = /НомерДок="([^"]*)"/.exec(xml),
       d = /ДатаДок="(\d{2}\.\d{2}\.\d{4})"/.exec(xml),
       id = /ИдФайл="([^"]+)"/.exec(xml);

@@ -1,3 +1,4 @@
+import { decodeXml } from './xml.js';
 import { documentIndexKey } from './documents.js';
 import type { SimContext } from './http/context.js';
 import { badRequest } from './http/diadoc-error.js';
@@ -17,7 +18,7 @@ function inScope(d: SimDocument, scope: string): boolean {
 
 /** Full-text haystack: number, title, file name, counteragent name and INN, and the XML text itself. */
 const haystack = (d: SimDocument) =>
-  [d.number, d.title, d.fileName, d.counteragent.fullName, d.counteragent.inn, d.content.toString('utf8')].join('\n').toLowerCase();
+  [d.number, d.title, d.fileName, d.counteragent.fullName, d.counteragent.inn, safeText(d.content)].join('\n').toLowerCase();
 
 /**
  * POST /V3/SearchDocflows: `SearchDocflowsRequest {QueryString (required), Count ≤ 100 (default 100), FirstIndex,
@@ -63,4 +64,13 @@ export function searchDocflows(ctx: SimContext, body: unknown) {
     })),
     HaveMoreDocuments: first + count < hits.length,
   };
+}
+
+/** The content as text for the search, in its declared encoding; an unknown encoding is searched as nothing. */
+function safeText(content: Buffer): string {
+  try {
+    return decodeXml(content);
+  } catch {
+    return '';
+  }
 }

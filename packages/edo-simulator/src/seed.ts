@@ -3,7 +3,7 @@ import { generateTruth, type TruthParty } from '@app/docgen';
 import { HEAD_DEPARTMENT, stableUuid } from './box-ids.js';
 import type { DocState, SimDocument, SimEmployee, SimEvent, SimOrg, SimState } from './model.js';
 import { ticksOf } from './ticks.js';
-import { documentXml, fileId } from './xml.js';
+import { documentXml, fileId, type FormalizedWriter } from './xml.js';
 
 /** Seeds of docgen documents whose sellers become our organization and the three counteragents. */
 const PARTY_SEEDS = [3, 11, 29, 47, 61, 83, 97, 131, 151, 173, 199, 211];
@@ -41,7 +41,7 @@ function org(p: TruthParty, i: number): SimOrg {
 
 const STATES: DocState[] = ['Finished', 'Finished', 'WaitingForRecipientSignature', 'WaitingForSenderSignature'];
 
-function seededDocument(i: number, ours: SimOrg, cps: SimOrg[]): SimDocument {
+function seededDocument(i: number, ours: SimOrg, cps: SimOrg[], writer?: FormalizedWriter): SimDocument {
   const kind = i % 2 === 0 ? 'upd' : 'invoice';
   const direction = i % 4 < 2 ? 'Inbound' : 'Outbound';
   const cp = cps[i % cps.length]!;
@@ -56,8 +56,12 @@ function seededDocument(i: number, ours: SimOrg, cps: SimOrg[]): SimDocument {
   const deliveryTicks = sendTicks + 15_000_000n + BigInt(i) * 1_234_567n;
   const messageId = stableUuid(`message:${i}`);
   const entityId = stableUuid(`entity:${i}`);
-  const id = fileId(kind, seller.boxGuid.replace(/-/g, ''), buyer.boxGuid.replace(/-/g, ''), truth.document.date!, entityId);
-  const content = Buffer.from(documentXml(kind, id, truth), 'utf8');
+  let id = fileId(kind, seller.boxGuid.replace(/-/g, ''), buyer.boxGuid.replace(/-/g, ''), truth.document.date!, entityId);
+  let content: Buffer = Buffer.from(documentXml(kind, id, truth), 'utf8');
+  if (writer) {
+    const written = writer(kind, truth, { senderId: seller.fnsParticipantId, recipientId: buyer.fnsParticipantId, uuid: entityId, at: sent });
+    [id, content] = [written.fileId, written.xml];
+  }
   const state = STATES[i % STATES.length]!;
   return {
     messageId,
@@ -127,7 +131,8 @@ function employee(p: (typeof PEOPLE)[number], i: number, base: Date): SimEmploye
  * {@link SEEDED_DOCUMENTS} UPD/invoice documents with XML content, four employees (the first, the token's user,
  * is an administrator) and one event per message, ordered by time.
  */
-export function seedState(): SimState {
+/** The seeded box; with `writer` its UPDs and invoices are the real 5.03 seller title (else the simulator's own sketch). */
+export function seedState(writer?: FormalizedWriter): SimState {
   const parties = legalParties().slice(0, 4).map(org);
   const [ours, ...counteragents] = parties as [SimOrg, ...SimOrg[]];
   const statuses = ['IsMyCounteragent', 'IsMyCounteragent', 'InvitesMe'] as const;
@@ -135,7 +140,7 @@ export function seedState(): SimState {
     c.counteragentStatus = statuses[i];
     c.counteragentSinceTicks = ticksOf(new Date(Date.UTC(2024, 2 + i, 10, 9, 30)), i * 4321);
   });
-  const documents = Array.from({ length: SEEDED_DOCUMENTS }, (_, i) => seededDocument(i, ours, counteragents));
+  const documents = Array.from({ length: SEEDED_DOCUMENTS }, (_, i) => seededDocument(i, ours, counteragents, writer));
   const events: SimEvent[] = [...documents]
     .sort((a, b) => (a.sendTicks < b.sendTicks ? -1 : 1))
     .map((d, i) => ({ eventId: stableUuid(`event:${d.messageId}`), seq: i + 1, kind: 'message', messageId: d.messageId, ticks: d.deliveryTicks }));

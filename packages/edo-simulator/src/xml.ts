@@ -1,5 +1,25 @@
 import type { TruthData, TruthParty } from '@app/docgen';
 
+/**
+ * XML text in the encoding its declaration names (FNS files are usually windows-1251); UTF-8 without one.
+ * @throws RangeError for an encoding the runtime does not know.
+ */
+export function decodeXml(content: Buffer): string {
+  const declared = /^\s*<\?xml[^>]*encoding=["']([A-Za-z0-9_-]+)["']/.exec(content.subarray(0, 200).toString('latin1'))?.[1];
+  return new TextDecoder(declared ?? 'utf-8').decode(content);
+}
+
+/**
+ * Writes a seeded UPD (СЧФДОП) or invoice (СЧФ) as the FNS 5.03 seller title: the recognition API's writer
+ * (`formalized/write-upd.ts`), injected by whoever starts the simulator so this package does not depend on it.
+ * `senderId`/`recipientId` are the parties' EDO participant ids, `uuid` the file id's GUID, `at` the formation time.
+ */
+export type FormalizedWriter = (
+  kind: 'upd' | 'invoice',
+  truth: TruthData,
+  file: { senderId: string; recipientId: string; uuid: string; at: Date },
+) => { fileId: string; xml: Buffer };
+
 const esc = (s: string | number | null | undefined): string =>
   String(s ?? '')
     .replace(/&/g, '&amp;')

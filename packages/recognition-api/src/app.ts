@@ -12,6 +12,9 @@ import { OrphanFileSweep } from './documents/orphan-files.js';
 import { systemResolver, type Resolver } from './callbacks/callback-url.js';
 import { DocumentsRepo } from './documents/documents.repo.js';
 import { documentsRoutes } from './documents/documents.routes.js';
+import { EdoDraftService } from './documents/edo-draft.js';
+import { EdoImportService } from './documents/edo-import.js';
+import { edoImportRoutes } from './documents/edo-import.routes.js';
 import { createEdoServices, type EdoDeps } from './edo/edo.module.js';
 import { edoRoutes } from './edo/edo.routes.js';
 import { DocumentsService } from './documents/documents.service.js';
@@ -83,6 +86,8 @@ export interface RecognitionAppDeps {
   imageRetentionDays?: number;
   /** Administration panel at /admin: session key, cookie and session limits, sign-in rate limit (defaults for tests). */
   admin?: AdminPanelOptions;
+  /** RECOGNITION_UPD_XSD (config.ts): absolute path of the FNS 5.03 seller-title XSD; upd-xml exports and EDO drafts are validated when set. */
+  updXsd?: string;
   /** TRUST_PROXY (config.ts): whose X-Forwarded-* to believe for request.ip and request.protocol; default none. */
   trustProxy?: TrustProxy;
 }
@@ -104,17 +109,31 @@ export function createRecognitionServices(deps: RecognitionAppDeps) {
     docs,
     files: deps.files,
     clock: deps.clock,
+    ids: deps.ids,
     scheduler,
     allowLoopbackCallbacks: deps.allowLoopbackCallbacks,
     resolve: deps.resolve ?? systemResolver,
     syncBudgetMs: deps.syncBudgetMs,
     onQueued: deps.onQueued,
     checkImage: deps.checkImage ?? inProcessCheck,
+    updXsd: deps.updXsd,
     highLane,
     high: { processor, queue, clock: deps.clock, scheduler, engine: deps.highEngine ?? engine, log: deps.log },
   });
   const health = () => checkHealth({ db: deps.db, queue, localEngine: deps.localEngine, aiEngine: deps.aiEngine });
   const edo = createEdoServices(deps.db, deps.clock, deps.ids, deps.edo);
+  const edoImport = new EdoImportService({
+    db: deps.db,
+    files: deps.files,
+    clock: deps.clock,
+    ids: deps.ids,
+    edo: edo.gateway,
+    checkImage: deps.checkImage ?? inProcessCheck,
+    allowLoopbackCallbacks: deps.allowLoopbackCallbacks,
+    resolve: deps.resolve ?? systemResolver,
+    onQueued: deps.onQueued,
+  });
+  const edoDraft = new EdoDraftService({ db: deps.db, clock: deps.clock, ids: deps.ids, edo: edo.gateway, updXsd: deps.updXsd });
   const callbackService = new CallbacksService({ docs, callbacks, clock: deps.clock, ids: deps.ids });
   const adminConfig = adminSettings(deps.admin);
   const admin = createAdminServices({
@@ -150,6 +169,8 @@ export function createRecognitionServices(deps: RecognitionAppDeps) {
     documents,
     health,
     edo,
+    edoImport,
+    edoDraft,
     highLane,
     scheduler,
     admin,
@@ -229,9 +250,10 @@ export async function buildRecognitionApp(
   const usageFlush = setInterval(() => services.keyUsage.flush().catch((err) => app.log.warn({ err }, 'key usage flush failed')), 60_000);
   usageFlush.unref();
   healthRoutes(app, services.health);
-  documentsRoutes(app, services.documents);
+  documentsRoutes(app, services.documents, services.edoDraft);
   callbacksRoutes(app, services.callbackService);
   await edoRoutes(app, services.edo.gateway);
+  edoImportRoutes(app, services.edoImport);
   await app.register(adminPanel, { prefix: '/admin', services: services.admin, settings: services.adminConfig, clock: deps.clock });
   app.addHook('onClose', async () => {
     clearInterval(usageFlush);

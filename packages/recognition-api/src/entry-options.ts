@@ -28,6 +28,7 @@ export function serviceOptionsFromConfig(config: RecognitionConfig, logger: Logg
     edo: config.edo,
     admin: config.admin,
     trustProxy: config.trustProxy,
+    updXsd: config.updXsd,
     imageRetentionDays: config.imageRetentionDays,
   };
 }

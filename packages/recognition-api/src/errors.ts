@@ -27,6 +27,8 @@ export const ERROR_STATUS = defineErrorTable({
   /** POST /recognize: the first priority=high request with this Idempotency-Key has not finished yet (docs/decisions.md "Resend and idempotency codes"). */
   IDEMPOTENCY_KEY_IN_USE: 409,
   VALIDATION_ERROR: 422,
+  /** POST …/edo-draft of a document below 0.80 confidence without `checked: true` (docs/formalized-upload.md). */
+  MANUAL_CHECK_REQUIRED: 422,
   RECOGNITION_FAILED: 422,
   RECOGNITION_TIMEOUT: 422,
   INTERNAL_ERROR: 500,

@@ -22,6 +22,7 @@ export { KeysRepo, API_SCOPES, type ApiScope } from './keys/keys.repo.js';
 export { DIADOC_DEFAULTS, type EdoConnectionAdmin, type EdoConnectionInput, type EdoConnectionView } from './edo/edo-connection.service.js';
 export { diadocOperatorFactory } from './edo/diadoc/diadoc-factory.js';
 export { runReadOnlyChecks } from './edo/read-only-checks.js';
+export { simulatorUpdWriter } from './formalized/simulator-writer.js';
 export { LocalFileStore, type FileStore } from './storage/file-store.js';
 export { AiEngine } from './engine/ai/ai-engine.js';
 export { createLocalOcrEngine, type LocalOcrEngine } from './engine/ocr/index.js';

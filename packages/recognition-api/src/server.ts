@@ -61,6 +61,8 @@ export interface StartRecognitionOptions {
   imageRetentionDays?: number;
   /** Administration panel (ADMIN_*, DEMO_ADMIN_PASSWORD); default: account `admin` with a generated password. */
   admin?: Partial<AdminConfig>;
+  /** RECOGNITION_UPD_XSD: the FNS 5.03 seller-title schema (absolute path); default none (exports not validated). */
+  updXsd?: string;
   /** TRUST_PROXY: proxies whose X-Forwarded-* headers are believed (config.ts parseTrustProxy); default none. */
   trustProxy?: TrustProxy;
 }
@@ -132,6 +134,7 @@ export async function startRecognitionService(opts: StartRecognitionOptions): Pr
     highEngine: aiEngine ?? highLocal,
     highSlots,
     trustProxy: opts.trustProxy,
+    updXsd: opts.updXsd,
     admin: {
       sessionKey: loadSessionKey(opts.admin?.sessionKey, opts.dataDir),
       cookieSecure: opts.admin?.cookieSecure,

@@ -69,6 +69,33 @@ export const AccountingExportSchema = Type.Object(
   { description: 'Spec: Resources, Accounting export document (format=accounting); amounts in roubles as numbers' },
 );
 
+const SourceContent = literals(
+  ['pages', 'formalized_xml'],
+  '`pages`: page images or a PDF, recognised; `formalized_xml`: an FNS formalized XML file (UPD / invoice), read exactly',
+);
+
+/**
+ * Where a document came from (ours, issue 24; docs/formalized-upload.md): `upload` through POST /recognize, or
+ * `edo` imported from the e-document operator with the operator's message and entity ids and the box id.
+ */
+export const DocumentSourceSchema = Type.Union(
+  [
+    Type.Object({ kind: Type.Literal('upload'), content: SourceContent }, { title: 'UploadSource' }),
+    Type.Object(
+      {
+        kind: Type.Literal('edo'),
+        content: SourceContent,
+        messageId: Type.String({ description: "the operator's message id" }),
+        entityId: Type.String({ description: "the operator's entity (document) id within the message" }),
+        boxId: Type.String({ description: 'the box the document was imported from' }),
+      },
+      { title: 'EdoSource' },
+    ),
+  ],
+  { description: 'ours: where the document came from (paper upload, formalized XML upload, or the e-document operator)' },
+);
+export type DocumentSourceBody = Static<typeof DocumentSourceSchema>;
+
 // Property order is the spec's (id, status, document_type, …): the serialiser writes fields in schema order.
 const DocumentId = Type.String({ description: '`doc_` + a random string' });
 const shortFields = {
@@ -93,6 +120,7 @@ export const DocumentCompletedSchema = Type.Object(
     id: DocumentId,
     status: Type.Literal('completed'),
     ...shortFields,
+    source: DocumentSourceSchema,
     completed_at: Timestamp('when processing finished'),
     data: RecognizedDataSchema,
     confidence: Type.Number({ minimum: 0.1, maximum: 1, description: '0.10 to 1.00 (Spec: Validation and confidence)' }),
@@ -111,6 +139,7 @@ export const DocumentFailedSchema = Type.Object(
     id: DocumentId,
     status: Type.Literal('failed'),
     ...shortFields,
+    source: DocumentSourceSchema,
     completed_at: Timestamp('when processing finished'),
     processing_time_ms: Type.Integer({ description: 'milliseconds' }),
     error: Type.Object({ code: Type.String({ description: 'e.g. RECOGNITION_FAILED, RECOGNITION_TIMEOUT' }), message: Type.String() }),

@@ -24,6 +24,13 @@ export function edoRoutes(app: FastifyInstance, s: AdminServices): void {
     return render(reply, 'edo', await page({ notice }));
   });
 
+  // The operator message of an imported document (issue 24): its card, linked from the document page.
+  app.get('/edo/documents/:messageId/:entityId', async (req, reply) => {
+    const { messageId, entityId } = req.params as { messageId: string; entityId: string };
+    const { card, error } = await s.edo.message(messageId, entityId);
+    return render(reply, 'edo-document', { section: 'edo', messageId, entityId, card, error }, card ? 200 : 404);
+  });
+
   app.get('/edo/disconnect', async (_req, reply) => render(reply, 'edo-disconnect', { section: 'edo' }));
   app.post('/edo/disconnect', { preHandler: app.csrfProtection }, async (req, reply) => {
     const { view } = await s.edo.show();

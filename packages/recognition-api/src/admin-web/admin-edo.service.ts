@@ -154,4 +154,48 @@ export class AdminEdoService {
     }
     return { ok: true, summary: 'Подключение работает.', status: body.status, boxId: body.box_id, organization, user, isAdministrator };
   }
+
+  /**
+   * The operator's message of an imported document (the document page links here): its card from the gateway, or
+   * the gateway's refusal as text (not connected, not found, unavailable) so the page still renders.
+   */
+  async message(messageId: string, entityId: string): Promise<{ card: OperatorDocumentCard | null; error: string | null }> {
+    if (!GUID_RE.test(messageId) || !GUID_RE.test(entityId)) return { card: null, error: 'Неверные идентификаторы сообщения или документа.' };
+    try {
+      const d = await this.deps.gateway.getDocument(messageId, entityId);
+      const str = (v: unknown) => (v === undefined || v === null || v === '' ? null : String(v));
+      return {
+        card: {
+          messageId,
+          entityId,
+          title: str(d.Title),
+          type: str(d.TypeNamedId ?? d.DocumentType),
+          number: str(d.DocumentNumber),
+          date: str(d.DocumentDate),
+          fileName: str(d.FileName),
+          direction: str(d.DocumentDirection),
+          counteragentBoxId: str(d.CounteragentBoxIdGuid ?? d.CounteragentBoxId),
+        },
+        error: null,
+      };
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      return { card: null, error: err.message };
+    }
+  }
 }
+
+/** What the panel shows of an operator document (Diadoc `Document`). */
+export interface OperatorDocumentCard {
+  messageId: string;
+  entityId: string;
+  title: string | null;
+  type: string | null;
+  number: string | null;
+  date: string | null;
+  fileName: string | null;
+  direction: string | null;
+  counteragentBoxId: string | null;
+}
+
+const GUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

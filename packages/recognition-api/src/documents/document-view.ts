@@ -15,8 +15,8 @@ export function manualCheck(doc: Pick<DocumentRecord, 'confidence' | 'warnings'>
 
 /**
  * The Document record of the API (Spec: Resources, "Document record"). While `queued`/`processing` only the
- * short form `{id, status, document_type, created_at, client_ref}`. Completed adds `completed_at, data,
- * confidence, warnings, processing_time_ms` and `manual_check_recommended` (ours); failed adds `completed_at, processing_time_ms` and `error: {code,
+ * short form `{id, status, document_type, created_at, client_ref}`. Completed adds `source` (ours, issue 24), `completed_at, data,
+ * confidence, warnings, processing_time_ms` and `manual_check_recommended` (ours); failed adds `source`, `completed_at, processing_time_ms` and `error: {code,
  * message}` (ours). Timestamps are ISO 8601 UTC with `Z`.
  */
 export function documentView(doc: DocumentRecord): DocumentRecordBody {
@@ -26,10 +26,13 @@ export function documentView(doc: DocumentRecord): DocumentRecordBody {
     created_at: doc.createdAt.toISOString(),
     client_ref: doc.clientRef,
   };
+  // Not in the short form: the spec lists its fields exactly.
+  const source = doc.source ?? { kind: 'upload' as const, content: 'pages' as const };
   if (doc.status === 'completed') {
     return {
       ...short,
       status: doc.status,
+      source,
       completed_at: doc.completedAt!.toISOString(),
       data: doc.data!,
       confidence: doc.confidence!,
@@ -42,6 +45,7 @@ export function documentView(doc: DocumentRecord): DocumentRecordBody {
     return {
       ...short,
       status: doc.status,
+      source,
       completed_at: doc.completedAt!.toISOString(),
       processing_time_ms: doc.processingTimeMs ?? 0,
       error: { code: doc.errorCode ?? 'RECOGNITION_FAILED', message: doc.errorMessage ?? 'recognition failed' },

@@ -1,5 +1,5 @@
 import type { Queryable } from '@app/shared';
-import type { DocumentRecord, DocumentStatus, ProcessingResult } from './documents.types.js';
+import type { DocumentRecord, DocumentSource, DocumentStatus, ProcessingResult } from './documents.types.js';
 
 interface Row {
   id: string;
@@ -25,6 +25,18 @@ interface Row {
   processing_time_ms: number | null;
   error_code: string | null;
   error_message: string | null;
+  source_kind?: 'upload' | 'edo';
+  source_content?: 'pages' | 'formalized_xml';
+  edo_box_id?: string | null;
+  edo_message_id?: string | null;
+  edo_entity_id?: string | null;
+}
+
+/** The row's source columns (migration 013) as a {@link DocumentSource}. */
+function toSource(r: Row): DocumentSource {
+  const content = r.source_content ?? 'pages';
+  if (r.source_kind === 'edo') return { kind: 'edo', content, messageId: r.edo_message_id!, entityId: r.edo_entity_id!, boxId: r.edo_box_id! };
+  return { kind: 'upload', content };
 }
 
 const d = (v: Date | string | null): Date | null => (v == null ? null : new Date(v));
@@ -56,6 +68,7 @@ export function toRecord(r: Row): DocumentRecord {
     processingTimeMs: r.processing_time_ms,
     errorCode: r.error_code,
     errorMessage: r.error_message,
+    source: toSource(r),
   };
 }
 
@@ -92,11 +105,22 @@ export class DocumentsRepo {
     await this.db.query(`UPDATE documents SET files_purged_at = $2 WHERE id = ANY($1::text[])`, [ids, at.toISOString()]);
   }
 
-  async insert(doc: DocumentRecord): Promise<void> {
-    await this.db.query(
+  /**
+   * Inserts the row, completed ones with their result (a formalized XML file is read at once). An EDO document
+   * whose key already has the same operator entity is not inserted: false then (unique index of migration 013), so
+   * concurrent imports make one record.
+   */
+  async insert(doc: DocumentRecord): Promise<boolean> {
+    const src = doc.source ?? { kind: 'upload', content: 'pages' };
+    const edo = src.kind === 'edo' ? src : null;
+    const rows = await this.db.query(
       `INSERT INTO documents (id, api_key_id, status, requested_type, document_type, image_quality, output_format, priority,
-         callback_url, client_ref, files, created_at, available_at, lease_until, attempts, lease_token)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11::jsonb,$12,$13,$14,$15,$16)`,
+         callback_url, client_ref, files, created_at, available_at, lease_until, attempts, lease_token,
+         completed_at, data, confidence, warnings, processing_time_ms,
+         source_kind, source_content, edo_box_id, edo_message_id, edo_entity_id)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11::jsonb,$12,$13,$14,$15,$16,$17,$18::json,$19,$20::json,$21,$22,$23,$24,$25,$26)
+       ON CONFLICT (api_key_id, edo_box_id, edo_message_id, edo_entity_id) WHERE source_kind = 'edo' DO NOTHING
+       RETURNING id`,
       [
         doc.id,
         doc.apiKeyId,
@@ -114,8 +138,28 @@ export class DocumentsRepo {
         doc.leaseUntil,
         doc.attempts,
         doc.leaseToken,
+        doc.completedAt,
+        doc.data == null ? null : JSON.stringify(doc.data),
+        doc.confidence,
+        doc.warnings == null ? null : JSON.stringify(doc.warnings),
+        doc.processingTimeMs,
+        src.kind,
+        src.content,
+        edo?.boxId ?? null,
+        edo?.messageId ?? null,
+        edo?.entityId ?? null,
       ],
     );
+    return rows.length > 0;
+  }
+
+  /** The key's document imported from this operator entity, if any. */
+  async findEdo(apiKeyId: string, boxId: string, messageId: string, entityId: string): Promise<DocumentRecord | null> {
+    const rows = await this.db.query<Row>(
+      `SELECT * FROM documents WHERE source_kind = 'edo' AND api_key_id = $1 AND edo_box_id = $2 AND edo_message_id = $3 AND edo_entity_id = $4`,
+      [apiKeyId, boxId, messageId, entityId],
+    );
+    return rows[0] ? toRecord(rows[0]) : null;
   }
 
   async get(id: string, apiKeyId: string): Promise<DocumentRecord | null> {

@@ -6,6 +6,8 @@ import {
   DocumentIdParams,
   DocumentListSchema,
   DocumentRecordSchema,
+  EdoDraftBodySchema,
+  EdoDraftResultSchema,
   ErrorBody,
   ExportQuery,
   ExportSchema,
@@ -16,9 +18,11 @@ import {
   RecognizeQueuedSchema,
 } from './documents.schemas.js';
 import type { DocumentsService } from './documents.service.js';
+import type { EdoDraftService } from './edo-draft.js';
 import { parseIdempotencyKey } from './idempotency.js';
 import { parseListBound } from './list-dates.js';
 import { readUpload } from './multipart-upload.js';
+import { ApiError } from '../errors.js';
 
 const tags = ['documents'];
 /** Documented here, checked by parseIdempotencyKey (a clear 422 naming the header rather than a schema error). */
@@ -40,7 +44,7 @@ const common = {
 const notFound = { 404: { ...ErrorBody, description: 'NOT_FOUND: no such document, or it belongs to another key' } };
 
 /** Routes of the documents feature (Spec: Endpoints). Thin: parse, call one service method, reply. */
-export function documentsRoutes(root: FastifyInstance, service: DocumentsService): void {
+export function documentsRoutes(root: FastifyInstance, service: DocumentsService, drafts: EdoDraftService): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
 
   app.post(
@@ -150,13 +154,62 @@ export function documentsRoutes(root: FastifyInstance, service: DocumentsService
         params: DocumentIdParams,
         querystring: ExportQuery,
         response: {
-          200: { ...ExportSchema, description: 'format=json: the Recognised data; format=accounting: the accounting export document' },
+          200: {
+            ...ExportSchema,
+            description:
+              'format=json: the Recognised data; format=accounting: the accounting export document; format=upd-xml: application/xml (windows-1251), the 5.03 seller title',
+          },
           ...common,
           ...notFound,
           409: { ...ErrorBody, description: 'DOCUMENT_NOT_READY: the document is not completed' },
         },
       },
     },
-    async (request) => service.export(request.apiKeyId, request.params.id, (request.query.format ?? 'json') as 'json' | 'accounting'),
+    async (request, reply) => {
+      const { format = 'json', ...rest } = request.query;
+      if (format !== 'upd-xml') return service.export(request.apiKeyId, request.params.id, format);
+      const upd = await service.exportUpd(request.apiKeyId, request.params.id, rest);
+      return (
+        reply
+          .type('application/xml; charset=windows-1251')
+          .header('content-disposition', `attachment; filename="${upd.fileId}.xml"`)
+          .header('x-schema-validated', String(upd.validated))
+          // Bytes, not the JSON schema of the 200 answer: Fastify sends a Buffer as it is.
+          .send(upd.xml as never)
+      );
+    },
+  );
+
+  app.post(
+    '/api/v1/documents/:id/edo-draft',
+    {
+      schema: {
+        tags,
+        operationId: 'postDocumentEdoDraft',
+        summary: "Post a completed UPD/invoice through the e-document gateway as the seller's formalized draft",
+        description:
+          'ours (issue 24): writes the 5.03 seller title (XSD-validated when RECOGNITION_UPD_XSD is set) and posts it as a Diadoc draft (or delayed send) to the organization with the buyer INN/KPP. Confidence below 0.80 needs `checked: true`.',
+        params: DocumentIdParams,
+        body: EdoDraftBodySchema,
+        response: {
+          200: { ...EdoDraftResultSchema, description: 'posted; a repeat returns the same draft' },
+          ...common,
+          ...notFound,
+          409: { ...ErrorBody, description: 'DOCUMENT_NOT_READY' },
+          422: { ...ErrorBody, description: 'VALIDATION_ERROR, or MANUAL_CHECK_REQUIRED (confidence below 0.80 without checked: true)' },
+          502: { ...ErrorBody, description: 'EDO_UNAUTHORIZED' },
+          503: { ...ErrorBody, description: 'EDO_NOT_CONFIGURED, EDO_UNAVAILABLE or the schema check could not run' },
+        },
+      },
+    },
+    async (request) => {
+      // The route posts to the operator: besides `recognition` (checked by the auth hook) it needs `edo`.
+      if (!request.apiKeyScopes.includes('edo'))
+        throw new ApiError(
+          'FORBIDDEN',
+          'this API key lacks the "edo" scope, which a draft needs besides "recognition" (recognition-admin keys set-scopes)',
+        );
+      return drafts.post(request.apiKeyId, request.params.id, request.body);
+    },
   );
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Clock, Db } from '@app/shared';
+import type { Clock, Db, IdSource } from '@app/shared';
 import { CallbacksRepo } from '../callbacks/callbacks.repo.js';
 import { checkCallbackUrl, type Resolver } from '../callbacks/callback-url.js';
 import { ApiError, invalid, notFound } from '../errors.js';
@@ -10,6 +10,9 @@ import { JOB_LEASE_MS } from '../jobs/lease.js';
 import { deadlineSignal, type Scheduler } from '../time/scheduler.js';
 import type { FileStore } from '../storage/file-store.js';
 import { documentView } from './document-view.js';
+import { sellerOptions, sellerTitleType, writeSellerTitle, type UpdSellerInput } from './upd-export.js';
+import type { WrittenUpd } from '../formalized/index.js';
+import { formalizedRecord, insertCompleted, isFormalizedXml, readFormalizedFile } from './formalized-intake.js';
 import { DocumentsRepo, type ListFilter } from './documents.repo.js';
 import type { DocumentListBody, DocumentRecordBody, ExportBody } from './documents.schemas.js';
 import { DOCUMENT_ID_RE, type DocumentRecord } from './documents.types.js';
@@ -31,6 +34,8 @@ export interface DocumentsDeps {
   docs: DocumentsRepo;
   files: FileStore;
   clock: Clock;
+  /** Callback row ids of formalized documents (completed at upload). */
+  ids: IdSource;
   scheduler: Scheduler;
   allowLoopbackCallbacks: boolean;
   resolve: Resolver;
@@ -42,6 +47,8 @@ export interface DocumentsDeps {
   high: HighLaneDeps;
   /** Called after a document is queued so an idle worker wakes at once. */
   onQueued?: () => void;
+  /** RECOGNITION_UPD_XSD: `export?format=upd-xml` is validated against it when set. */
+  updXsd?: string;
 }
 
 /** What POST /recognize answers: HTTP status and body. */
@@ -90,6 +97,7 @@ export class DocumentsService {
     // A repeated request is answered from its document before any slot is taken or anything is checked again.
     const replayed = idem && (await this.replay(apiKeyId, idem));
     if (replayed) return replayed;
+    if (upload.files.some((f) => isFormalizedXml(f.bytes, f.type))) return this.recognizeFormalized(apiKeyId, req, upload, idem);
     if (req.priority !== 'high') {
       const checked = await checkUploadedImages(upload.files, this.deps.checkImage, 'background');
       const doc = await this.store(apiKeyId, req, checked, idem);
@@ -124,6 +132,39 @@ export class DocumentsService {
   }
 
   /**
+   * POST /recognize with one formalized XML file (issue 24, docs/formalized-upload.md): read exactly, stored
+   * completed with confidence 1.00 and `source: {kind: 'upload', content: 'formalized_xml'}`, answered 200 with the
+   * result whatever the priority (nothing is left to wait for); the callback, if asked for, is scheduled with the row.
+   * @throws ApiError 422 VALIDATION_ERROR for XML together with other files, or a file the reader refuses
+   *   (formalized-intake.ts); nothing is stored then.
+   */
+  private async recognizeFormalized(
+    apiKeyId: string,
+    req: RecognizeRequest,
+    upload: RawUpload,
+    idem?: { key: string; hash: string },
+  ): Promise<RecognizeResponse> {
+    if (upload.files.length !== 1) throw invalid('images[]', 'a formalized XML file is sent alone: one file per request, without page images');
+    const file = upload.files[0]!;
+    const read = readFormalizedFile(file.bytes, file.name, 'images[0]', req.documentType);
+    if (req.callbackUrl) await checkCallbackUrl(req.callbackUrl, { allowLoopback: this.deps.allowLoopbackCallbacks, resolve: this.deps.resolve });
+    const now = this.deps.clock.now();
+    const doc = formalizedRecord({ id: newDocumentId(), apiKeyId, request: req, read, source: { kind: 'upload', content: 'formalized_xml' }, now });
+    try {
+      await this.deps.db.tx(async (q) => {
+        await insertCompleted(q, this.deps.ids, this.deps.clock, doc);
+        const since = new Date(now.getTime() - IDEMPOTENCY_TTL_MS);
+        if (idem && !(await new IdempotencyRepo(q).bind(apiKeyId, idem.key, { requestHash: idem.hash, documentId: doc.id }, now, since)))
+          throw new KeyTaken();
+      });
+    } catch (err) {
+      if (err instanceof KeyTaken) return (await this.replay(apiKeyId, idem!))!;
+      throw err;
+    }
+    return { status: 200, body: completedBody(doc) };
+  }
+
+  /**
    * The answer to a request whose Idempotency-Key is bound (within 24 h) to a document: the first request's
    * answer (202 for normal/batch; for high 200 or 422 once finished). Null when the key is not bound.
    * @throws ApiError IDEMPOTENCY_KEY_REUSED (422: other files or parameters), IDEMPOTENCY_KEY_IN_USE (409: the
@@ -136,6 +177,7 @@ export class DocumentsService {
     if (bound.requestHash !== idem.hash) throw keyReused();
     const doc = await this.deps.docs.get(bound.documentId, apiKeyId);
     if (!doc) return null;
+    if (doc.source?.content === 'formalized_xml') return { status: 200, body: completedBody(doc) };
     if (doc.priority !== 'high') return { status: 202, body: { id: doc.id, status: 'queued', poll_url: `/api/v1/documents/${doc.id}` } };
     if (doc.status === 'completed') return { status: 200, body: completedBody(doc) };
     if (doc.status === 'failed')
@@ -234,6 +276,32 @@ export class DocumentsService {
     if (!doc) throw notFound();
     await this.deps.files.removeDocument(id);
     return { deleted: true };
+  }
+
+  /**
+   * GET /api/v1/documents/{id}/export?format=upd-xml (ours, issue 24): the completed document as the 5.03 seller
+   * title (windows-1251), XSD-validated when RECOGNITION_UPD_XSD is set. The EDO participant ids and the signer
+   * come from the query; fields the document does not carry are left out (documents/upd-export.ts).
+   * @throws ApiError NOT_FOUND, DOCUMENT_NOT_READY, VALIDATION_ERROR (query, a ТОРГ-12, data the format needs,
+   *   XSD findings), SERVICE_UNAVAILABLE (the configured XSD cannot be run).
+   */
+  async exportUpd(
+    apiKeyId: string,
+    id: string,
+    q: UpdSellerInput & { sender_id?: string; recipient_id?: string },
+  ): Promise<WrittenUpd & { validated: boolean }> {
+    checkDocumentId(id);
+    const doc = await this.deps.docs.get(id, apiKeyId);
+    if (!doc) throw notFound();
+    if (doc.status !== 'completed') throw new ApiError('DOCUMENT_NOT_READY', `document is ${doc.status}; export needs completed`);
+    const options = sellerOptions(q, sellerTitleType(doc));
+    if (!q.sender_id) throw invalid('sender_id', "is required for upd-xml: the seller's EDO participant id");
+    if (!q.recipient_id) throw invalid('recipient_id', "is required for upd-xml: the buyer's EDO participant id");
+    return writeSellerTitle(
+      doc,
+      { ...options, senderId: q.sender_id, recipientId: q.recipient_id, now: () => this.deps.clock.now(), uuid: () => this.deps.ids.uuid() },
+      this.deps.updXsd,
+    );
   }
 
   /** Spec: GET /api/v1/documents/{id}/export — `json`: the `data` object; `accounting`: the export document. */

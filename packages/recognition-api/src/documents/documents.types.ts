@@ -12,6 +12,15 @@ export type DocumentStatus = 'queued' | 'processing' | 'completed' | 'failed';
 /** `high` synchronous, `normal` queued at once, `batch` queued until the next quarter hour. */
 export type Priority = 'high' | 'normal' | 'batch';
 
+/**
+ * Where a document came from (issue 24): an upload, or an e-document operator entity imported through the
+ * gateway (`messageId`, `entityId` of the operator's message, `boxId` of the configured box). `content` says how
+ * it was read: `pages` (images or a PDF, recognised) or `formalized_xml` (an FNS XML file, read exactly).
+ */
+export type DocumentSource =
+  | { kind: 'upload'; content: 'pages' | 'formalized_xml' }
+  | { kind: 'edo'; content: 'pages' | 'formalized_xml'; messageId: string; entityId: string; boxId: string };
+
 /** A document row as the service sees it. Times are UTC instants. */
 export interface DocumentRecord {
   id: string;
@@ -45,6 +54,8 @@ export interface DocumentRecord {
   processingTimeMs: number | null;
   errorCode: string | null;
   errorMessage: string | null;
+  /** Absent on records built before issue 24 (tests, tools): an upload of pages. */
+  source?: DocumentSource;
 }
 
 /** The outcome of processing, written by {@link DocumentsRepo.finish}. */

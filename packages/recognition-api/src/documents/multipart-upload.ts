@@ -16,9 +16,12 @@ export const MULTIPART_LIMITS = {
   parts: 40,
 };
 
-/** The raw upload: the `images[]` files in order (with their client names, for messages only) and text fields. */
+/**
+ * The raw upload: the `images[]` files in order (with their client names, for messages only, and the part's
+ * declared `Content-Type`, which tells a formalized XML file) and text fields.
+ */
 export interface RawUpload {
-  files: { name: string; bytes: Buffer }[];
+  files: { name: string; bytes: Buffer; type?: string }[];
   fields: Record<string, string>;
 }
 
@@ -69,7 +72,7 @@ async function readParts(request: FastifyRequest, out: RawUpload): Promise<void>
         throw invalid('images[]', `at most ${MAX_IMAGES} files per request`);
       }
       const bytes = await part.toBuffer();
-      out.files.push({ name: part.filename || `file ${out.files.length + 1}`, bytes });
+      out.files.push({ name: part.filename || `file ${out.files.length + 1}`, bytes, type: part.mimetype });
     } else {
       if (part.fieldnameTruncated || part.valueTruncated) throw invalid(part.fieldname, 'value is too long');
       if (part.fieldname in out.fields) throw invalid(part.fieldname, 'given more than once');

@@ -54,6 +54,11 @@ export class EdoService {
     return (await this.op()).getDocument(messageId, entityId);
   }
 
+  /** The configured box id (the source of imported documents). @throws ApiError EDO_NOT_CONFIGURED. */
+  async boxId(): Promise<string> {
+    return (await this.op()).boxId;
+  }
+
   async getContent(messageId: string, entityId: string): Promise<EntityContent> {
     return (await this.op()).getContent(messageId, entityId);
   }

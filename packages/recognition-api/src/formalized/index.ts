@@ -15,4 +15,5 @@ export {
   type UpdWriteOptions,
   type WrittenUpd,
 } from './write-upd.js';
+export { simulatorUpdWriter } from './simulator-writer.js';
 export { UPD_SELLER_XSD_NAME, parseXmllintErrors, validateAgainstXsd } from './xsd-validate.js';

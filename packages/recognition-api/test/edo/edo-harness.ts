@@ -3,6 +3,7 @@ import { ManualClock } from '@app/shared';
 import { startEdoSimulator, type RunningEdoSimulator } from '@app/edo-simulator';
 import type { LightMyRequestResponse } from 'fastify';
 import { diadocOperatorFactory } from '../../src/edo/diadoc/diadoc-factory.js';
+import { simulatorUpdWriter } from '../../src/formalized/index.js';
 import type { RecognitionAppDeps } from '../../src/app.js';
 import { makeHarness, type Harness } from '../harness.js';
 
@@ -21,7 +22,7 @@ export interface EdoHarness {
 
 export async function makeEdoHarness(opts: { connect?: boolean; timeoutMs?: number; app?: Partial<RecognitionAppDeps> } = {}): Promise<EdoHarness> {
   const clock = new ManualClock('2026-11-23T09:05:00Z');
-  const sim = await startEdoSimulator({ clock });
+  const sim = await startEdoSimulator({ clock, writeFormalized: simulatorUpdWriter });
   const h = await makeHarness({
     ...opts.app,
     clock,
