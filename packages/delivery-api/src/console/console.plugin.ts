@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import { type AdminSettings, installAdminWeb, type NavItem } from '@app/admin-web';
+import { type AdminSettings, installAdminWeb } from '@app/admin-web';
 import type { FastifyInstance } from 'fastify';
+import type { ConsoleSection } from './console-section.js';
 import type { Clock } from '@app/shared';
 import { auditRoutes } from './audit.routes.js';
 import { homeRoutes } from './home.routes.js';
@@ -12,17 +13,6 @@ export const CONSOLE_PREFIX = '/console';
 
 /** This console's templates; the layout, sign-in, error, account and users pages come from @app/admin-web. */
 const VIEWS = fileURLToPath(new URL('./views', import.meta.url));
-
-/**
- * One section of the console (docs/console.md "Adding a page"): its entry in the top navigation (with the least
- * role that sees it) and the function that adds its routes. Sections are registered in the order given.
- */
-export interface ConsoleSection {
-  nav: NavItem;
-  /** One line for the home page. */
-  summary: string;
-  routes: (app: FastifyInstance) => void;
-}
 
 /** What the console plugin needs: its core (accounts, audit), the session settings, the clock and the sections. */
 export interface ConsoleOptions {

@@ -1,6 +1,6 @@
 import { render } from '@app/admin-web';
 import type { FastifyInstance } from 'fastify';
-import type { ConsoleSection } from './console.plugin.js';
+import type { ConsoleSection } from './console-section.js';
 
 /** The home page (`/console/home`): the sections the signed-in role may open, each with one line. */
 export function homeRoutes(app: FastifyInstance, sections: ConsoleSection[]): void {

@@ -6,7 +6,7 @@ import type { ZonesService } from '../zones/zones.service.js';
 import { chainSection } from './chain/chain.routes.js';
 import { ConsoleChainService } from './chain/console-chain.service.js';
 import type { ConsoleCore } from './console.module.js';
-import type { ConsoleSection } from './console.plugin.js';
+import type { ConsoleSection } from './console-section.js';
 import { ConsoleOrdersRepo } from './orders/console-orders.repo.js';
 import { ConsoleOrdersService } from './orders/console-orders.service.js';
 import { ordersRoutes } from './orders/orders.routes.js';

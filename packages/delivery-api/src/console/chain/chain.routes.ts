@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { AdminError, actor, formErrors, render, requireRole } from '@app/admin-web';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ConsoleCore } from '../console.module.js';
-import type { ConsoleSection } from '../console.plugin.js';
-import { CONSOLE_PREFIX } from '../console.plugin.js';
+import type { ConsoleSection } from '../console-section.js';
+import { CONSOLE_PREFIX } from '../console-section.js';
 import { ageSeconds, type ConsoleChainService, type IssuedCredential, type MapResolve } from './console-chain.service.js';
 
 declare module '@fastify/secure-session' {

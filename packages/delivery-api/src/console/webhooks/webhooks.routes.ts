@@ -1,8 +1,8 @@
 import { AdminError, actor, formErrors, render, requireRole } from '@app/admin-web';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ConsoleCore } from '../console.module.js';
-import type { ConsoleSection } from '../console.plugin.js';
-import { CONSOLE_PREFIX } from '../console.plugin.js';
+import type { ConsoleSection } from '../console-section.js';
+import { CONSOLE_PREFIX } from '../console-section.js';
 import type { ConsoleWebhooksService, RotatedSecret } from './console-webhooks.service.js';
 
 declare module '@fastify/secure-session' {
