@@ -1,15 +1,14 @@
 import { fileURLToPath } from 'node:url';
 import { type AdminSettings, installAdminWeb } from '@app/admin-web';
 import type { FastifyInstance } from 'fastify';
-import type { ConsoleSection } from './console-section.js';
+import { CONSOLE_PREFIX, type ConsoleSection } from './console-section.js';
+
+export { CONSOLE_PREFIX };
 import type { Clock } from '@app/shared';
 import { auditRoutes } from './audit.routes.js';
 import { homeRoutes } from './home.routes.js';
 import { CONSOLE_ROLE_LABELS, CONSOLE_ROLES, type ConsoleCore } from './console.module.js';
 import { consoleHelpers } from './view-helpers.js';
-
-/** The console's prefix on the delivery service. */
-export const CONSOLE_PREFIX = '/console';
 
 /** This console's templates; the layout, sign-in, error, account and users pages come from @app/admin-web. */
 const VIEWS = fileURLToPath(new URL('./views', import.meta.url));

@@ -4,7 +4,7 @@ import type { OperatorJson } from '../edo/edo.port.js';
 import type { SendRequest } from '../edo/edo.service.js';
 import { MANUAL_CHECK_BELOW } from './document-view.js';
 import { DocumentsRepo } from './documents.repo.js';
-import { DOCUMENT_ID_RE } from './documents.service.js';
+import { DOCUMENT_ID_RE } from './documents.types.js';
 import { sellerOptions, sellerTitleType, writeSellerTitle, type UpdSellerInput } from './upd-export.js';
 
 /** The gateway calls a draft needs (EdoService in production). */
