@@ -24,7 +24,7 @@ import { ADMIN, SUPPORT } from '../console/console-client.js';
 import { MIGRATIONS } from '../harness.js';
 import { FakeLoyalty } from '../support/loyalty.fake.js';
 import { makeLoyaltyConfig } from '../support/loyalty.fixtures.js';
-import { RecordingOrderEvents } from '../support/recording-order-events.js';
+import { createOutboxOrderEvents } from '../../src/webhooks/outbox.js';
 
 /**
  * The support console in Chromium (issue 26): the demo chain with the POS simulator, an order to the simulator's
@@ -61,7 +61,8 @@ beforeAll(async () => {
     heartbeatWindowSeconds: 90,
     masterKey: randomBytes(32),
     loyalty: new FakeLoyalty({ config: makeLoyaltyConfig({ organizations }), clock }),
-    events: new RecordingOrderEvents(),
+    // the production adapter: the order's history (order_event_log) feeds the timeline
+    events: createOutboxOrderEvents(randomIds),
   };
   services = createServices(deps);
   app = await buildApp(deps, services);
@@ -151,6 +152,7 @@ describe('support console in Chromium', () => {
     await shot('02-orders-queue-support', p);
     await row.getByRole('link', { name: ext }).click();
     await p.waitForURL(`${base}/console/orders/${id}`);
+    await expect(p.getByText('Состояние: reconciliation_required').isVisible()).resolves.toBe(true);
     await shot('03-order-reconciliation', p);
     await p.getByRole('link', { name: 'Передать на ручной разбор' }).click();
     await expect(p.getByText('Заказ перейдёт в состояние manual_review').isVisible()).resolves.toBe(true);
