@@ -4,6 +4,8 @@
 -- when the change it reports was committed. Only the states are kept, not the order body: the phone and the
 -- address stay in `orders`. Kept as long as the order (docs/console.md).
 CREATE TABLE order_event_log (
+  -- insertion order: events of one transaction share their instant, and the page must show them in the order made
+  seq bigint GENERATED ALWAYS AS IDENTITY,
   event_id uuid PRIMARY KEY,
   order_id uuid NOT NULL,
   type text NOT NULL,
@@ -12,4 +14,4 @@ CREATE TABLE order_event_log (
   cancel_state text,
   occurred_at timestamptz NOT NULL
 );
-CREATE INDEX order_event_log_order ON order_event_log (order_id, occurred_at);
+CREATE INDEX order_event_log_order ON order_event_log (order_id, occurred_at, seq);

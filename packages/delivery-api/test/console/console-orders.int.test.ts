@@ -58,6 +58,10 @@ describe('console orders: queue, search, order page, actions (issue 26 item 2)',
       [id],
     );
     expect(logged).toContainEqual({ type: 'order.state_changed', state: 'reconciliation_required' });
+    // the clock stands still here, so every event shares its instant: the page keeps the order they were made in
+    const shown = [...page.body.matchAll(/Состояние: ([a-z_]+)/g)].map((m) => m[1]);
+    expect(shown[0]).toBe('queued');
+    expect(shown.at(-1)).toBe('reconciliation_required');
   });
 
   it('finds orders by externalOrderId and by phone (shown masked), refuses a bad phone with 422', async () => {

@@ -151,7 +151,7 @@ export class ConsoleOrdersRepo {
       occurred_at: Date | string;
     }>(
       `SELECT event_id, type, state, delivery_status, cancel_state, occurred_at FROM order_event_log
-        WHERE order_id = $1 ORDER BY occurred_at, event_id`,
+        WHERE order_id = $1 ORDER BY occurred_at, seq`,
       [orderId],
     );
     return rows.map((r) => ({
