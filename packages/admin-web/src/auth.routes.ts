@@ -7,6 +7,12 @@ import { render } from './render.js';
 const safeNext = (v: unknown, home: string, base: string): string =>
   typeof v === 'string' && v.startsWith(base) && /^(\/[^\s\\]*)?(\?[^\s\\]*)?$/.test(v.slice(base.length)) && !v.startsWith('//') ? v : home;
 
+/** The account name a sign-in form gave, cut to the audit log's 64 characters ('' when none). */
+const formUsername = (body: unknown): string => {
+  const v = (body as Record<string, unknown> | undefined)?.username;
+  return typeof v === 'string' ? v.slice(0, 64) : '';
+};
+
 /** Sign-in and sign-out. */
 export function authRoutes(app: FastifyInstance, c: PanelContext): void {
   app.get('/login', { config: { adminPublic: true } }, async (req, reply) => {
@@ -22,8 +28,19 @@ export function authRoutes(app: FastifyInstance, c: PanelContext): void {
   app.post(
     '/login',
     {
-      config: { adminPublic: true, rateLimit: { max: c.settings.loginMaxAttempts, timeWindow: c.settings.loginWindowMs } },
+      // The limit runs once the form is parsed (preValidation, still before the CSRF check) so that a refused
+      // attempt can be audited with the account it tried.
+      config: {
+        adminPublic: true,
+        rateLimit: { max: c.settings.loginMaxAttempts, timeWindow: c.settings.loginWindowMs, hook: 'preValidation' },
+      },
       preHandler: app.csrfProtection,
+      // A sign-in refused by the per-address limit (429) never reaches the handler: audit it here, who and from where.
+      onError: async (req, _reply, err) => {
+        if ((err as { statusCode?: number }).statusCode !== 429) return;
+        const username = formUsername(req.body);
+        await c.audit({ username, ip: req.ip }, 'auth.sign-in-failed', username, 'RATE_LIMITED');
+      },
     },
     async (req, reply) => {
       const body = (req.body ?? {}) as Record<string, unknown>;

@@ -3,6 +3,17 @@ import { NEEDS_REVIEW_SQL } from '../documents/documents-admin.queries.js';
 import { toRecord } from '../documents/documents.repo.js';
 import type { DocumentRecord, DocumentStatus } from '../documents/documents.types.js';
 
+const CYRILLIC_UPPER = 'АБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ';
+const CYRILLIC_LOWER = 'абвгдеёжзийклмнопрстуфхцчшщъыьэюя';
+
+/**
+ * SQL that folds the case of the text `expr` on any database locale (docs/admin-panel.md, "Документы"): `lower()`
+ * folds only ASCII when the database's LC_CTYPE is `C` (measured: PostgreSQL 15 `lower('Ромашка' COLLATE "C")` is
+ * `Ромашка`), so the Russian alphabet is folded explicitly by `translate()`, which maps characters, not bytes, and
+ * does not depend on the locale. Letters of other scripts fold only where the locale folds them.
+ */
+export const foldCaseSql = (expr: string): string => `translate(lower(${expr}), '${CYRILLIC_UPPER}', '${CYRILLIC_LOWER}')`;
+
 /** Filters of the documents section; every one optional. `from`/`to` bound `created_at` as [from, to). */
 export interface AdminDocumentFilter {
   status?: DocumentStatus;
@@ -42,10 +53,9 @@ export class AdminDocumentsRepo {
     if (f.to) add('d.created_at < ?', f.to);
     if (f.review) where.push(NEEDS_REVIEW_SQL);
     if (f.text) {
-      // LIKE metacharacters of the search are literal; one parameter used in every column.
-      // Both sides through the database's lower(), so case folding is the same whatever its locale does.
+      // LIKE metacharacters of the search are literal; one parameter used in every column, folded like them.
       params.push(`%${f.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-      const p = `$${params.length}`;
+      const p = foldCaseSql(`$${params.length}`);
       where.push(
         `(${[
           'd.client_ref',
@@ -55,7 +65,7 @@ export class AdminDocumentsRepo {
           "d.data->'seller'->>'name'",
           "d.data->'buyer'->>'name'",
         ]
-          .map((col) => `lower(${col}) LIKE lower(${p})`)
+          .map((col) => `${foldCaseSql(col)} LIKE ${p}`)
           .join(' OR ')})`,
       );
     }

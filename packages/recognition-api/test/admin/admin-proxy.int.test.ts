@@ -99,6 +99,32 @@ describe('audit log', () => {
   });
 });
 
+describe('audit of refused sign-ins', () => {
+  it('a sign-in refused with 429 by the per-address limit is audited with the account tried and the client address', async () => {
+    h = await makeAdminHarness({ trustProxy: ['127.0.0.1'], admin: { loginMaxAttempts: 2, loginWindowMs: 60_000, accountMaxFailures: 100 } });
+    const guesser = new PanelClient(h.app);
+    for (let i = 0; i < 2; i++) expect((await guesser.signIn(ADMIN_USER, 'wrong', via('203.0.113.7'))).statusCode).toBe(401);
+    expect((await guesser.signIn('someone-else', 'wrong', via('203.0.113.7'))).statusCode).toBe(429);
+    const entries = await h.services.admin.audit.latest();
+    expect(entries.map((a) => [a.action, a.username, a.ip, a.target, a.detail])[0]).toEqual([
+      'auth.sign-in-failed',
+      'someone-else',
+      '203.0.113.7',
+      'someone-else',
+      'RATE_LIMITED',
+    ]);
+    expect(entries).toHaveLength(3);
+  });
+
+  it('a sign-in refused with 429 by the per-account lockout is audited too', async () => {
+    h = await makeAdminHarness({ trustProxy: true, admin: { loginMaxAttempts: 100, loginWindowMs: 15 * 60_000, accountMaxFailures: 2 } });
+    for (let i = 0; i < 2; i++) await new PanelClient(h.app).signIn(ADMIN_USER, 'wrong', via(`203.0.113.${i + 1}`));
+    expect((await new PanelClient(h.app).signIn(ADMIN_USER, ADMIN_PASSWORD, via('198.51.100.20'))).statusCode).toBe(429);
+    const [last] = await h.services.admin.audit.latest();
+    expect([last!.action, last!.username, last!.ip, last!.detail]).toEqual(['auth.sign-in-failed', ADMIN_USER, '198.51.100.20', 'ACCOUNT_LOCKED']);
+  });
+});
+
 describe('TRUST_PROXY parsing', () => {
   it('takes none, hops, addresses and CIDR ranges; refuses anything else naming the variable', () => {
     expect([undefined, '', '0', 'false'].map(parseTrustProxy)).toEqual([false, false, false, false]);

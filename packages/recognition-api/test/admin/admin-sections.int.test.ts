@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeEdoHarness, type EdoHarness } from '../edo/edo-harness.js';
+import { foldCaseSql } from '../../src/admin-web/admin-documents.repo.js';
 import { makeData, makeItem, pngPage, recognizeForm } from '../fixtures.js';
 import { ADMIN_PASSWORD, ADMIN_USER, PanelClient } from './admin-harness.js';
 
@@ -345,10 +346,16 @@ describe('admin panel: documents', () => {
     expect(await ids('7707083893')).toEqual([goodId]); // the seller INN of makeData; lowId's seller has INN 123
     expect(await ids('7736207543')).toEqual([goodId, lowId]); // the buyer INN, in both
     expect(await ids('ПОСТАВЩИК')).toEqual([goodId]);
+    expect(await ids('оОо «сОМНИТЕЛЬНЫЙ')).toEqual([lowId]); // mixed case on both sides
     expect(await ids('%')).toEqual([]);
     const page = await c.get('/admin/documents?q=%D0%A1%D0%BE%D0%BC%D0%BD');
     expect(page.body).toContain('id="f-q"');
     expect(page.body).toContain('value="Сомн"');
+  });
+
+  it('folds Cyrillic case where the database locale does not (LC_CTYPE C: lower() folds ASCII only)', async () => {
+    const fold = async (text: string) => (await e.h.db.query<{ f: string }>(`SELECT ${foldCaseSql('$1::text COLLATE "C"')} AS f`, [text]))[0]!.f;
+    expect(await fold('ООО «РоМаШкА» ЁЛКА Ltd')).toBe('ооо «ромашка» ёлка ltd');
   });
 
   it('deletes a document of any key after a confirmation, as the API DELETE does (row and files); its key then gets 404', async () => {

@@ -1,15 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ManualClock } from '@app/shared';
 import type { RunningEdoSimulator } from '@app/edo-simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DiadocOperator } from '../../src/edo/diadoc/diadoc.http.js';
+import type { DiadocOperator } from '../../src/edo/diadoc/diadoc.http.js';
 import { parseDiadocJson } from '../../src/edo/diadoc/diadoc-json.js';
 import { stringifyJson } from '../../src/edo/operator-json.js';
 import type { AttachmentInput } from '../../src/edo/edo.port.js';
-import { type Harness, makeHarness } from '../harness.js';
-import { type Answer, missingPaths, startReplayServer } from './diadoc-replay.js';
+import { type Answer, missingPaths, type startReplayServer, startReplayGateway } from './diadoc-replay.js';
 import { makeEdoRig, type EdoRig } from './edo-fixtures.js';
 
 /**
@@ -76,39 +74,15 @@ const expectedRequest = (to: string) => ({
   DocumentAttachments: [{ ...publishedAttachment, SignedContent: { Content: content, Signature: signature } }],
 });
 
-const tokens = { accessToken: async () => 'replay-token', refresh: async () => 'replay-token' };
 let replay: Awaited<ReturnType<typeof startReplayServer>>;
 let op: DiadocOperator;
-let h: Harness;
-let key: string;
-const clock = new ManualClock('2026-11-23T09:00:00Z');
+let gateway: Awaited<ReturnType<typeof startReplayGateway>>;
 beforeAll(async () => {
-  replay = await startReplayServer(ANSWERS);
-  op = new DiadocOperator(BOX, { baseUrl: replay.url, tokens, clock, timeoutMs: 5000, maxRetries: 0 });
-  h = await makeHarness({
-    clock,
-    edo: {
-      masterKey: randomBytes(32),
-      operatorFactory: (conn) => new DiadocOperator(conn.boxId, { baseUrl: conn.apiBaseUrl, tokens, clock, timeoutMs: 5000, maxRetries: 0 }),
-    },
-  });
-  await h.services.edo.connection.set({
-    clientId: 'c',
-    clientSecret: 's',
-    refreshToken: 'r',
-    boxId: BOX,
-    issuerUrl: replay.url,
-    apiBaseUrl: replay.url,
-  });
-  key = (await h.services.keys.create('edo', undefined, ['edo'])).key;
+  gateway = await startReplayGateway(ANSWERS, BOX);
+  ({ replay, op } = gateway);
 });
-afterAll(async () => {
-  await op.close();
-  await h.close();
-  await replay.close();
-});
-const call = (method: string, url: string, body?: unknown) =>
-  h.app.inject({ method: method as 'GET', url, payload: body as never, headers: { 'x-api-key': key } });
+afterAll(async () => gateway.close());
+const call = (method: string, url: string, body?: unknown) => gateway.call(method, url, body);
 
 describe("Diadoc's published examples through the adapter", () => {
   it('GetDocuments: the published request shape, ticks exact, the 214-character IndexKey usable as the next cursor', async () => {

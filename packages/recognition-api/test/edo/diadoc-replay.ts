@@ -1,5 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ManualClock } from '@app/shared';
+import { DiadocOperator } from '../../src/edo/diadoc/diadoc.http.js';
+import { makeHarness } from '../harness.js';
 
 /** One request the replay server received. */
 export interface Recorded {
@@ -74,4 +78,34 @@ export function missingPaths(example: unknown, actual: unknown, path = ''): stri
   return Object.entries(example as Record<string, unknown>).flatMap(([k, v]) =>
     k in (actual as object) ? missingPaths(v, (actual as Record<string, unknown>)[k], `${path}.${k}`) : [`${path}.${k}`],
   );
+}
+
+/**
+ * A replay server holding `answers`, the Diadoc adapter pointed at it (`op`, box `boxId`, no retries) and the
+ * recognition app whose stored EDO connection points at it too (`call` sends with an `edo` key), so one example is
+ * replayed through the adapter and through the gateway's HTTP routes. Tokens are fixed: no identity provider.
+ */
+export async function startReplayGateway(answers: Record<string, Answer>, boxId: string) {
+  const clock = new ManualClock('2026-11-23T09:00:00Z');
+  const tokens = { accessToken: async () => 'replay-token', refresh: async () => 'replay-token' };
+  const operator = (box: string, baseUrl: string) => new DiadocOperator(box, { baseUrl, tokens, clock, timeoutMs: 5000, maxRetries: 0 });
+  const replay = await startReplayServer(answers);
+  const op = operator(boxId, replay.url);
+  const h = await makeHarness({ clock, edo: { masterKey: randomBytes(32), operatorFactory: (conn) => operator(conn.boxId, conn.apiBaseUrl) } });
+  await h.services.edo.connection.set({ clientId: 'c', clientSecret: 's', refreshToken: 'r', boxId, issuerUrl: replay.url, apiBaseUrl: replay.url });
+  const key = (await h.services.keys.create('edo', undefined, ['edo'])).key;
+  return {
+    replay,
+    op,
+    h,
+    clock,
+    /** One request to the recognition app with the `edo` key. */
+    call: (method: string, url: string, body?: unknown) =>
+      h.app.inject({ method: method as 'GET', url, payload: body as never, headers: { 'x-api-key': key } }),
+    async close() {
+      await op.close();
+      await h.close();
+      await replay.close();
+    },
+  };
 }
