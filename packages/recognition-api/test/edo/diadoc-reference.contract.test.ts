@@ -1,16 +1,17 @@
+import { existsSync, readFileSync } from 'node:fs';
 import type { RunningEdoSimulator } from '@app/edo-simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringifyJson } from '../../src/edo/operator-json.js';
 import type { AttachmentInput } from '../../src/edo/edo.port.js';
 import { type Answer, missingPaths, startReplayGateway } from './diadoc-replay.js';
-import { loadDiadocReference } from './diadoc-reference.js';
+import { COPY_PATH, jsonBlocksByHeading, loadDiadocReference, NOTE_PATH } from './diadoc-reference.js';
 import { type EdoRig, makeEdoRig } from './edo-fixtures.js';
 
 /**
  * The JSON examples of the steering side's Diadoc reference note (`../shared/reference/diadoc-api.md` §6), expanded
  * mechanically (diadoc-reference.ts), replayed through the adapter and the gateway's HTTP routes with a local server
  * in place of Diadoc; then the simulator's answers to the same calls are held to the same shape. Runs on every
- * pass; an absent note fails the file (loadDiadocReference throws naming the path).
+ * pass: from the note beside the repository when it is there, else from its committed copy (fixtures/).
  */
 type Obj = Record<string, unknown>;
 const ref = loadDiadocReference();
@@ -75,6 +76,15 @@ describe('the expansion of the note', () => {
     expect(events[0]!.Message).toEqual(ref.message);
     for (const value of [ref.getDocuments, ref.message, ref.getNewEvents, ref.getEmployees, ref.getCounteragents, request])
       expect(stringifyJson(value)).not.toMatch(/…|"<[^"]*>"/);
+  });
+
+  it('the committed copy holds the same json blocks as the note (when the note is on this machine)', () => {
+    // Whitespace aside: the repository's formatter lays the copy's JSON out on more lines than the note does.
+    const blocks = (path: string) =>
+      [...jsonBlocksByHeading(readFileSync(path, 'utf8')).entries()].map(([heading, b]) => [heading, b.map((t) => t.replace(/\s+/g, ''))]);
+    const copy = blocks(COPY_PATH);
+    expect(copy.map(([heading]) => heading)).toEqual(expect.arrayContaining(['GetDocuments', 'GetNewEvents', 'GetEmployees', 'GetCounteragents']));
+    if (existsSync(NOTE_PATH)) expect(copy, `refresh ${COPY_PATH} from ${NOTE_PATH}`).toEqual(blocks(NOTE_PATH));
   });
 
   it('fails with the path and DIADOC_REFERENCE when the note is absent', () => {

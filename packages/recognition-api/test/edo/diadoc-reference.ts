@@ -28,8 +28,12 @@ type Obj = Record<string, unknown>;
 
 /** Repository root (this file is packages/recognition-api/test/edo/). */
 const REPO_ROOT = resolve(import.meta.dirname, '../../../..');
-/** Where the note is: DIADOC_REFERENCE, else `shared/reference/diadoc-api.md` beside the repository. */
-export const REFERENCE_PATH = resolve(process.env.DIADOC_REFERENCE ?? resolve(REPO_ROOT, '../shared/reference/diadoc-api.md'));
+/** The steering side's note, `shared/reference/diadoc-api.md` beside the repository (absent on some machines). */
+export const NOTE_PATH = resolve(REPO_ROOT, '../shared/reference/diadoc-api.md');
+/** The note's headings and json blocks, copied into the repository so the test runs where the note is absent. */
+export const COPY_PATH = resolve(import.meta.dirname, 'fixtures/diadoc-reference-examples.md');
+/** What the test reads: DIADOC_REFERENCE, else the note when it is there, else the committed copy. */
+export const REFERENCE_PATH = resolve(process.env.DIADOC_REFERENCE ?? (existsSync(NOTE_PATH) ? NOTE_PATH : COPY_PATH));
 
 /** Real IndexKey shapes per example block (docs/edo-gateway.md, "Cursors are opaque"). */
 export const INDEX_KEYS: Record<string, { alphabet: 'HEX' | 'base64'; length: number }> = {
