@@ -4,7 +4,6 @@ import { CallbacksRepo } from '../callbacks/callbacks.repo.js';
 import { checkCallbackUrl, type Resolver } from '../callbacks/callback-url.js';
 import { ApiError, invalid, notFound } from '../errors.js';
 import { buildAccountingExport } from '../export/accounting-export.js';
-import { nextBatchTick } from '../jobs/batch-schedule.js';
 import type { Lane } from '../jobs/lane.js';
 import { JOB_LEASE_MS } from '../jobs/lease.js';
 import { deadlineSignal, type Scheduler } from '../time/scheduler.js';
@@ -18,6 +17,7 @@ import type { DocumentListBody, DocumentRecordBody, ExportBody } from './documen
 import { DOCUMENT_ID_RE, type DocumentRecord } from './documents.types.js';
 import { completedBody, recognizeHigh, type HighLaneDeps } from './high-lane.js';
 import { IdempotencyRepo } from './idempotency.repo.js';
+import { newRecord } from './new-record.js';
 import { IDEMPOTENCY_TTL_MS, keyInUse, keyReused, requestHash } from './idempotency.js';
 import type { CheckedImage } from '../engine/image-check.js';
 import { checkUploadedImages, DeadlineBeforeStore, type ImageChecker } from './intake.js';
@@ -200,33 +200,15 @@ export class DocumentsService {
     const id = newDocumentId();
     const keys = checked.map((c, i) => `${id}/page-${i + 1}.${c.ext}`);
     const high = req.priority === 'high';
-    const doc: DocumentRecord = {
+    const doc = newRecord({
       id,
       apiKeyId,
-      requestedType: req.documentType,
-      documentType: req.documentType,
-      imageQuality: req.imageQuality,
-      outputFormat: req.outputFormat,
-      priority: req.priority,
-      callbackUrl: req.callbackUrl,
-      clientRef: req.clientRef,
+      request: req,
       files: keys,
-      createdAt: now,
-      availableAt: req.priority === 'batch' ? nextBatchTick(now) : now,
-      // A high-priority row is held by this request; if the process dies, a worker takes it when the lease ends.
-      status: high ? 'processing' : 'queued',
-      leaseUntil: high ? new Date(now.getTime() + JOB_LEASE_MS) : null,
-      attempts: high ? 1 : 0,
-      // The request holds the row as claim 1; a worker that takes it over after the lease gets token 2.
-      leaseToken: high ? 1 : 0,
-      completedAt: null,
-      data: null,
-      confidence: null,
-      warnings: null,
-      processingTimeMs: null,
-      errorCode: null,
-      errorMessage: null,
-    };
+      source: { kind: 'upload', content: 'pages' },
+      now,
+      heldUntil: high ? new Date(now.getTime() + JOB_LEASE_MS) : undefined,
+    });
     const since = new Date(now.getTime() - IDEMPOTENCY_TTL_MS);
     try {
       for (const [i, c] of checked.entries()) await this.deps.files.put(keys[i]!, c.bytes);

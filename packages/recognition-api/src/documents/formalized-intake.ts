@@ -6,7 +6,7 @@ import { validateRecognizedData } from '../engine/validate/validate.js';
 import { FormalizedXmlError, readFormalizedUpd, type FormalizedDocument } from '../formalized/index.js';
 import { DocumentsRepo } from './documents.repo.js';
 import type { DocumentRecord, DocumentSource } from './documents.types.js';
-import type { RecognizeRequest } from './recognize-request.js';
+import { newRecord, type RecordRequest } from './new-record.js';
 
 /** Declared types of a formalized XML file (multipart part `Content-Type`, or the operator's content type). */
 const XML_TYPES = new Set(['application/xml', 'text/xml']);
@@ -55,7 +55,7 @@ export function readFormalizedFile(bytes: Buffer, name: string, param: string, r
 export interface FormalizedRecordInput {
   id: string;
   apiKeyId: string;
-  request: Pick<RecognizeRequest, 'documentType' | 'imageQuality' | 'outputFormat' | 'priority' | 'callbackUrl' | 'clientRef'>;
+  request: RecordRequest;
   read: FormalizedDocument;
   source: DocumentSource;
   now: Date;
@@ -67,32 +67,17 @@ export interface FormalizedRecordInput {
  * `processing_time_ms` is 0 (no recognition ran); no files are stored (the data is the whole document).
  */
 export function formalizedRecord(input: FormalizedRecordInput): DocumentRecord {
-  const { request: req, now } = input;
+  const { now, read } = input;
   return {
-    id: input.id,
-    apiKeyId: input.apiKeyId,
-    requestedType: req.documentType,
-    documentType: input.read.documentType,
-    imageQuality: req.imageQuality,
-    outputFormat: req.outputFormat,
-    priority: req.priority,
-    callbackUrl: req.callbackUrl,
-    clientRef: req.clientRef,
-    files: [],
-    createdAt: now,
+    ...newRecord({ ...input, files: [] }),
+    documentType: read.documentType,
     availableAt: now,
     status: 'completed',
-    leaseUntil: null,
-    attempts: 0,
-    leaseToken: 0,
     completedAt: now,
-    data: input.read.data,
+    data: read.data,
     confidence: 1,
-    warnings: validateRecognizedData(input.read.data).warnings,
+    warnings: validateRecognizedData(read.data).warnings,
     processingTimeMs: 0,
-    errorCode: null,
-    errorMessage: null,
-    source: input.source,
   };
 }
 
