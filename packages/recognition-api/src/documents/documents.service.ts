@@ -11,7 +11,7 @@ import type { FileStore } from '../storage/file-store.js';
 import { documentView } from './document-view.js';
 import { sellerOptions, sellerTitleType, writeSellerTitle, type UpdSellerInput } from './upd-export.js';
 import type { WrittenUpd } from '../formalized/index.js';
-import { formalizedRecord, insertCompleted, isFormalizedXml, readFormalizedFile } from './formalized-intake.js';
+import { formalizedRecord, insertCompleted, isFormalizedXml, readFormalizedFile, withSourceFile } from './formalized-intake.js';
 import { DocumentsRepo, type ListFilter } from './documents.repo.js';
 import type { DocumentListBody, DocumentRecordBody, ExportBody } from './documents.schemas.js';
 import { DOCUMENT_ID_RE, type DocumentRecord } from './documents.types.js';
@@ -135,6 +135,7 @@ export class DocumentsService {
    * POST /recognize with one formalized XML file (issue 24, docs/formalized-upload.md): read exactly, stored
    * completed with confidence 1.00 and `source: {kind: 'upload', content: 'formalized_xml'}`, answered 200 with the
    * result whatever the priority (nothing is left to wait for); the callback, if asked for, is scheduled with the row.
+   * The file is kept as received (`<id>/source.xml`) for the panel's download of the original.
    * @throws ApiError 422 VALIDATION_ERROR for XML together with other files, or a file the reader refuses
    *   (formalized-intake.ts); nothing is stored then.
    */
@@ -151,12 +152,15 @@ export class DocumentsService {
     const now = this.deps.clock.now();
     const doc = formalizedRecord({ id: newDocumentId(), apiKeyId, request: req, read, source: { kind: 'upload', content: 'formalized_xml' }, now });
     try {
-      await this.deps.db.tx(async (q) => {
-        await insertCompleted(q, this.deps.ids, this.deps.clock, doc);
-        const since = new Date(now.getTime() - IDEMPOTENCY_TTL_MS);
-        if (idem && !(await new IdempotencyRepo(q).bind(apiKeyId, idem.key, { requestHash: idem.hash, documentId: doc.id }, now, since)))
-          throw new KeyTaken();
-      });
+      await withSourceFile(this.deps.files, doc.id, file.bytes, () =>
+        this.deps.db.tx(async (q) => {
+          await insertCompleted(q, this.deps.ids, this.deps.clock, doc);
+          const since = new Date(now.getTime() - IDEMPOTENCY_TTL_MS);
+          if (idem && !(await new IdempotencyRepo(q).bind(apiKeyId, idem.key, { requestHash: idem.hash, documentId: doc.id }, now, since)))
+            throw new KeyTaken();
+          return true;
+        }),
+      );
     } catch (err) {
       if (err instanceof KeyTaken) return (await this.replay(apiKeyId, idem!))!;
       throw err;

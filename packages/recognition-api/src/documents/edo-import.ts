@@ -9,7 +9,7 @@ import { documentView } from './document-view.js';
 import type { DocumentRecordBody } from './documents.schemas.js';
 import { DocumentsRepo } from './documents.repo.js';
 import { newDocumentId } from './documents.service.js';
-import { formalizedRecord, insertCompleted, isFormalizedXml, readFormalizedFile } from './formalized-intake.js';
+import { formalizedRecord, insertCompleted, isFormalizedXml, readFormalizedFile, withSourceFile } from './formalized-intake.js';
 import { checkUploadedImages, type ImageChecker } from './intake.js';
 import { newRecord } from './new-record.js';
 import { parseRecognizeFields } from './recognize-request.js';
@@ -65,7 +65,7 @@ async function readLimited(body: Readable, limit: number): Promise<Buffer | null
 /**
  * Import of an e-document operator entity into a document record (issue 24; docs/formalized-upload.md). The
  * content is fetched through the gateway's port: a formalized XML (UPD / invoice seller title) is read exactly and
- * stored completed (confidence 1.00); anything else (a scan as PDF or image) is checked like an upload and queued
+ * stored completed (confidence 1.00), its file kept as received; anything else (a scan as PDF or image) is checked like an upload and queued
  * for the recognition engine. The record is the calling key's, with `source: {kind: 'edo', messageId, entityId,
  * boxId}`. One record per key and entity: a repeat returns it (unique index, so concurrent imports make one).
  */
@@ -96,7 +96,9 @@ export class EdoImportService {
     if (isFormalizedXml(bytes, content.contentType)) {
       const read = readFormalizedFile(bytes, name, 'entityId', req.documentType);
       const doc = formalizedRecord({ id, apiKeyId, request: req, read, source: { ...edo, content: 'formalized_xml' }, now });
-      const inserted = await this.deps.db.tx((q) => insertCompleted(q, this.deps.ids, this.deps.clock, doc));
+      const inserted = await withSourceFile(this.deps.files, id, bytes, () =>
+        this.deps.db.tx((q) => insertCompleted(q, this.deps.ids, this.deps.clock, doc)),
+      );
       return inserted ? { status: 201, body: documentView(doc) } : this.existing(apiKeyId, edo);
     }
 

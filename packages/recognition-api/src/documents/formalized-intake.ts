@@ -7,6 +7,7 @@ import { FormalizedXmlError, readFormalizedUpd, type FormalizedDocument } from '
 import { DocumentsRepo } from './documents.repo.js';
 import type { DocumentRecord, DocumentSource } from './documents.types.js';
 import { newRecord, type RecordRequest } from './new-record.js';
+import type { FileStore } from '../storage/file-store.js';
 
 /** Declared types of a formalized XML file (multipart part `Content-Type`, or the operator's content type). */
 const XML_TYPES = new Set(['application/xml', 'text/xml']);
@@ -91,4 +92,26 @@ export async function insertCompleted(q: Queryable, ids: IdSource, clock: Clock,
   if (doc.callbackUrl)
     await new CallbacksRepo(q).schedule(`cb_${ids.uuid()}`, doc.id, doc.apiKeyId, doc.callbackUrl, buildCallbackPayload(doc), clock.now());
   return true;
+}
+
+/**
+ * Storage key of a formalized document's file as received (`<id>/source.xml`). It is not a page (`files` stays
+ * empty); image retention and DELETE remove it with the document's folder (docs/formalized-upload.md).
+ */
+export const sourceFileKey = (documentId: string): string => `${documentId}/source.xml`;
+
+/**
+ * Stores the formalized file as received, then runs `insert` (the row's transaction). The file is removed again
+ * when `insert` throws or returns false (the row was not written), so no file outlives a record that was never
+ * made; a crash in between leaves a folder without a row, which the orphan sweep removes.
+ */
+export async function withSourceFile<T>(files: FileStore, documentId: string, bytes: Buffer, insert: () => Promise<T | false>): Promise<T | false> {
+  await files.put(sourceFileKey(documentId), bytes);
+  let result: T | false = false;
+  try {
+    result = await insert();
+  } finally {
+    if (result === false) await files.removeDocument(documentId).catch(() => {});
+  }
+  return result;
 }

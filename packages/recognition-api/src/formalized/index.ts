@@ -3,7 +3,7 @@
  * recognised data as a seller-title draft, and XSD validation with xmllint. Independent of HTTP.
  * Docs: docs/formalized-xml.md.
  */
-export { MAX_FORMALIZED_BYTES, decodeFormalized } from './decode.js';
+export { MAX_FORMALIZED_BYTES, decodeFormalized, formalizedCharset } from './decode.js';
 export { FormalizedXmlError, type FormalizedXmlErrorCode, type SchemaFinding } from './errors.js';
 export { KND_UPD_SELLER, READ_VERSIONS, parseVatRate, readFormalizedUpd, type FormalizedDocument, type UpdFunction } from './read-upd.js';
 export {

@@ -1,5 +1,6 @@
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sourceFileKey } from '../../src/documents/formalized-intake.js';
 import { writeFormalizedUpd } from '../../src/formalized/index.js';
 import { runWorkerStep } from '../../src/jobs/worker.js';
 import { makeHarness, type Harness } from '../harness.js';
@@ -17,6 +18,7 @@ beforeEach(async () => {
   h.engine.calls = [];
   await h.db.query('DELETE FROM callbacks');
   await h.db.query('DELETE FROM documents');
+  for await (const f of h.files.listDocuments()) await h.files.removeDocument(f.documentId);
 });
 
 /** A multipart form with XML files (declared `type`, default application/xml) and optional extra images. */
@@ -29,6 +31,12 @@ function xmlForm(files: { bytes: Buffer; type?: string; name?: string }[], field
 const post = (payload: FormData, key = h.keyA) => h.app.inject({ method: 'POST', url: '/api/v1/recognize', headers: { 'x-api-key': key }, payload });
 const get = (url: string, key = h.keyA) => h.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
 const count = async () => (await h.db.query<{ n: number }>('SELECT count(*)::int AS n FROM documents'))[0]!.n;
+/** Document folders in the file store (a refused file must leave none). */
+const folders = async () => {
+  const out: string[] = [];
+  for await (const f of h.files.listDocuments()) out.push(f.documentId);
+  return out;
+};
 
 /** As the API returns it (JSON drops the `nds_exempt: undefined` of docgen's truth). */
 const asJson = <T>(v: T): T => JSON.parse(JSON.stringify(v));
@@ -58,6 +66,15 @@ describe('a formalized UPD upload', () => {
     const acc = (await get(`/api/v1/documents/${body.id}/export?format=accounting`)).json();
     expect(acc).toMatchObject({ document_id: body.id, confidence: 1, totals: { amount_with_nds: upd.totals.amount_with_nds, currency: 'RUB' } });
     expect((await get(`/api/v1/documents/${body.id}`, h.keyB)).statusCode).toBe(404);
+  });
+
+  it('keeps the file byte for byte as received, not as a page; DELETE removes it with the record', async () => {
+    const body = (await post(xmlForm([{ bytes: updXml }]))).json();
+    expect((await h.files.get(sourceFileKey(body.id))).equals(updXml)).toBe(true);
+    expect((await h.db.query<{ files: string[] }>('SELECT files FROM documents WHERE id = $1', [body.id]))[0]!.files).toEqual([]);
+    const del = await h.app.inject({ method: 'DELETE', url: `/api/v1/documents/${body.id}`, headers: { 'x-api-key': h.keyA } });
+    expect(del.statusCode).toBe(200);
+    await expect(h.files.get(sourceFileKey(body.id))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('an invoice (СЧФ) is detected as invoice; a page upload is source upload/pages', async () => {
@@ -114,6 +131,7 @@ describe('a bad formalized file is 422 VALIDATION_ERROR with the reason, nothing
       expect(res.json().error.message).toMatch(/^images\[0\]: "upd\.xml" is not a readable formalized document/);
       expect(res.json().error.message).toMatch(reason);
       expect(await count()).toBe(0);
+      expect(await folders()).toEqual([]);
     });
   }
 
@@ -146,5 +164,6 @@ describe('Idempotency-Key with a formalized file', () => {
     expect(b.statusCode).toBe(200);
     expect(b.json().id).toBe(a.json().id);
     expect(await count()).toBe(1);
+    expect(await folders()).toEqual([a.json().id]);
   });
 });
