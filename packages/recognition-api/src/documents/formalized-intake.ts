@@ -3,7 +3,7 @@ import { CallbacksRepo } from '../callbacks/callbacks.repo.js';
 import { buildCallbackPayload } from '../callbacks/callback-payload.js';
 import { invalid } from '../errors.js';
 import { validateRecognizedData } from '../engine/validate/validate.js';
-import { FormalizedXmlError, readFormalizedUpd, type FormalizedDocument } from '../formalized/index.js';
+import { FormalizedXmlError, readFormalized, type FormalizedDocument } from '../formalized/index.js';
 import { DocumentsRepo } from './documents.repo.js';
 import type { DocumentRecord, DocumentSource } from './documents.types.js';
 import { newRecord, type RecordRequest } from './new-record.js';
@@ -31,15 +31,16 @@ export function isFormalizedXml(bytes: Buffer, type?: string): boolean {
 }
 
 /**
- * Reads a formalized file (formalized/read-upd.ts) for a request that asked for `requestedType`.
+ * Reads a formalized file (formalized/read.ts: a UPD / invoice or a ТОРГ-12 seller title) for a request that asked
+ * for `requestedType`.
  * @throws ApiError 422 VALIDATION_ERROR `<param>: "<name>" <code>: <reason>` for a file that is oversized (5 MiB),
  *   wrongly encoded, carries a DTD, is malformed, has an unknown `КНД` or an unsupported shape; also when the
- *   requested `document_type` is not `auto` and differs from the file's (its `Функция`).
+ *   requested `document_type` is not `auto` and differs from the file's (its `Функция`, or `torg12` by its КНД).
  */
 export function readFormalizedFile(bytes: Buffer, name: string, param: string, requestedType: string): FormalizedDocument {
   let read: FormalizedDocument;
   try {
-    read = readFormalizedUpd(bytes);
+    read = readFormalized(bytes);
   } catch (err) {
     if (err instanceof FormalizedXmlError) throw invalid(param, `"${name}" is not a readable formalized document (${err.code}): ${err.message}`);
     throw err;
@@ -47,7 +48,7 @@ export function readFormalizedFile(bytes: Buffer, name: string, param: string, r
   if (requestedType !== 'auto' && requestedType !== read.documentType)
     throw invalid(
       'document_type',
-      `"${name}" is a formalized ${read.documentType} (Функция ${read.function}), not ${requestedType}; send auto or ${read.documentType}`,
+      `"${name}" is a formalized ${read.documentType} (${read.function ? `Функция ${read.function}` : `КНД ${read.knd}`}), not ${requestedType}; send auto or ${read.documentType}`,
     );
   return read;
 }

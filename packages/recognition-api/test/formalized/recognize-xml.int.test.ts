@@ -6,6 +6,7 @@ import { runWorkerStep } from '../../src/jobs/worker.js';
 import { makeHarness, type Harness } from '../harness.js';
 import { pngPage } from '../fixtures.js';
 import { truth, WRITE_OPTIONS } from './helpers.js';
+import { torg12Xml } from './torg12-xml.js';
 
 // POST /recognize with one formalized XML file (issue 24): a normal, completed document record; bad files → 422.
 
@@ -119,7 +120,7 @@ describe('a bad formalized file is 422 VALIDATION_ERROR with the reason, nothing
       Buffer.from(updXml.toString('latin1').replace('windows-1251', 'UTF-8'), 'latin1'),
       /\(encoding\)/,
     ],
-    ['unknown КНД', iconv.encode(text.replace('КНД="1115131"', 'КНД="1175010"'), 'win1251'), /\(unknown_knd\).*1175010/],
+    ['unknown КНД', iconv.encode(text.replace('КНД="1115131"', 'КНД="1175012"'), 'win1251'), /\(unknown_knd\).*1175012/],
     ['a DTD', iconv.encode(text.replace('?>', '?><!DOCTYPE Файл [<!ENTITY x SYSTEM "file:///etc/passwd">]>'), 'win1251'), /\(dtd_forbidden\)/],
     ['oversized (over 5 MiB)', Buffer.concat([updXml, Buffer.alloc(5 * 1024 * 1024, 0x20)]), /\(too_large\)/],
   ];
@@ -147,6 +148,26 @@ describe('a bad formalized file is 422 VALIDATION_ERROR with the reason, nothing
     expect(res.statusCode).toBe(422);
     expect(res.json().error.message).toMatch(/^document_type: "upd\.xml" is a formalized upd \(Функция СЧФДОП\), not invoice/);
     expect(await count()).toBe(0);
+  });
+});
+
+describe('a formalized ТОРГ-12 upload (DP_TOVTORGPR, КНД 1175010)', () => {
+  it('is a completed torg12 record read exactly, exported to accounting with its totals', async () => {
+    const res = await post(xmlForm([{ bytes: torg12Xml(), name: 'torg12.xml' }], { document_type: 'torg12' }));
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ status: 'completed', document_type: 'torg12', confidence: 1, data: { document: { number: 'ТН-0457' } } });
+    expect(body.data.totals).toEqual({ amount_without_nds: 5500, nds_amount: 900, amount_with_nds: 6400 });
+    const acc = (await get(`/api/v1/documents/${body.id}/export?format=accounting`)).json();
+    expect(acc).toMatchObject({ document_type: 'torg12', totals: { amount_with_nds: 6400 } });
+  });
+
+  it('asked for as a UPD is 422 naming its КНД; nothing is stored', async () => {
+    const res = await post(xmlForm([{ bytes: torg12Xml(), name: 'torg12.xml' }], { document_type: 'upd' }));
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error.message).toBe('document_type: "torg12.xml" is a formalized torg12 (КНД 1175010), not upd; send auto or torg12');
+    expect(await count()).toBe(0);
+    expect(await folders()).toEqual([]);
   });
 });
 
