@@ -1,21 +1,14 @@
 import { readFileSync } from 'node:fs';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
-import { FormalizedXmlError, formalizedCharset, MAX_FORMALIZED_BYTES, readFormalizedUpd } from '../../src/formalized/index.js';
+import { refusal } from './helpers.js';
+import { formalizedCharset, MAX_FORMALIZED_BYTES, readFormalizedUpd } from '../../src/formalized/index.js';
 
 const fixture = readFileSync(new URL('fixtures/upd-5.03-hand.cp1251.xml', import.meta.url));
 const text = iconv.decode(fixture, 'win1251');
 const cp1251 = (s: string) => iconv.encode(s, 'win1251');
 
-function codeOf(bytes: Buffer): string {
-  try {
-    readFormalizedUpd(bytes);
-  } catch (e) {
-    if (e instanceof FormalizedXmlError) return `${e.code}: ${e.message}`;
-    throw e;
-  }
-  return 'accepted';
-}
+const codeOf = (bytes: Buffer): string => refusal(readFormalizedUpd, bytes);
 
 describe('readFormalizedUpd refuses bad input with a typed reason', () => {
   it('malformed XML (an unclosed element) → malformed, with the line', () => {
