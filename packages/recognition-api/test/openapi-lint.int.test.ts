@@ -66,6 +66,19 @@ describe('recognition OpenAPI document', () => {
     expect(ops.filter((o) => Array.isArray(o.op.security) && o.op.security.length === 0).map((o) => o.path)).toEqual(['/api/v1/health']);
   });
 
+  it('export declares its two media types: JSON for json/accounting, windows-1251 XML bytes with a file name for upd-xml', () => {
+    const spec = JSON.parse(doc) as { paths: Record<string, Record<string, Operation>> };
+    const ok = spec.paths['/api/v1/documents/{id}/export']!.get!.responses['200'] as {
+      content: Record<string, { schema: { type?: string; format?: string; anyOf?: unknown[] } }>;
+      headers: Record<string, { description: string }>;
+    };
+    expect(Object.keys(ok.content).sort()).toEqual(['application/json', 'application/xml']);
+    expect(ok.content['application/json']!.schema.anyOf).toHaveLength(2);
+    expect(ok.content['application/xml']!.schema).toMatchObject({ type: 'string', format: 'binary' });
+    expect(Object.keys(ok.headers).sort()).toEqual(['content-disposition', 'x-schema-validated']);
+    expect(ok.headers['content-disposition']!.description).toMatch(/filename/);
+  });
+
   it('generates TypeScript types (openapi-typescript) that a small client compiles against', async () => {
     const types = astToString(await openapiTS(JSON.parse(doc)));
     const dir = mkdtempSync(join(tmpdir(), 'recognition-openapi-client-'));

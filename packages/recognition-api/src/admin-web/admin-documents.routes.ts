@@ -75,6 +75,17 @@ export function documentsRoutes(app: FastifyInstance, s: AdminServices): void {
     return reply.header('Cache-Control', 'no-store').type(page.type).send(page.bytes);
   });
 
+  app.get('/documents/:id/source.xml', async (req, reply) => {
+    const { id } = req.params as { id: string };
+    const file = await s.documents.sourceXml(id);
+    // no-store: the file is the counterparty's document, as the page images are; it must not stay in a cache.
+    return reply
+      .header('Cache-Control', 'no-store')
+      .header('Content-Disposition', `attachment; filename="${id}-source.xml"`)
+      .type(file.type)
+      .send(file.bytes);
+  });
+
   app.get('/documents/:id/export', async (req, reply) => {
     const { id } = req.params as { id: string };
     const format = String((req.query as Record<string, unknown>).format ?? 'json');

@@ -3,6 +3,8 @@ import { buildAccountingExport } from '../export/accounting-export.js';
 import type { Warning } from '../engine/validate/validate.js';
 import { AdminError } from '@app/admin-web';
 import { pagePreview } from './page-preview.js';
+import { sourceFileKey } from '../documents/formalized-intake.js';
+import { formalizedCharset } from '../formalized/index.js';
 import { warningText } from './warning-text.js';
 import type { AdminDocumentFilter, AdminDocumentRow, AdminDocumentsRepo } from './admin-documents.repo.js';
 
@@ -177,6 +179,29 @@ export class AdminDocumentsService {
       // Image retention (documents/image-retention.ts) deletes the images of old documents; the data stays.
       if ((err as NodeJS.ErrnoException).code === 'ENOENT')
         throw new AdminError('NOT_FOUND', 'Изображение страницы удалено по сроку хранения; распознанные данные сохранены.');
+      throw err;
+    }
+  }
+
+  /**
+   * The formalized XML of an uploaded or imported formalized document, byte for byte as received, with its
+   * `Content-Type` (`application/xml; charset=` as its declaration says). @throws AdminError NOT_FOUND for a
+   * document read from page images, or when the file is not stored (imported before files were kept, or removed
+   * by image retention; the data stays).
+   */
+  async sourceXml(id: string): Promise<{ bytes: Buffer; type: string }> {
+    const doc = await this.get(id);
+    if (doc.source?.content !== 'formalized_xml')
+      throw new AdminError('NOT_FOUND', 'Документ распознан по изображениям страниц: исходного XML у него нет.');
+    try {
+      const bytes = await this.deps.files.get(sourceFileKey(doc.id));
+      return { bytes, type: `application/xml; charset=${formalizedCharset(bytes)}` };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+        throw new AdminError(
+          'NOT_FOUND',
+          'Исходный XML не сохранён (документ получен до того, как файлы стали храниться, или удалён по сроку хранения); данные документа сохранены.',
+        );
       throw err;
     }
   }

@@ -43,6 +43,32 @@ const common = {
 };
 const notFound = { 404: { ...ErrorBody, description: 'NOT_FOUND: no such document, or it belongs to another key' } };
 
+/**
+ * The 200 answer of `export`, one media type per format: JSON for `json`/`accounting` (Spec: GET
+ * /api/v1/documents/{id}/export), the FNS seller title as windows-1251 bytes for `upd-xml` (ours, issue 24). Fastify
+ * picks the serializer by the reply's media type; the XML is a Buffer and is sent as it is.
+ */
+const ExportResponse = {
+  description: 'format=json: the Recognised data; format=accounting: the accounting export document; format=upd-xml: the 5.03 seller title',
+  headers: {
+    'content-disposition': Type.String({
+      description: 'format=upd-xml only: `attachment; filename="<ИдФайл>.xml"`, the file id the FNS format names the file by',
+    }),
+    'x-schema-validated': Type.Enum(['true', 'false'], {
+      description: 'format=upd-xml only: true when the file was checked against the official XSD (RECOGNITION_UPD_XSD)',
+    }),
+  },
+  content: {
+    'application/json': { schema: ExportSchema },
+    'application/xml': {
+      schema: Type.String({
+        format: 'binary',
+        description: 'format=upd-xml: the seller title `ON_NSCHFDOPPR`, format 5.03, encoded windows-1251 (`charset=windows-1251`)',
+      }),
+    },
+  },
+};
+
 /** Routes of the documents feature (Spec: Endpoints). Thin: parse, call one service method, reply. */
 export function documentsRoutes(root: FastifyInstance, service: DocumentsService, drafts: EdoDraftService): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
@@ -154,11 +180,7 @@ export function documentsRoutes(root: FastifyInstance, service: DocumentsService
         params: DocumentIdParams,
         querystring: ExportQuery,
         response: {
-          200: {
-            ...ExportSchema,
-            description:
-              'format=json: the Recognised data; format=accounting: the accounting export document; format=upd-xml: application/xml (windows-1251), the 5.03 seller title',
-          },
+          200: ExportResponse,
           ...common,
           ...notFound,
           409: { ...ErrorBody, description: 'DOCUMENT_NOT_READY: the document is not completed' },

@@ -4,7 +4,6 @@ import { CallbacksRepo } from '../callbacks/callbacks.repo.js';
 import { checkCallbackUrl, type Resolver } from '../callbacks/callback-url.js';
 import { ApiError, invalid, notFound } from '../errors.js';
 import { buildAccountingExport } from '../export/accounting-export.js';
-import { nextBatchTick } from '../jobs/batch-schedule.js';
 import type { Lane } from '../jobs/lane.js';
 import { JOB_LEASE_MS } from '../jobs/lease.js';
 import { deadlineSignal, type Scheduler } from '../time/scheduler.js';
@@ -12,12 +11,13 @@ import type { FileStore } from '../storage/file-store.js';
 import { documentView } from './document-view.js';
 import { sellerOptions, sellerTitleType, writeSellerTitle, type UpdSellerInput } from './upd-export.js';
 import type { WrittenUpd } from '../formalized/index.js';
-import { formalizedRecord, insertCompleted, isFormalizedXml, readFormalizedFile } from './formalized-intake.js';
+import { formalizedRecord, insertCompleted, isFormalizedXml, readFormalizedFile, withSourceFile } from './formalized-intake.js';
 import { DocumentsRepo, type ListFilter } from './documents.repo.js';
 import type { DocumentListBody, DocumentRecordBody, ExportBody } from './documents.schemas.js';
 import { DOCUMENT_ID_RE, type DocumentRecord } from './documents.types.js';
 import { completedBody, recognizeHigh, type HighLaneDeps } from './high-lane.js';
 import { IdempotencyRepo } from './idempotency.repo.js';
+import { newRecord } from './new-record.js';
 import { IDEMPOTENCY_TTL_MS, keyInUse, keyReused, requestHash } from './idempotency.js';
 import type { CheckedImage } from '../engine/image-check.js';
 import { checkUploadedImages, DeadlineBeforeStore, type ImageChecker } from './intake.js';
@@ -135,6 +135,7 @@ export class DocumentsService {
    * POST /recognize with one formalized XML file (issue 24, docs/formalized-upload.md): read exactly, stored
    * completed with confidence 1.00 and `source: {kind: 'upload', content: 'formalized_xml'}`, answered 200 with the
    * result whatever the priority (nothing is left to wait for); the callback, if asked for, is scheduled with the row.
+   * The file is kept as received (`<id>/source.xml`) for the panel's download of the original.
    * @throws ApiError 422 VALIDATION_ERROR for XML together with other files, or a file the reader refuses
    *   (formalized-intake.ts); nothing is stored then.
    */
@@ -151,12 +152,15 @@ export class DocumentsService {
     const now = this.deps.clock.now();
     const doc = formalizedRecord({ id: newDocumentId(), apiKeyId, request: req, read, source: { kind: 'upload', content: 'formalized_xml' }, now });
     try {
-      await this.deps.db.tx(async (q) => {
-        await insertCompleted(q, this.deps.ids, this.deps.clock, doc);
-        const since = new Date(now.getTime() - IDEMPOTENCY_TTL_MS);
-        if (idem && !(await new IdempotencyRepo(q).bind(apiKeyId, idem.key, { requestHash: idem.hash, documentId: doc.id }, now, since)))
-          throw new KeyTaken();
-      });
+      await withSourceFile(this.deps.files, doc.id, file.bytes, () =>
+        this.deps.db.tx(async (q) => {
+          await insertCompleted(q, this.deps.ids, this.deps.clock, doc);
+          const since = new Date(now.getTime() - IDEMPOTENCY_TTL_MS);
+          if (idem && !(await new IdempotencyRepo(q).bind(apiKeyId, idem.key, { requestHash: idem.hash, documentId: doc.id }, now, since)))
+            throw new KeyTaken();
+          return true;
+        }),
+      );
     } catch (err) {
       if (err instanceof KeyTaken) return (await this.replay(apiKeyId, idem!))!;
       throw err;
@@ -200,33 +204,15 @@ export class DocumentsService {
     const id = newDocumentId();
     const keys = checked.map((c, i) => `${id}/page-${i + 1}.${c.ext}`);
     const high = req.priority === 'high';
-    const doc: DocumentRecord = {
+    const doc = newRecord({
       id,
       apiKeyId,
-      requestedType: req.documentType,
-      documentType: req.documentType,
-      imageQuality: req.imageQuality,
-      outputFormat: req.outputFormat,
-      priority: req.priority,
-      callbackUrl: req.callbackUrl,
-      clientRef: req.clientRef,
+      request: req,
       files: keys,
-      createdAt: now,
-      availableAt: req.priority === 'batch' ? nextBatchTick(now) : now,
-      // A high-priority row is held by this request; if the process dies, a worker takes it when the lease ends.
-      status: high ? 'processing' : 'queued',
-      leaseUntil: high ? new Date(now.getTime() + JOB_LEASE_MS) : null,
-      attempts: high ? 1 : 0,
-      // The request holds the row as claim 1; a worker that takes it over after the lease gets token 2.
-      leaseToken: high ? 1 : 0,
-      completedAt: null,
-      data: null,
-      confidence: null,
-      warnings: null,
-      processingTimeMs: null,
-      errorCode: null,
-      errorMessage: null,
-    };
+      source: { kind: 'upload', content: 'pages' },
+      now,
+      heldUntil: high ? new Date(now.getTime() + JOB_LEASE_MS) : undefined,
+    });
     const since = new Date(now.getTime() - IDEMPOTENCY_TTL_MS);
     try {
       for (const [i, c] of checked.entries()) await this.deps.files.put(keys[i]!, c.bytes);

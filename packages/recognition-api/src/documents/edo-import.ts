@@ -2,18 +2,17 @@ import type { Readable } from 'node:stream';
 import type { Clock, Db, IdSource } from '@app/shared';
 import { checkCallbackUrl, type Resolver } from '../callbacks/callback-url.js';
 import { ApiError, invalid } from '../errors.js';
-import { nextBatchTick } from '../jobs/batch-schedule.js';
 import { MAX_IMAGE_BYTES } from '../engine/image-check.js';
 import type { EntityContent } from '../edo/edo.port.js';
 import type { FileStore } from '../storage/file-store.js';
 import { documentView } from './document-view.js';
 import type { DocumentRecordBody } from './documents.schemas.js';
 import { DocumentsRepo } from './documents.repo.js';
-import type { DocumentRecord, DocumentSource } from './documents.types.js';
 import { newDocumentId } from './documents.service.js';
-import { formalizedRecord, insertCompleted, isFormalizedXml, readFormalizedFile } from './formalized-intake.js';
+import { formalizedRecord, insertCompleted, isFormalizedXml, readFormalizedFile, withSourceFile } from './formalized-intake.js';
 import { checkUploadedImages, type ImageChecker } from './intake.js';
-import { parseRecognizeFields, type RecognizeRequest } from './recognize-request.js';
+import { newRecord } from './new-record.js';
+import { parseRecognizeFields } from './recognize-request.js';
 
 /** The operator calls the import needs (EdoService in production). */
 export interface EdoContentSource {
@@ -66,7 +65,7 @@ async function readLimited(body: Readable, limit: number): Promise<Buffer | null
 /**
  * Import of an e-document operator entity into a document record (issue 24; docs/formalized-upload.md). The
  * content is fetched through the gateway's port: a formalized XML (UPD / invoice seller title) is read exactly and
- * stored completed (confidence 1.00); anything else (a scan as PDF or image) is checked like an upload and queued
+ * stored completed (confidence 1.00), its file kept as received; anything else (a scan as PDF or image) is checked like an upload and queued
  * for the recognition engine. The record is the calling key's, with `source: {kind: 'edo', messageId, entityId,
  * boxId}`. One record per key and entity: a repeat returns it (unique index, so concurrent imports make one).
  */
@@ -97,7 +96,9 @@ export class EdoImportService {
     if (isFormalizedXml(bytes, content.contentType)) {
       const read = readFormalizedFile(bytes, name, 'entityId', req.documentType);
       const doc = formalizedRecord({ id, apiKeyId, request: req, read, source: { ...edo, content: 'formalized_xml' }, now });
-      const inserted = await this.deps.db.tx((q) => insertCompleted(q, this.deps.ids, this.deps.clock, doc));
+      const inserted = await withSourceFile(this.deps.files, id, bytes, () =>
+        this.deps.db.tx((q) => insertCompleted(q, this.deps.ids, this.deps.clock, doc)),
+      );
       return inserted ? { status: 201, body: documentView(doc) } : this.existing(apiKeyId, edo);
     }
 
@@ -106,7 +107,7 @@ export class EdoImportService {
       if (err instanceof ApiError) throw invalid('entityId', err.message.replace(/^images\[0\]: /, ''));
       throw err;
     });
-    const doc = queuedRecord(id, apiKeyId, req, `${id}/page-1.${checked!.ext}`, { ...edo, content: 'pages' }, now);
+    const doc = newRecord({ id, apiKeyId, request: req, files: [`${id}/page-1.${checked!.ext}`], source: { ...edo, content: 'pages' }, now });
     await this.deps.files.put(doc.files[0]!, checked!.bytes);
     let inserted = false;
     try {
@@ -130,34 +131,4 @@ export class EdoImportService {
 /** Only the string fields of the JSON body (TypeBox then refuses unknown or mistyped ones with the parameter's name). */
 function stringFields(body: ImportOptions): Record<string, string> {
   return Object.fromEntries(Object.entries(body ?? {}).map(([k, v]) => [k, v as string]));
-}
-
-/** A queued document of one scanned entity, due now (`batch`: at the next quarter hour, as an upload). */
-function queuedRecord(id: string, apiKeyId: string, req: RecognizeRequest, file: string, source: DocumentSource, now: Date): DocumentRecord {
-  return {
-    id,
-    apiKeyId,
-    requestedType: req.documentType,
-    documentType: req.documentType,
-    imageQuality: req.imageQuality,
-    outputFormat: req.outputFormat,
-    priority: req.priority,
-    callbackUrl: req.callbackUrl,
-    clientRef: req.clientRef,
-    files: [file],
-    createdAt: now,
-    availableAt: req.priority === 'batch' ? nextBatchTick(now) : now,
-    status: 'queued',
-    leaseUntil: null,
-    attempts: 0,
-    leaseToken: 0,
-    completedAt: null,
-    data: null,
-    confidence: null,
-    warnings: null,
-    processingTimeMs: null,
-    errorCode: null,
-    errorMessage: null,
-    source,
-  };
 }

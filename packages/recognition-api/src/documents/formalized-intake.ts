@@ -3,10 +3,11 @@ import { CallbacksRepo } from '../callbacks/callbacks.repo.js';
 import { buildCallbackPayload } from '../callbacks/callback-payload.js';
 import { invalid } from '../errors.js';
 import { validateRecognizedData } from '../engine/validate/validate.js';
-import { FormalizedXmlError, readFormalizedUpd, type FormalizedDocument } from '../formalized/index.js';
+import { FormalizedXmlError, readFormalized, type FormalizedDocument } from '../formalized/index.js';
 import { DocumentsRepo } from './documents.repo.js';
 import type { DocumentRecord, DocumentSource } from './documents.types.js';
-import type { RecognizeRequest } from './recognize-request.js';
+import { newRecord, type RecordRequest } from './new-record.js';
+import type { FileStore } from '../storage/file-store.js';
 
 /** Declared types of a formalized XML file (multipart part `Content-Type`, or the operator's content type). */
 const XML_TYPES = new Set(['application/xml', 'text/xml']);
@@ -30,15 +31,16 @@ export function isFormalizedXml(bytes: Buffer, type?: string): boolean {
 }
 
 /**
- * Reads a formalized file (formalized/read-upd.ts) for a request that asked for `requestedType`.
+ * Reads a formalized file (formalized/read.ts: a UPD / invoice or a ТОРГ-12 seller title) for a request that asked
+ * for `requestedType`.
  * @throws ApiError 422 VALIDATION_ERROR `<param>: "<name>" <code>: <reason>` for a file that is oversized (5 MiB),
  *   wrongly encoded, carries a DTD, is malformed, has an unknown `КНД` or an unsupported shape; also when the
- *   requested `document_type` is not `auto` and differs from the file's (its `Функция`).
+ *   requested `document_type` is not `auto` and differs from the file's (its `Функция`, or `torg12` by its КНД).
  */
 export function readFormalizedFile(bytes: Buffer, name: string, param: string, requestedType: string): FormalizedDocument {
   let read: FormalizedDocument;
   try {
-    read = readFormalizedUpd(bytes);
+    read = readFormalized(bytes);
   } catch (err) {
     if (err instanceof FormalizedXmlError) throw invalid(param, `"${name}" is not a readable formalized document (${err.code}): ${err.message}`);
     throw err;
@@ -46,7 +48,7 @@ export function readFormalizedFile(bytes: Buffer, name: string, param: string, r
   if (requestedType !== 'auto' && requestedType !== read.documentType)
     throw invalid(
       'document_type',
-      `"${name}" is a formalized ${read.documentType} (Функция ${read.function}), not ${requestedType}; send auto or ${read.documentType}`,
+      `"${name}" is a formalized ${read.documentType} (${read.function ? `Функция ${read.function}` : `КНД ${read.knd}`}), not ${requestedType}; send auto or ${read.documentType}`,
     );
   return read;
 }
@@ -55,7 +57,7 @@ export function readFormalizedFile(bytes: Buffer, name: string, param: string, r
 export interface FormalizedRecordInput {
   id: string;
   apiKeyId: string;
-  request: Pick<RecognizeRequest, 'documentType' | 'imageQuality' | 'outputFormat' | 'priority' | 'callbackUrl' | 'clientRef'>;
+  request: RecordRequest;
   read: FormalizedDocument;
   source: DocumentSource;
   now: Date;
@@ -67,32 +69,17 @@ export interface FormalizedRecordInput {
  * `processing_time_ms` is 0 (no recognition ran); no files are stored (the data is the whole document).
  */
 export function formalizedRecord(input: FormalizedRecordInput): DocumentRecord {
-  const { request: req, now } = input;
+  const { now, read } = input;
   return {
-    id: input.id,
-    apiKeyId: input.apiKeyId,
-    requestedType: req.documentType,
-    documentType: input.read.documentType,
-    imageQuality: req.imageQuality,
-    outputFormat: req.outputFormat,
-    priority: req.priority,
-    callbackUrl: req.callbackUrl,
-    clientRef: req.clientRef,
-    files: [],
-    createdAt: now,
+    ...newRecord({ ...input, files: [] }),
+    documentType: read.documentType,
     availableAt: now,
     status: 'completed',
-    leaseUntil: null,
-    attempts: 0,
-    leaseToken: 0,
     completedAt: now,
-    data: input.read.data,
+    data: read.data,
     confidence: 1,
-    warnings: validateRecognizedData(input.read.data).warnings,
+    warnings: validateRecognizedData(read.data).warnings,
     processingTimeMs: 0,
-    errorCode: null,
-    errorMessage: null,
-    source: input.source,
   };
 }
 
@@ -106,4 +93,26 @@ export async function insertCompleted(q: Queryable, ids: IdSource, clock: Clock,
   if (doc.callbackUrl)
     await new CallbacksRepo(q).schedule(`cb_${ids.uuid()}`, doc.id, doc.apiKeyId, doc.callbackUrl, buildCallbackPayload(doc), clock.now());
   return true;
+}
+
+/**
+ * Storage key of a formalized document's file as received (`<id>/source.xml`). It is not a page (`files` stays
+ * empty); image retention and DELETE remove it with the document's folder (docs/formalized-upload.md).
+ */
+export const sourceFileKey = (documentId: string): string => `${documentId}/source.xml`;
+
+/**
+ * Stores the formalized file as received, then runs `insert` (the row's transaction). The file is removed again
+ * when `insert` throws or returns false (the row was not written), so no file outlives a record that was never
+ * made; a crash in between leaves a folder without a row, which the orphan sweep removes.
+ */
+export async function withSourceFile<T>(files: FileStore, documentId: string, bytes: Buffer, insert: () => Promise<T | false>): Promise<T | false> {
+  await files.put(sourceFileKey(documentId), bytes);
+  let result: T | false = false;
+  try {
+    result = await insert();
+  } finally {
+    if (result === false) await files.removeDocument(documentId).catch(() => {});
+  }
+  return result;
 }

@@ -13,6 +13,22 @@ const CP1251 = new Set(['windows-1251', 'cp1251', 'win-1251']);
 // Fatal: a wrong declaration must be refused, not read as replacement characters.
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
+/** The encoding an XML declaration names, lower-cased; `utf-8` without one (XML 1.0). */
+function declaredEncoding(body: Buffer): string {
+  // The declaration is ASCII in both encodings, so it can be read before decoding.
+  const head = body.subarray(0, 200).toString('latin1');
+  return DECLARATION.exec(head)?.[1]?.toLowerCase() ?? 'utf-8';
+}
+
+/**
+ * The `charset` of a formalized file that {@link decodeFormalized} accepted, for its `Content-Type` when it is sent
+ * back as received: `windows-1251` when its declaration names it (or an alias), else `utf-8`.
+ */
+export function formalizedCharset(bytes: Buffer): 'windows-1251' | 'utf-8' {
+  const hasBom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  return CP1251.has(declaredEncoding(hasBom ? bytes.subarray(3) : bytes)) ? 'windows-1251' : 'utf-8';
+}
+
 /**
  * Decodes the bytes of a formalized file to text by the encoding its XML declaration names (`windows-1251` as the
  * FNS formats require, or UTF-8; no declaration means UTF-8 per XML 1.0) and refuses what must not be parsed.
@@ -26,9 +42,7 @@ export function decodeFormalized(bytes: Buffer): string {
   }
   const hasBom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   const body = hasBom ? bytes.subarray(3) : bytes;
-  // The declaration is ASCII in both encodings, so it can be read before decoding.
-  const head = body.subarray(0, 200).toString('latin1');
-  const declared = DECLARATION.exec(head)?.[1]?.toLowerCase() ?? 'utf-8';
+  const declared = declaredEncoding(body);
   let text: string;
   if (CP1251.has(declared)) {
     if (hasBom) throw new FormalizedXmlError('encoding', 'a UTF-8 byte order mark in a file declared windows-1251');

@@ -13,9 +13,10 @@ export type UpdFunction = 'СЧФ' | 'СЧФДОП' | 'ДОП';
 
 /** A formalized document read into the recognised-data shape, with what the file said about itself. */
 export interface FormalizedDocument {
-  /** `invoice` for СЧФ, `upd` for СЧФДОП and ДОП. */
+  /** `invoice` for СЧФ, `upd` for СЧФДОП and ДОП, `torg12` for a ТОРГ-12 title. */
   documentType: DocumentType;
-  function: UpdFunction;
+  /** `Документ/@Функция` of a UPD / invoice; null for a ТОРГ-12, whose format has none. */
+  function: UpdFunction | null;
   /** `Файл/@ВерсФорм`, e.g. "5.03". */
   formatVersion: string;
   /** `Файл/@ИдФайл`. */
@@ -27,8 +28,8 @@ export interface FormalizedDocument {
 
 const FUNCTIONS: Record<UpdFunction, DocumentType> = { СЧФ: 'invoice', СЧФДОП: 'upd', ДОП: 'upd' };
 
-/** A decimal attribute in roubles (or a quantity) as a number; null when absent. */
-function num(node: XmlNode | undefined, name: string, path: string): number | null {
+/** A decimal attribute in roubles (or a quantity) as a number; null when absent. @throws FormalizedXmlError `unsupported` naming `path`. */
+export function num(node: XmlNode | undefined, name: string, path: string): number | null {
   const v = attr(node, name);
   return v === null ? null : toNumber(v, path);
 }
@@ -61,7 +62,8 @@ export function parseVatRate(v: string | null): { rate: number | null; exempt: b
 
 const ADDRESS_PARTS = ['Индекс', 'НаимРегион', 'Район', 'Город', 'НаселПункт', 'Улица', 'Дом', 'Корпус', 'Кварт'];
 
-function address(party: XmlNode): string | null {
+/** `Адрес` of a participant as one line (АдрИнф text, АдрРФ parts, or ГАР names); null without one. */
+export function address(party: XmlNode): string | null {
   const adr = child(party, 'Адрес');
   if (!adr) return null;
   const info = child(adr, 'АдрИнф');
@@ -84,7 +86,8 @@ function address(party: XmlNode): string | null {
   return null;
 }
 
-function fio(node: XmlNode | undefined): string | null {
+/** "Фамилия Имя Отчество" of a node's `ФИО`, or null. */
+export function fio(node: XmlNode | undefined): string | null {
   const f = child(node, 'ФИО');
   if (!f) return null;
   return [attr(f, 'Фамилия'), attr(f, 'Имя'), attr(f, 'Отчество')].filter(Boolean).join(' ') || null;

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { launchChromium } from '@app/admin-web/testing';
 import type { Browser, Page } from 'playwright-core';
@@ -65,9 +65,27 @@ describe('document source in the panel', () => {
     await page.screenshot({ path: `${ARTIFACTS}source-02-operator-message.png`, fullPage: true });
   });
 
-  it('a paper upload shows paper; an unknown operator message is a 404 page with the reason', async () => {
+  it('an imported formalized document offers its original XML, byte for byte as the operator gave it, not cached', async () => {
+    const d = e.sim.state.documents.find((x) => x.direction === 'Inbound')!;
+    await page.goto(`${base}/admin/documents/${importedId}`);
+    const link = page.getByRole('link', { name: 'Исходный XML' });
+    await link.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${ARTIFACTS}source-03-original-xml.png`, fullPage: true });
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    expect(download.suggestedFilename()).toBe(`${importedId}-source.xml`);
+    expect(readFileSync((await download.path())!).equals(d.content)).toBe(true);
+    const res = await page.request.get(`${base}/admin/documents/${importedId}/source.xml`);
+    expect(res.status()).toBe(200);
+    expect(res.headers()['content-type']).toBe('application/xml; charset=windows-1251');
+    expect(res.headers()['cache-control']).toBe('no-store');
+    expect(res.headers()['content-disposition']).toBe(`attachment; filename="${importedId}-source.xml"`);
+  });
+
+  it('a paper upload shows paper and has no original XML; an unknown operator message is a 404 page with the reason', async () => {
     await page.goto(`${base}/admin/documents/${paperId}`);
     expect(await page.locator('dd.source').textContent()).toContain('бумага');
+    expect(await page.getByRole('link', { name: 'Исходный XML' }).count()).toBe(0);
+    expect((await page.request.get(`${base}/admin/documents/${paperId}/source.xml`)).status()).toBe(404);
     const res = await page.goto(`${base}/admin/edo/documents/00000000-0000-4000-8000-000000000001/00000000-0000-4000-8000-000000000002`);
     expect(res?.status()).toBe(404);
     expect(await page.locator('p.error[role=alert]').textContent()).toContain('Оператор не отдал документ');

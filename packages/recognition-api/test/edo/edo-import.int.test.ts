@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readFormalizedUpd, validateAgainstXsd } from '../../src/formalized/index.js';
 import { runWorkerStep } from '../../src/jobs/worker.js';
 import { pngPage } from '../fixtures.js';
+import { torg12Xml } from '../formalized/torg12-xml.js';
 import { makeEdoHarness, type EdoHarness } from './edo-harness.js';
 
 // POST /api/v1/edo/documents/{messageId}/{entityId}/import (issue 24): operator entity → document record.
@@ -92,10 +93,24 @@ describe('a scanned entity and refusals', () => {
     }
   });
 
+  it('an entity holding a ТОРГ-12 seller title imports as a completed torg12 record', async () => {
+    const d = inbound()[3]!;
+    const saved = d.content;
+    d.content = torg12Xml();
+    try {
+      const res = await importDoc(d);
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json()).toMatchObject({ status: 'completed', confidence: 1, document_type: 'torg12', data: { document: { number: 'ТН-0457' } } });
+      expect(res.json().source).toMatchObject({ kind: 'edo', content: 'formalized_xml', entityId: d.entityId });
+    } finally {
+      d.content = saved;
+    }
+  });
+
   it('an entity whose XML is not a supported formalized document: 422, nothing stored', async () => {
     const d = inbound()[3]!;
     const saved = d.content;
-    d.content = Buffer.from('<?xml version="1.0" encoding="UTF-8"?><Файл ВерсФорм="5.03"><Документ КНД="1175010"/></Файл>');
+    d.content = Buffer.from('<?xml version="1.0" encoding="UTF-8"?><Файл ВерсФорм="5.03"><Документ КНД="1175012"/></Файл>');
     try {
       const res = await importDoc(d);
       expect(res.statusCode).toBe(422);

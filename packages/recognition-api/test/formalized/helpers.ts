@@ -1,5 +1,5 @@
 import { generateTruth, type TruthData } from '@app/docgen';
-import type { UpdWriteOptions } from '../../src/formalized/index.js';
+import { FormalizedXmlError, type FormalizedDocument, type UpdWriteOptions } from '../../src/formalized/index.js';
 
 /** Writer options with a fixed clock and id, as the caller (the export route) would pass them. */
 export const WRITE_OPTIONS: UpdWriteOptions = {
@@ -45,4 +45,15 @@ export function withZeroRateLine(t: TruthData, index: number): TruthData {
       amount_with_nds: sum((it) => it.amount_with_nds),
     },
   };
+}
+
+/** `code: message` of the FormalizedXmlError `read(bytes)` throws, or `accepted` when it reads the file. */
+export function refusal(read: (bytes: Buffer) => FormalizedDocument, bytes: Buffer): string {
+  try {
+    read(bytes);
+  } catch (e) {
+    if (e instanceof FormalizedXmlError) return `${e.code}: ${e.message}`;
+    throw e;
+  }
+  return 'accepted';
 }

@@ -1,21 +1,14 @@
 import { readFileSync } from 'node:fs';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
-import { FormalizedXmlError, MAX_FORMALIZED_BYTES, readFormalizedUpd } from '../../src/formalized/index.js';
+import { refusal } from './helpers.js';
+import { formalizedCharset, MAX_FORMALIZED_BYTES, readFormalizedUpd } from '../../src/formalized/index.js';
 
 const fixture = readFileSync(new URL('fixtures/upd-5.03-hand.cp1251.xml', import.meta.url));
 const text = iconv.decode(fixture, 'win1251');
 const cp1251 = (s: string) => iconv.encode(s, 'win1251');
 
-function codeOf(bytes: Buffer): string {
-  try {
-    readFormalizedUpd(bytes);
-  } catch (e) {
-    if (e instanceof FormalizedXmlError) return `${e.code}: ${e.message}`;
-    throw e;
-  }
-  return 'accepted';
-}
+const codeOf = (bytes: Buffer): string => refusal(readFormalizedUpd, bytes);
 
 describe('readFormalizedUpd refuses bad input with a typed reason', () => {
   it('malformed XML (an unclosed element) → malformed, with the line', () => {
@@ -60,5 +53,14 @@ describe('readFormalizedUpd refuses bad input with a typed reason', () => {
 
   it('a non-numeric amount → unsupported, naming the attribute', () => {
     expect(codeOf(cp1251(text.replace('СтТовУчНал="1200.00"', 'СтТовУчНал="12O0"')))).toMatch(/СведТов\[1\]\/@СтТовУчНал/);
+  });
+});
+
+describe('formalizedCharset: the charset a stored file is sent back with', () => {
+  it('is its declared encoding: windows-1251 (and aliases) or utf-8, utf-8 without a declaration', () => {
+    expect(formalizedCharset(fixture)).toBe('windows-1251');
+    expect(formalizedCharset(Buffer.from('<?xml version="1.0" encoding="CP1251"?><Файл/>', 'latin1'))).toBe('windows-1251');
+    expect(formalizedCharset(Buffer.from('<?xml version="1.0" encoding="UTF-8"?><Файл/>'))).toBe('utf-8');
+    expect(formalizedCharset(Buffer.from('\ufeff<Файл/>'))).toBe('utf-8');
   });
 });

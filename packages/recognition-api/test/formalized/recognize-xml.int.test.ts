@@ -1,10 +1,12 @@
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sourceFileKey } from '../../src/documents/formalized-intake.js';
 import { writeFormalizedUpd } from '../../src/formalized/index.js';
 import { runWorkerStep } from '../../src/jobs/worker.js';
 import { makeHarness, type Harness } from '../harness.js';
 import { pngPage } from '../fixtures.js';
 import { truth, WRITE_OPTIONS } from './helpers.js';
+import { torg12Xml } from './torg12-xml.js';
 
 // POST /recognize with one formalized XML file (issue 24): a normal, completed document record; bad files → 422.
 
@@ -17,6 +19,7 @@ beforeEach(async () => {
   h.engine.calls = [];
   await h.db.query('DELETE FROM callbacks');
   await h.db.query('DELETE FROM documents');
+  for await (const f of h.files.listDocuments()) await h.files.removeDocument(f.documentId);
 });
 
 /** A multipart form with XML files (declared `type`, default application/xml) and optional extra images. */
@@ -29,6 +32,12 @@ function xmlForm(files: { bytes: Buffer; type?: string; name?: string }[], field
 const post = (payload: FormData, key = h.keyA) => h.app.inject({ method: 'POST', url: '/api/v1/recognize', headers: { 'x-api-key': key }, payload });
 const get = (url: string, key = h.keyA) => h.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
 const count = async () => (await h.db.query<{ n: number }>('SELECT count(*)::int AS n FROM documents'))[0]!.n;
+/** Document folders in the file store (a refused file must leave none). */
+const folders = async () => {
+  const out: string[] = [];
+  for await (const f of h.files.listDocuments()) out.push(f.documentId);
+  return out;
+};
 
 /** As the API returns it (JSON drops the `nds_exempt: undefined` of docgen's truth). */
 const asJson = <T>(v: T): T => JSON.parse(JSON.stringify(v));
@@ -58,6 +67,15 @@ describe('a formalized UPD upload', () => {
     const acc = (await get(`/api/v1/documents/${body.id}/export?format=accounting`)).json();
     expect(acc).toMatchObject({ document_id: body.id, confidence: 1, totals: { amount_with_nds: upd.totals.amount_with_nds, currency: 'RUB' } });
     expect((await get(`/api/v1/documents/${body.id}`, h.keyB)).statusCode).toBe(404);
+  });
+
+  it('keeps the file byte for byte as received, not as a page; DELETE removes it with the record', async () => {
+    const body = (await post(xmlForm([{ bytes: updXml }]))).json();
+    expect((await h.files.get(sourceFileKey(body.id))).equals(updXml)).toBe(true);
+    expect((await h.db.query<{ files: string[] }>('SELECT files FROM documents WHERE id = $1', [body.id]))[0]!.files).toEqual([]);
+    const del = await h.app.inject({ method: 'DELETE', url: `/api/v1/documents/${body.id}`, headers: { 'x-api-key': h.keyA } });
+    expect(del.statusCode).toBe(200);
+    await expect(h.files.get(sourceFileKey(body.id))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('an invoice (СЧФ) is detected as invoice; a page upload is source upload/pages', async () => {
@@ -102,7 +120,7 @@ describe('a bad formalized file is 422 VALIDATION_ERROR with the reason, nothing
       Buffer.from(updXml.toString('latin1').replace('windows-1251', 'UTF-8'), 'latin1'),
       /\(encoding\)/,
     ],
-    ['unknown КНД', iconv.encode(text.replace('КНД="1115131"', 'КНД="1175010"'), 'win1251'), /\(unknown_knd\).*1175010/],
+    ['unknown КНД', iconv.encode(text.replace('КНД="1115131"', 'КНД="1175012"'), 'win1251'), /\(unknown_knd\).*1175012/],
     ['a DTD', iconv.encode(text.replace('?>', '?><!DOCTYPE Файл [<!ENTITY x SYSTEM "file:///etc/passwd">]>'), 'win1251'), /\(dtd_forbidden\)/],
     ['oversized (over 5 MiB)', Buffer.concat([updXml, Buffer.alloc(5 * 1024 * 1024, 0x20)]), /\(too_large\)/],
   ];
@@ -114,6 +132,7 @@ describe('a bad formalized file is 422 VALIDATION_ERROR with the reason, nothing
       expect(res.json().error.message).toMatch(/^images\[0\]: "upd\.xml" is not a readable formalized document/);
       expect(res.json().error.message).toMatch(reason);
       expect(await count()).toBe(0);
+      expect(await folders()).toEqual([]);
     });
   }
 
@@ -132,6 +151,26 @@ describe('a bad formalized file is 422 VALIDATION_ERROR with the reason, nothing
   });
 });
 
+describe('a formalized ТОРГ-12 upload (DP_TOVTORGPR, КНД 1175010)', () => {
+  it('is a completed torg12 record read exactly, exported to accounting with its totals', async () => {
+    const res = await post(xmlForm([{ bytes: torg12Xml(), name: 'torg12.xml' }], { document_type: 'torg12' }));
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ status: 'completed', document_type: 'torg12', confidence: 1, data: { document: { number: 'ТН-0457' } } });
+    expect(body.data.totals).toEqual({ amount_without_nds: 5500, nds_amount: 900, amount_with_nds: 6400 });
+    const acc = (await get(`/api/v1/documents/${body.id}/export?format=accounting`)).json();
+    expect(acc).toMatchObject({ document_type: 'torg12', totals: { amount_with_nds: 6400 } });
+  });
+
+  it('asked for as a UPD is 422 naming its КНД; nothing is stored', async () => {
+    const res = await post(xmlForm([{ bytes: torg12Xml(), name: 'torg12.xml' }], { document_type: 'upd' }));
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error.message).toBe('document_type: "torg12.xml" is a formalized torg12 (КНД 1175010), not upd; send auto or torg12');
+    expect(await count()).toBe(0);
+    expect(await folders()).toEqual([]);
+  });
+});
+
 describe('Idempotency-Key with a formalized file', () => {
   it('a repeat answers the first document with 200', async () => {
     const send = () =>
@@ -146,5 +185,6 @@ describe('Idempotency-Key with a formalized file', () => {
     expect(b.statusCode).toBe(200);
     expect(b.json().id).toBe(a.json().id);
     expect(await count()).toBe(1);
+    expect(await folders()).toEqual([a.json().id]);
   });
 });
