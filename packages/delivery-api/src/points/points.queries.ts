@@ -56,7 +56,7 @@ interface Row {
 const date = (v: Ts) => (v == null ? null : new Date(v));
 
 /**
- * Read model of the support console's chain pages (issue 26, item 4): the points of a tenant (or one of them)
+ * Read model of the support console's chain pages (docs/console-webhooks-chain.md, Chain): the points of a tenant (or one of them)
  * with every source's route and its terminal group's heartbeat and push times, in one query. The tables stay
  * owned by points.repo (points, routes) and catalog/terminal-groups.repo (terminal_groups); this only reads.
  */

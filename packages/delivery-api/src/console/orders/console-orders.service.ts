@@ -40,7 +40,7 @@ export interface OrderDetail {
 export const maskPhone = (p: string | null): string => (p && /^\+7\d{10}$/.test(p) ? `+7 ${p.slice(2, 5)} ***-**-${p.slice(10)}` : p ? '***' : '—');
 
 /**
- * The console's orders (issue 26 item 2; docs/console.md): the queue of what needs a person, search, the order's
+ * The console's orders (docs/console.md, Orders): the queue of what needs a person, search, the order's
  * page, and support's actions. Every state move goes through OrderSupportService (the transition table, the hold
  * settlement and the `order.state_changed` webhook), every action is audited.
  */
