@@ -29,5 +29,5 @@ export { type AdminWebOptions, installAdminWeb, type NavItem, requireRole, roleA
 export { actor, formErrors, render } from './render.js';
 export { CSP, cookieIsSecure } from './security.js';
 export { type AdminPanelOptions, type AdminSettings, adminSettings } from './settings.js';
-export { runUserCommand, stdinLine, type UserCommand, USERNAME_MESSAGE, withAdminErrors } from './user-cli.js';
+export { cliAuthService, runUserCommand, stdinLine, type UserCommand, USERNAME_MESSAGE, withAdminErrors } from './user-cli.js';
 export { ADMIN_WEB_PUBLIC, ADMIN_WEB_VIEWS, layeredEta } from './views.js';

@@ -1,9 +1,26 @@
 import { createInterface } from 'node:readline/promises';
+import { randomIds, systemClock } from '@app/shared';
+import { AccountLockout } from './account-lockout.js';
 import { AdminError } from './admin-errors.js';
-import type { AdminAuthService } from './auth.service.js';
+import { type AdminAccountStore, AdminAuthService } from './auth.service.js';
 
 /** The message a command prints for a user name that USERNAME_RE refuses. */
 export const USERNAME_MESSAGE = 'user name: 1-64 of letters, digits, . _ @ -';
+
+/**
+ * The account service of a CLI (system clock, random ids): no sign-in happens there, so the session limits and the
+ * lockout are never consulted. `roles`/`roleError` as for AdminAuthService (default: the recognition panel's).
+ */
+export function cliAuthService(repo: AdminAccountStore, o: { roles?: readonly string[]; roleError?: string } = {}): AdminAuthService {
+  return new AdminAuthService({
+    repo,
+    clock: systemClock,
+    ids: randomIds,
+    limits: { idleMs: 0, absoluteMs: 0 },
+    lockout: new AccountLockout(systemClock, 1, 0),
+    ...o,
+  });
+}
 
 /** One account command of a service's CLI, already parsed (each service keeps its own verbs and flags). */
 export type UserCommand =

@@ -1,14 +1,5 @@
-import {
-  AccountLockout,
-  AdminAuthService,
-  checkNewPassword,
-  runUserCommand,
-  stdinLine,
-  USERNAME_MESSAGE,
-  USERNAME_RE,
-  withAdminErrors,
-} from '@app/admin-web';
-import { type Db, randomIds, systemClock } from '@app/shared';
+import { checkNewPassword, cliAuthService, runUserCommand, stdinLine, USERNAME_MESSAGE, USERNAME_RE, withAdminErrors } from '@app/admin-web';
+import type { Db } from '@app/shared';
 import { CONSOLE_ROLES, consoleAccounts } from './console.module.js';
 
 export const CONSOLE_USAGE = [
@@ -18,17 +9,8 @@ export const CONSOLE_USAGE = [
   'Passwords come from CONSOLE_NEW_PASSWORD or the first line of standard input (never the command line); 12 to 200 characters.',
 ].join('\n');
 
-/** The account service of the console outside the server (no sign-ins here, so no lockout is ever consulted). */
-const accountService = (db: Db) =>
-  new AdminAuthService({
-    repo: consoleAccounts(db),
-    clock: systemClock,
-    ids: randomIds,
-    limits: { idleMs: 0, absoluteMs: 0 },
-    lockout: new AccountLockout(systemClock, 1, 0),
-    roles: CONSOLE_ROLES,
-    roleError: 'role: admin or support',
-  });
+/** The account service of the console outside the server. */
+const accountService = (db: Db) => cliAuthService(consoleAccounts(db), { roles: CONSOLE_ROLES, roleError: 'role: admin or support' });
 
 /**
  * `delivery-operator console user …` (docs/console.md): `add` creates an account (role `support` unless `--role

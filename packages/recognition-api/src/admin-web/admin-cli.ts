@@ -1,7 +1,6 @@
 import {
-  AccountLockout,
-  AdminAuthService,
   checkNewPassword,
+  cliAuthService,
   hashPassword,
   runUserCommand,
   stdinLine,
@@ -9,7 +8,6 @@ import {
   USERNAME_RE,
   withAdminErrors,
 } from '@app/admin-web';
-import { randomIds, systemClock } from '@app/shared';
 import { loadRecognitionConfig } from '../config.js';
 import { openRecognitionDb } from '../db.js';
 import { adminAccounts } from './admin-store.js';
@@ -57,13 +55,7 @@ export async function runAdminCli(
     }
     const db = await openRecognitionDb(config);
     try {
-      const auth = new AdminAuthService({
-        repo: adminAccounts(db),
-        clock: systemClock,
-        ids: randomIds,
-        limits: { idleMs: 0, absoluteMs: 0 },
-        lockout: new AccountLockout(systemClock, 1, 0), // no sign-in here; never consulted
-      });
+      const auth = cliAuthService(adminAccounts(db));
       if (cmd === 'set-password') await runUserCommand(auth, { kind: 'set-password', username, password }, out);
       else if (cmd === 'create-user') await runUserCommand(auth, { kind: 'create', username, password, role: flag('--role') ?? 'viewer' }, out);
       else if (cmd === 'disable' || cmd === 'enable') await runUserCommand(auth, { kind: cmd, username }, out);
