@@ -75,7 +75,7 @@ const SourceContent = literals(
 );
 
 /**
- * Where a document came from (ours, issue 24; docs/formalized-upload.md): `upload` through POST /recognize, or
+ * Where a document came from (ours; docs/formalized-upload.md): `upload` through POST /recognize, or
  * `edo` imported from the e-document operator with the operator's message and entity ids and the box id.
  */
 export const DocumentSourceSchema = Type.Union(

@@ -1,7 +1,3 @@
-import type { Actor } from '@app/admin-web';
-import type { Clock, IdSource } from '@app/shared';
-import type { ConsoleAuditEntry, ConsoleAuditRepo } from './console-audit.repo.js';
-
 /**
  * Russian names of the audited actions, as the audit page shows them. A page that audits a new action adds its
  * label here (docs/console.md); an unknown action is shown by its code.
@@ -29,21 +25,3 @@ export const AUDIT_LABELS: Record<string, string> = {
   'credential.issue': 'Выпущен ключ',
   'credential.revoke': 'Ключ отозван',
 };
-
-/**
- * The console's audit log (docs/console.md): every change made in the console and every sign-in attempt, with the
- * user, the client address, the action and its target. Secrets never go in.
- */
-export class ConsoleAudit {
-  constructor(private readonly deps: { repo: ConsoleAuditRepo; clock: Clock; ids: IdSource }) {}
-
-  /** Records one action now. */
-  record(actor: Actor, action: string, target: string, detail = ''): Promise<void> {
-    return this.deps.repo.insert({ id: this.deps.ids.uuid(), at: this.deps.clock.now(), ...actor, action, target, detail });
-  }
-
-  /** The newest entries, optionally only those about `target`. */
-  latest(limit = 200, target?: string): Promise<ConsoleAuditEntry[]> {
-    return this.deps.repo.latest(limit, target);
-  }
-}

@@ -23,7 +23,7 @@ export interface ConsoleOptions {
 }
 
 /**
- * The delivery service's support console, registered with prefix `/console` (issue 26; docs/console.md): the
+ * The delivery service's support console, registered with prefix `/console` (docs/console.md): the
  * plumbing of @app/admin-web with the roles `admin` and `support` (support: orders and webhooks; admin: also the
  * chain's settings, the audit log and the accounts), the home page, the sections given and the audit log.
  */

@@ -1,62 +1,31 @@
 import type { Queryable } from '@app/shared';
-import type { ScheduleWindow } from './points.repo.js';
+import { type PointColumnsRow, type PointFields, type TerminalSync, type TerminalSyncRow, toPointFields, toTerminalSync } from './points.repo.js';
 
 /** The sync state of one route's terminal group: when the POS last spoke and last pushed each document. UTC. */
-export interface RouteSync {
+export interface RouteSync extends TerminalSync {
   source: string;
   active: boolean;
   organizationId: string;
   terminalGroupId: string;
-  lastHeartbeatAt: Date | null;
-  menuRevision: string | null;
-  menuSyncedAt: Date | null;
-  stopListRevision: string | null;
-  stopListSyncedAt: Date | null;
-  streetsSyncedAt: Date | null;
   /** Items of the pushed stop-list with a balance of 0 or less (spec: Stop-list). */
   stoppedItems: number;
 }
 
 /** A point of the chain with the routes of every source and their terminal groups' sync state. */
-export interface ChainPoint {
-  tenantId: string;
-  pointId: string;
-  name: string | null;
-  address: string | null;
-  lat: number | null;
-  lon: number | null;
-  schedule: ScheduleWindow[] | null;
-  deliveryTypes: ('courier' | 'pickup')[] | null;
+export interface ChainPoint extends PointFields {
   routes: RouteSync[];
 }
 
-type Ts = Date | string | null;
-interface Row {
-  tenant_id: string;
-  point_id: string;
-  name: string | null;
-  address: string | null;
-  lat: number | string | null;
-  lon: number | string | null;
-  schedule: ScheduleWindow[] | null;
-  delivery_types: ('courier' | 'pickup')[] | null;
+interface Row extends PointColumnsRow, TerminalSyncRow {
   source: string | null;
   active: boolean | null;
   organization_id: string | null;
   terminal_group_id: string | null;
-  last_heartbeat_at: Ts;
-  menu_revision: string | null;
-  menu_synced_at: Ts;
-  stop_list_revision: string | null;
-  stop_list_synced_at: Ts;
-  streets_synced_at: Ts;
   stopped: number | string | null;
 }
 
-const date = (v: Ts) => (v == null ? null : new Date(v));
-
 /**
- * Read model of the support console's chain pages (issue 26, item 4): the points of a tenant (or one of them)
+ * Read model of the support console's chain pages (docs/console-webhooks-chain.md, Chain): the points of a tenant (or one of them)
  * with every source's route and its terminal group's heartbeat and push times, in one query. The tables stay
  * owned by points.repo (points, routes) and catalog/terminal-groups.repo (terminal_groups); this only reads.
  */
@@ -77,17 +46,7 @@ export async function chainPoints(db: Queryable, tenantId: string, pointId?: str
   for (const r of rows) {
     let p = out.get(r.point_id);
     if (!p) {
-      p = {
-        tenantId: r.tenant_id,
-        pointId: r.point_id,
-        name: r.name,
-        address: r.address,
-        lat: r.lat == null ? null : Number(r.lat),
-        lon: r.lon == null ? null : Number(r.lon),
-        schedule: r.schedule,
-        deliveryTypes: r.delivery_types,
-        routes: [],
-      };
+      p = { ...toPointFields(r), routes: [] };
       out.set(r.point_id, p);
     }
     if (r.source !== null) {
@@ -96,12 +55,7 @@ export async function chainPoints(db: Queryable, tenantId: string, pointId?: str
         active: r.active === true,
         organizationId: r.organization_id!,
         terminalGroupId: r.terminal_group_id!,
-        lastHeartbeatAt: date(r.last_heartbeat_at),
-        menuRevision: r.menu_revision,
-        menuSyncedAt: date(r.menu_synced_at),
-        stopListRevision: r.stop_list_revision,
-        stopListSyncedAt: date(r.stop_list_synced_at),
-        streetsSyncedAt: date(r.streets_synced_at),
+        ...toTerminalSync(r),
         stoppedItems: Number(r.stopped ?? 0),
       });
     }

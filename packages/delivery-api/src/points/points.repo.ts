@@ -35,8 +35,8 @@ export interface PointWithRoute {
 
 type Timestamp = Date | string;
 
-/** A row of the points query: the point, the source's route (nulls when none) and the terminal group's liveness. */
-export interface PointRow {
+/** The columns of `points` that both the partner read and the console's chain read select. */
+export interface PointColumnsRow {
   tenant_id: string;
   point_id: string;
   name: string | null;
@@ -44,16 +44,12 @@ export interface PointRow {
   /** numeric columns may come back as strings */
   lat: number | string | null;
   lon: number | string | null;
-  phone: string | null;
-  timezone: string;
   schedule: ScheduleWindow[] | null;
   delivery_types: ('courier' | 'pickup')[] | null;
-  organization_id: string | null;
-  terminal_group_id: string | null;
-  order_type_id: string | null;
-  operator_user_id: string | null;
-  origin_name: string | null;
-  active: boolean | null;
+}
+
+/** The liveness and push-time columns of a route's `terminal_groups` row (nulls when there is no route). */
+export interface TerminalSyncRow {
   last_heartbeat_at: Timestamp | null;
   streets_synced_at: Timestamp | null;
   menu_revision: string | null;
@@ -62,21 +58,62 @@ export interface PointRow {
   stop_list_synced_at: Timestamp | null;
 }
 
+/** A row of the points query: the point, the source's route (nulls when none) and the terminal group's liveness. */
+export interface PointRow extends PointColumnsRow, TerminalSyncRow {
+  phone: string | null;
+  timezone: string;
+  organization_id: string | null;
+  terminal_group_id: string | null;
+  order_type_id: string | null;
+  operator_user_id: string | null;
+  origin_name: string | null;
+  active: boolean | null;
+}
+
+/** The point's own fields of a row (the part `PointWithRoute` and the console's `ChainPoint` share). */
+export type PointFields = Pick<PointWithRoute, 'tenantId' | 'pointId' | 'name' | 'address' | 'lat' | 'lon' | 'schedule' | 'deliveryTypes'>;
+
+/** When a route's terminal group last spoke (heartbeat) and last pushed streets, menu and stop-list. UTC. */
+export interface TerminalSync {
+  lastHeartbeatAt: Date | null;
+  streetsSyncedAt: Date | null;
+  menuRevision: string | null;
+  menuSyncedAt: Date | null;
+  stopListRevision: string | null;
+  stopListSyncedAt: Date | null;
+}
+
 const date = (v: Timestamp | null | undefined): Date | null => (v == null ? null : new Date(v));
+
+/** The point's own fields of a `points` row. */
+export const toPointFields = (r: PointColumnsRow): PointFields => ({
+  tenantId: r.tenant_id,
+  pointId: r.point_id,
+  name: r.name ?? null,
+  address: r.address ?? null,
+  lat: r.lat == null ? null : Number(r.lat),
+  lon: r.lon == null ? null : Number(r.lon),
+  schedule: r.schedule ?? null,
+  deliveryTypes: r.delivery_types ?? null,
+});
+
+/** The sync times of a joined `terminal_groups` row. */
+export const toTerminalSync = (r: TerminalSyncRow): TerminalSync => ({
+  lastHeartbeatAt: date(r.last_heartbeat_at),
+  streetsSyncedAt: date(r.streets_synced_at),
+  menuRevision: r.menu_revision ?? null,
+  menuSyncedAt: date(r.menu_synced_at),
+  stopListRevision: r.stop_list_revision ?? null,
+  stopListSyncedAt: date(r.stop_list_synced_at),
+});
 
 /** A point row with its route (null when the source has no route there) and terminal-group liveness. */
 export function rowToPoint(r: PointRow): PointWithRoute {
+  const sync = toTerminalSync(r);
   return {
-    tenantId: r.tenant_id,
-    pointId: r.point_id,
-    name: r.name ?? null,
-    address: r.address ?? null,
-    lat: r.lat == null ? null : Number(r.lat),
-    lon: r.lon == null ? null : Number(r.lon),
+    ...toPointFields(r),
     phone: r.phone ?? null,
     timezone: r.timezone,
-    schedule: r.schedule ?? null,
-    deliveryTypes: r.delivery_types ?? null,
     route:
       r.organization_id == null
         ? null
@@ -89,13 +126,13 @@ export function rowToPoint(r: PointRow): PointWithRoute {
             originName: r.origin_name!,
             active: r.active!,
           },
-    lastHeartbeatAt: date(r.last_heartbeat_at),
-    streetsSyncedAt: date(r.streets_synced_at),
+    lastHeartbeatAt: sync.lastHeartbeatAt,
+    streetsSyncedAt: sync.streetsSyncedAt,
     catalog: {
-      menuRevision: r.menu_revision ?? null,
-      menuSyncedAt: date(r.menu_synced_at),
-      stopListRevision: r.stop_list_revision ?? null,
-      stopListSyncedAt: date(r.stop_list_synced_at),
+      menuRevision: sync.menuRevision,
+      menuSyncedAt: sync.menuSyncedAt,
+      stopListRevision: sync.stopListRevision,
+      stopListSyncedAt: sync.stopListSyncedAt,
     },
   };
 }

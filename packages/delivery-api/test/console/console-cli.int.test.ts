@@ -4,8 +4,7 @@ import { ManualClock, randomIds, type Db } from '@app/shared';
 import { openTestDb } from '@app/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConsoleCommand } from '../../src/console/console-cli.js';
-import { ConsoleAccountsRepo } from '../../src/console/console-accounts.repo.js';
-import { createConsoleCore } from '../../src/console/console.module.js';
+import { consoleAccounts, createConsoleCore } from '../../src/console/console.module.js';
 import { DEMO_CONSOLE_USER, ensureConsoleDemoAccount } from '../../src/console/demo-account.js';
 import { MIGRATIONS, T0 } from '../harness.js';
 
@@ -23,7 +22,7 @@ describe('delivery-operator console user … and the demo account', () => {
   it('adds a support account by default and an admin with --role admin, with scrypt hashes', async () => {
     expect(await run('user add desk', 'a support password')).toBe(0);
     expect(await run('user add chief --role admin', 'an admin password')).toBe(0);
-    const repo = new ConsoleAccountsRepo(db);
+    const repo = consoleAccounts(db);
     const desk = await repo.getUser('desk');
     expect(desk).toMatchObject({ role: 'support', disabledAt: null });
     expect(desk!.passwordHash).toMatch(/^scrypt\$/);
@@ -36,16 +35,16 @@ describe('delivery-operator console user … and the demo account', () => {
     expect(await run('user add boss --role owner', 'a long enough password')).toBe(2);
     expect(await run('user add desk', 'a long enough password')).toBe(2);
     expect(await run('user add bad/name', 'a long enough password')).toBe(2);
-    const names = (await new ConsoleAccountsRepo(db).listUsers()).map((u) => u.username);
+    const names = (await consoleAccounts(db).listUsers()).map((u) => u.username);
     expect(names).toEqual(['chief', 'desk']);
   });
 
   it('sets a new password, disables and enables, and never disables the last admin', async () => {
     expect(await run('user passwd desk', 'the new desk password')).toBe(0);
-    expect(await verifyPassword('the new desk password', (await new ConsoleAccountsRepo(db).getUser('desk'))!.passwordHash)).toBe(true);
+    expect(await verifyPassword('the new desk password', (await consoleAccounts(db).getUser('desk'))!.passwordHash)).toBe(true);
     expect(await run('user passwd nobody', 'the new desk password')).toBe(1);
     expect(await run('user disable desk')).toBe(0);
-    expect((await new ConsoleAccountsRepo(db).getUser('desk'))!.disabledAt).not.toBeNull();
+    expect((await consoleAccounts(db).getUser('desk'))!.disabledAt).not.toBeNull();
     expect(await run('user enable desk')).toBe(0);
     expect(await run('user disable chief')).toBe(2);
     lines.length = 0;

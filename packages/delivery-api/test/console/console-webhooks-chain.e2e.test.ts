@@ -4,12 +4,11 @@ import { launchChromium } from '@app/admin-web/testing';
 import { signWebhook } from '@app/shared';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWebhookDispatcher } from '../../src/webhooks/dispatcher.js';
 import { enqueueOrderEvent } from '../../src/webhooks/outbox.js';
-import { RETRY_DELAYS_SECONDS } from '../../src/webhooks/retry-schedule.js';
-import { CAPPUCCINO, makeWorld, sampleMenu, squareZone, type World } from '../harness.js';
-import { makeOrderView, memoryLog, startReceiver, type TestReceiver } from '../webhooks/webhook-world.js';
-import { ADMIN, addConsoleAccounts, SUPPORT } from './console-client.js';
+import { CAPPUCCINO, sampleMenu, squareZone, type World } from '../harness.js';
+import { makeOrderView, type TestReceiver } from '../webhooks/webhook-world.js';
+import { ADMIN, SUPPORT } from './console-client.js';
+import { makeConsoleWebhooksWorld } from './console-webhooks-world.js';
 
 /**
  * The console's webhooks and chain pages in Chromium (issue 26 items 3-4): replay of a dead webhook to a receiver
@@ -22,8 +21,8 @@ let base = '';
 let browser: Browser;
 const contexts: BrowserContext[] = [];
 let receiver: TestReceiver;
-let failing = true;
-const dispatcher = () => createWebhookDispatcher({ db: w.db, box: w.box, clock: w.clock, log: memoryLog() });
+let cw: Awaited<ReturnType<typeof makeConsoleWebhooksWorld>>;
+const dispatcher = () => cw.dispatcher();
 const shot = (name: string, p: Page) => p.screenshot({ path: `${SHOTS}c2-${name}.png`, fullPage: true });
 
 async function open(): Promise<Page> {
@@ -41,36 +40,12 @@ async function signIn(p: Page, who: { username: string; password: string }): Pro
 }
 
 /** An event of `website` sent through the whole retry schedule to the failing receiver: a dead delivery. */
-async function deadDelivery(): Promise<string> {
-  const eventId = randomUUID();
-  await w.db.tx((q) =>
-    enqueueOrderEvent(q, {
-      tenantId: 't1',
-      source: 'website',
-      type: 'order.state_changed',
-      order: makeOrderView(),
-      occurredAt: w.clock.now(),
-      eventId,
-    }),
-  );
-  const d = dispatcher();
-  await d.runOnce();
-  for (const s of RETRY_DELAYS_SECONDS) {
-    w.clock.advance(s * 1000);
-    await d.runOnce();
-  }
-  return (await w.db.query<{ id: string }>('SELECT id FROM webhook_deliveries WHERE event_id = $1', [eventId]))[0]!.id;
-}
+const deadDelivery = async (): Promise<string> => (await cw.deadDelivery()).id;
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  w = await makeWorld();
-  await addConsoleAccounts(w);
-  receiver = await startReceiver(() => ({ status: failing ? 503 : 204 }));
-  await w.operator.loadZones('t1', {
-    type: 'FeatureCollection',
-    features: [squareZone('z1', '1', 55.76, 37.61, 0.02), squareZone('z2', '2', 55.79, 37.64, 0.015, { priority: 5 })],
-  });
+  cw = await makeConsoleWebhooksWorld([squareZone('z2', '2', 55.79, 37.64, 0.015, { priority: 5 })]);
+  ({ w, receiver } = cw);
   await w.operator.setPoint({
     tenantId: 't1',
     pointId: '1',
@@ -86,8 +61,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const c of contexts) await c.close();
   await browser?.close();
-  await receiver?.close();
-  await w?.app.close();
+  await cw?.close();
 });
 
 describe('console webhooks and chain in Chromium', { timeout: 90_000 }, () => {
@@ -121,7 +95,7 @@ describe('console webhooks and chain in Chromium', { timeout: 90_000 }, () => {
     await expect.poll(() => support.locator('#delivery-status').textContent()).toBe('не доставлен');
     await shot('05-webhook-delivery-dead', support);
     await support.goBack();
-    failing = false;
+    cw.control.failing = false;
     await support.locator(`input[name="ids"][value="${id}"]`).check();
     await support.getByRole('button', { name: 'Отправить отмеченные повторно' }).click();
     await expect.poll(() => support.getByRole('status').first().textContent()).toContain('Поставлено в очередь повторно: 1');

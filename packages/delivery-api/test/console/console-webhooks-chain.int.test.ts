@@ -1,51 +1,27 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enqueueOrderEvent } from '../../src/webhooks/outbox.js';
-import { createWebhookDispatcher } from '../../src/webhooks/dispatcher.js';
 import { RETRY_DELAYS_SECONDS } from '../../src/webhooks/retry-schedule.js';
-import { makeWorld, squareZone, type World } from '../harness.js';
-import { makeOrderView, memoryLog, startReceiver, type TestReceiver } from '../webhooks/webhook-world.js';
-import { ADMIN, addConsoleAccounts, ConsoleClient, SUPPORT } from './console-client.js';
+import type { World } from '../harness.js';
+import type { TestReceiver } from '../webhooks/webhook-world.js';
+import { ADMIN, ConsoleClient, SUPPORT } from './console-client.js';
+import { makeConsoleWebhooksWorld } from './console-webhooks-world.js';
 
+let cw: Awaited<ReturnType<typeof makeConsoleWebhooksWorld>>;
 let w: World;
 let receiver: TestReceiver;
-let failing = true;
 beforeAll(async () => {
-  w = await makeWorld();
-  await addConsoleAccounts(w);
-  receiver = await startReceiver(() => ({ status: failing ? 503 : 204 }));
-  await w.operator.loadZones('t1', { type: 'FeatureCollection', features: [squareZone('z1', '1', 55.76, 37.61, 0.02)] });
+  cw = await makeConsoleWebhooksWorld();
+  ({ w, receiver } = cw);
 });
-afterAll(async () => {
-  await receiver.close();
-  await w.app.close();
-});
+afterAll(() => cw.close());
 
 const audit = async (action: string) => (await w.services.consoleCore.audit.latest(200)).filter((a) => a.action === action);
-const dispatcher = () => createWebhookDispatcher({ db: w.db, box: w.box, clock: w.clock, log: memoryLog() });
+const dispatcher = () => cw.dispatcher();
 
 /** An event of `website` sent through the whole retry schedule to the failing receiver: a dead delivery. */
 async function deadDelivery(): Promise<string> {
-  const eventId = randomUUID();
-  await w.db.tx((q) =>
-    enqueueOrderEvent(q, {
-      tenantId: 't1',
-      source: 'website',
-      type: 'order.state_changed',
-      order: makeOrderView(),
-      occurredAt: w.clock.now(),
-      eventId,
-    }),
-  );
-  const d = dispatcher();
-  await d.runOnce();
-  for (const s of RETRY_DELAYS_SECONDS) {
-    w.clock.advance(s * 1000);
-    await d.runOnce();
-  }
-  const [row] = await w.db.query<{ id: string; status: string }>('SELECT id, status FROM webhook_deliveries WHERE event_id = $1', [eventId]);
-  expect(row?.status).toBe('dead');
-  return row!.id;
+  const d = await cw.deadDelivery();
+  expect(d.status).toBe('dead');
+  return d.id;
 }
 
 describe('console: webhooks pages (issue 26 item 3)', () => {
@@ -83,14 +59,14 @@ describe('console: webhooks pages (issue 26 item 3)', () => {
     // without the form's token nothing is queued
     expect((await c.post('/console/webhooks/t1/website/replay', { ids: id }, { csrf: false })).statusCode).toBe(403);
     expect((await w.db.query<{ status: string }>('SELECT status FROM webhook_deliveries WHERE id = $1', [id]))[0]?.status).toBe('dead');
-    failing = false;
+    cw.control.failing = false;
     const res = await c.post('/console/webhooks/t1/website/replay', { ids: id });
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toContain('replayed=1');
     await dispatcher().runOnce();
     expect((await w.db.query<{ status: string }>('SELECT status FROM webhook_deliveries WHERE id = $1', [id]))[0]?.status).toBe('delivered');
     expect(await audit('webhook.replay')).toContainEqual(expect.objectContaining({ username: SUPPORT.username, detail: id }));
-    failing = true;
+    cw.control.failing = true;
   });
 
   it('replays a selection and everything dead since a time; a bad time is a 422 and queues nothing', async () => {

@@ -7,59 +7,33 @@ import { ConsoleWebhooksService, parseUtc } from '../../src/console/webhooks/con
 import { createWebhookDispatcher } from '../../src/webhooks/dispatcher.js';
 import { enqueueOrderEvent } from '../../src/webhooks/outbox.js';
 import { RETRY_DELAYS_SECONDS } from '../../src/webhooks/retry-schedule.js';
-import {
-  API_SECRET,
-  makeOrderView,
-  memoryLog,
-  newClock,
-  openWebhookDb,
-  resetOutbox,
-  startReceiver,
-  T0,
-  type TestReceiver,
-} from '../webhooks/webhook-world.js';
+import { API_SECRET, makeOrderView, driveToDead, memoryLog, newClock, openWebhookBench, T0, type TestReceiver } from '../webhooks/webhook-world.js';
 
+let bench: Awaited<ReturnType<typeof openWebhookBench>>;
 let db: Db;
 let box: SecretBox;
 let receiver: TestReceiver;
-let failing = true;
 const clock = newClock();
 let n = 0;
 const secrets = () => `whsec_console_test_secret_${String(++n).padStart(4, '0')}_0123456789abcdef`;
 let service: ConsoleWebhooksService;
 
 beforeAll(async () => {
-  ({ db, box } = await openWebhookDb());
-  receiver = await startReceiver(() => ({ status: failing ? 500 : 204 }));
+  bench = await openWebhookBench();
+  ({ db, box, receiver } = bench);
   service = new ConsoleWebhooksService({ db, box, clock, allowInsecureLoopback: true, newSecret: secrets });
 });
-afterAll(async () => {
-  await receiver.close();
-  await db.close();
-});
+afterAll(() => bench.close());
 beforeEach(async () => {
-  await resetOutbox(db);
-  receiver.requests.length = 0;
-  failing = true;
+  await bench.reset();
   clock.set(T0);
 });
 
 /** Writes an event of `website`, and runs the dispatcher through the whole retry schedule so the delivery dies. */
 async function deadDelivery(occurredAt = T0): Promise<string> {
-  const eventId = randomUUID();
-  await db.tx((q) =>
-    enqueueOrderEvent(q, { tenantId: 't1', source: 'website', type: 'order.cancel_result', order: makeOrderView(), occurredAt, eventId }),
-  );
-  const d = createWebhookDispatcher({ db, box, clock, log: memoryLog() });
-  clock.set(occurredAt);
-  await d.runOnce();
-  for (const s of RETRY_DELAYS_SECONDS) {
-    clock.advance(s * 1000);
-    await d.runOnce();
-  }
-  const [row] = await db.query<{ id: string; status: string }>('SELECT id, status FROM webhook_deliveries WHERE event_id = $1', [eventId]);
-  expect(row?.status).toBe('dead');
-  return row!.id;
+  const d = await driveToDead({ db, box, clock }, { occurredAt, type: 'order.cancel_result' });
+  expect(d.status).toBe('dead');
+  return d.id;
 }
 
 describe('console webhooks service', () => {
@@ -94,7 +68,7 @@ describe('console webhooks service', () => {
     const first = (await service.setUrl('t1', 'website', receiver.url))!.secret;
     const rotated = await service.rotateSecret('t1', 'website');
     expect(rotated.secret).not.toBe(first);
-    failing = false;
+    bench.control.failing = false;
     await db.tx((q) =>
       enqueueOrderEvent(q, {
         tenantId: 't1',
@@ -122,7 +96,7 @@ describe('console webhooks service', () => {
     expect(d.attemptLog).toHaveLength(RETRY_DELAYS_SECONDS.length + 1);
     expect(d.attemptLog.every((a) => a.httpStatus === 500 && !a.success)).toBe(true);
     expect((await service.dead('t1', 'website')).map((x) => x.deliveryId)).toEqual([id]);
-    failing = false;
+    bench.control.failing = false;
     expect(await service.replay([id])).toEqual({ requeued: [id], inFlight: [], missing: [] });
     await createWebhookDispatcher({ db, box, clock, log: memoryLog() }).runOnce();
     expect((await service.delivery(id)).status).toBe('delivered');

@@ -4,40 +4,19 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '@app/shared';
 import type { SecretBox } from '../../src/auth/secret-box.js';
-import { createWebhookDispatcher } from '../../src/webhooks/dispatcher.js';
-import { enqueueOrderEvent } from '../../src/webhooks/outbox.js';
-import { RETRY_DELAYS_SECONDS } from '../../src/webhooks/retry-schedule.js';
 import { runWebhookCommand } from '../../src/webhooks/webhook-cli.js';
-import {
-  API_SECRET,
-  makeOrderView,
-  memoryLog,
-  newClock,
-  openWebhookDb,
-  resetOutbox,
-  startReceiver,
-  T0,
-  WEBHOOK_SECRET,
-  type TestReceiver,
-} from './webhook-world.js';
+import { API_SECRET, makeOrderView, driveToDead, newClock, openWebhookBench, T0, WEBHOOK_SECRET, type TestReceiver } from './webhook-world.js';
 
+let bench: Awaited<ReturnType<typeof openWebhookBench>>;
 let db: Db;
 let box: SecretBox;
 let receiver: TestReceiver;
-let failing = true;
 beforeAll(async () => {
-  ({ db, box } = await openWebhookDb());
-  receiver = await startReceiver(() => ({ status: failing ? 500 : 204 }));
+  bench = await openWebhookBench();
+  ({ db, box, receiver } = bench);
 });
-afterAll(async () => {
-  await receiver.close();
-  await db.close();
-});
-beforeEach(async () => {
-  await resetOutbox(db);
-  receiver.requests.length = 0;
-  failing = true;
-});
+afterAll(() => bench.close());
+beforeEach(() => bench.reset());
 
 const clock = newClock();
 function cli(argv: string[], env: Record<string, string> = {}, allowInsecure = true) {
@@ -56,19 +35,8 @@ function cli(argv: string[], env: Record<string, string> = {}, allowInsecure = t
 }
 const setHook = () => cli(['set', '--tenant', 't1', '--source', 'website', '--url', receiver.url, '--secret-env', 'WH'], { WH: WEBHOOK_SECRET });
 
-async function deadDelivery(eventId: string, occurredAt = T0) {
-  await db.tx((q) =>
-    enqueueOrderEvent(q, { tenantId: 't1', source: 'website', type: 'order.cancel_result', order: makeOrderView(), occurredAt, eventId }),
-  );
-  const d = createWebhookDispatcher({ db, box, clock, log: memoryLog() });
-  clock.set(occurredAt);
-  await d.runOnce();
-  for (const s of RETRY_DELAYS_SECONDS) {
-    clock.advance(s * 1000);
-    await d.runOnce();
-  }
-  return d;
-}
+const deadDelivery = async (eventId: string, occurredAt = T0) =>
+  (await driveToDead({ db, box, clock }, { eventId, occurredAt, type: 'order.cancel_result' })).dispatcher;
 
 describe('webhook CLI', () => {
   it('set with --secret-file (trailing newline dropped) and --events; show never prints the secret', async () => {
@@ -122,7 +90,7 @@ describe('webhook CLI', () => {
     expect(byOrder[0].attemptLog).toHaveLength(7);
     const dead = JSON.parse((await cli(['dead', '--source', 'website'])).out);
     expect(dead.map((x: { eventId: string }) => x.eventId)).toEqual([eventId]);
-    failing = false;
+    bench.control.failing = false;
     const r = await cli(['replay', '--delivery', dead[0].deliveryId]);
     expect(r.code).toBe(0);
     expect(await d.runOnce()).toBe(1);
@@ -137,7 +105,7 @@ describe('webhook CLI', () => {
     await setHook();
     await deadDelivery('7e57a11d-0000-4000-8000-000000000002', new Date('2026-11-20T10:00:00Z'));
     const d = await deadDelivery('7e57a11d-0000-4000-8000-000000000003', new Date('2026-11-22T10:00:00Z'));
-    failing = false;
+    bench.control.failing = false;
     receiver.requests.length = 0;
     const r = await cli(['replay-dead', '--source', 'website', '--since', '2026-11-21T00:00:00Z']);
     expect(r).toMatchObject({ code: 0 });

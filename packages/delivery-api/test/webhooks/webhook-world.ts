@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -6,8 +6,9 @@ import { ManualClock, type Clock, type Db } from '@app/shared';
 import { openTestDb } from '@app/shared/testing';
 import { SecretBox } from '../../src/auth/secret-box.js';
 import type { OrderView } from '@app/delivery-contract';
-import type { WebhookLog } from '../../src/webhooks/dispatcher.js';
+import { createWebhookDispatcher, type WebhookLog } from '../../src/webhooks/dispatcher.js';
 import { enqueueOrderEvent, type OrderEventInput } from '../../src/webhooks/outbox.js';
+import { RETRY_DELAYS_SECONDS } from '../../src/webhooks/retry-schedule.js';
 import { setWebhookConfig } from '../../src/webhooks/webhook-config.js';
 
 export const MIGRATIONS = join(import.meta.dirname, '..', '..', 'migrations');
@@ -139,4 +140,55 @@ export async function startReceiver(script: (n: number, path: string) => Reply):
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * A webhook database and a receiver that answers `failStatus` while `control.failing` (true at first and after each
+ * `reset`) and 204 once a test sets it false: the bench of the webhook CLI and console webhook tests.
+ */
+export async function openWebhookBench(failStatus = 500) {
+  const { db, box } = await openWebhookDb();
+  const control = { failing: true };
+  const receiver = await startReceiver(() => ({ status: control.failing ? failStatus : 204 }));
+  return {
+    db,
+    box,
+    receiver,
+    control,
+    /** Between tests: no outbox rows or endpoints, no recorded requests, the receiver failing again. */
+    async reset(): Promise<void> {
+      await resetOutbox(db);
+      receiver.requests.length = 0;
+      control.failing = true;
+    },
+    async close(): Promise<void> {
+      await receiver.close();
+      await db.close();
+    },
+  };
+}
+
+/**
+ * Writes one order event of `t1`/`website` (at `occurredAt`, default now; the clock is set there) and runs a
+ * dispatcher through the whole retry schedule, so against a failing receiver the delivery dies. Returns the
+ * delivery's id and status and the dispatcher (to run it again after a replay).
+ */
+export async function driveToDead(
+  deps: { db: Db; box: SecretBox; clock: ManualClock },
+  o: { eventId?: string; occurredAt?: Date; type?: OrderEventInput['type'] } = {},
+) {
+  const eventId = o.eventId ?? randomUUID();
+  const occurredAt = o.occurredAt ?? deps.clock.now();
+  await deps.db.tx((q) =>
+    enqueueOrderEvent(q, { tenantId: 't1', source: 'website', type: o.type ?? 'order.state_changed', order: makeOrderView(), occurredAt, eventId }),
+  );
+  const dispatcher = createWebhookDispatcher({ db: deps.db, box: deps.box, clock: deps.clock, log: memoryLog() });
+  deps.clock.set(occurredAt);
+  await dispatcher.runOnce();
+  for (const s of RETRY_DELAYS_SECONDS) {
+    deps.clock.advance(s * 1000);
+    await dispatcher.runOnce();
+  }
+  const [row] = await deps.db.query<{ id: string; status: string }>('SELECT id, status FROM webhook_deliveries WHERE event_id = $1', [eventId]);
+  return { id: row?.id ?? '', status: row?.status, dispatcher };
 }

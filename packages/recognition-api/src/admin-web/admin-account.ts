@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '@app/shared';
-import type { AdminRepo } from './admin.repo.js';
-import { hashPassword, parsePasswordHash, verifyPassword } from '@app/admin-web';
+import { type AdminAccountsRepo, hashPassword, parsePasswordHash, verifyPassword } from '@app/admin-web';
 
 /** How the administrator account is provisioned at start-up (config.ts `admin`). */
 export interface AdminAccountOptions {
@@ -24,7 +23,7 @@ export const generatePassword = (): string => randomBytes(14).toString('base64ur
  * Returns the password when it is known to be the current one (for the `npm start` banner), else null.
  */
 export async function ensureAdminAccount(
-  repo: AdminRepo,
+  repo: AdminAccountsRepo,
   clock: Clock,
   o: AdminAccountOptions,
 ): Promise<{ username: string; password: string | null }> {

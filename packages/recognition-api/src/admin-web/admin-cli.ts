@@ -1,9 +1,16 @@
-import { createInterface } from 'node:readline/promises';
-import { AccountLockout, AdminAuthService, AdminError, checkNewPassword, hashPassword, USERNAME_RE } from '@app/admin-web';
-import { randomIds, systemClock } from '@app/shared';
+import {
+  checkNewPassword,
+  cliAuthService,
+  hashPassword,
+  runUserCommand,
+  stdinLine,
+  USERNAME_MESSAGE,
+  USERNAME_RE,
+  withAdminErrors,
+} from '@app/admin-web';
 import { loadRecognitionConfig } from '../config.js';
 import { openRecognitionDb } from '../db.js';
-import { AdminRepo } from './admin.repo.js';
+import { adminAccounts } from './admin-store.js';
 
 const USAGE = [
   'usage: recognition-admin admin hash',
@@ -34,7 +41,7 @@ export async function runAdminCli(
   const flag = (name: string) => (rest.includes(name) ? (rest[rest.indexOf(name) + 1] ?? '') : undefined);
   const needsPassword = cmd === 'hash' || cmd === 'set-password' || cmd === 'create-user';
   const password = needsPassword ? (env.ADMIN_NEW_PASSWORD ?? (await readLine('Новый пароль: '))) : '';
-  try {
+  return withAdminErrors(out, async () => {
     if (needsPassword) checkNewPassword(password);
     if (cmd === 'hash') {
       out(await hashPassword(password));
@@ -43,52 +50,19 @@ export async function runAdminCli(
     const config = loadRecognitionConfig(env);
     const username = cmd === 'set-password' ? (flag('--username') ?? config.admin.username) : (rest[0] ?? '');
     if (cmd !== 'list' && !USERNAME_RE.test(username)) {
-      out('user name: 1-64 of letters, digits, . _ @ -');
+      out(USERNAME_MESSAGE);
       return 2;
     }
     const db = await openRecognitionDb(config);
     try {
-      const auth = new AdminAuthService({
-        repo: new AdminRepo(db),
-        clock: systemClock,
-        ids: randomIds,
-        limits: { idleMs: 0, absoluteMs: 0 },
-        lockout: new AccountLockout(systemClock, 1, 0), // no sign-in here; never consulted
-      });
-      if (cmd === 'set-password') {
-        await auth.setPassword(username, password);
-        out(`password of ${username} set; every session of ${username} has ended`);
-      } else if (cmd === 'create-user') {
-        const role = flag('--role') ?? 'viewer';
-        await auth.createUser(username, password, role);
-        out(`created ${username} (${role})`);
-      } else if (cmd === 'disable' || cmd === 'enable') {
-        await auth.setDisabled(username, cmd === 'disable');
-        out(cmd === 'disable' ? `disabled ${username}; its sessions have ended` : `enabled ${username}`);
-      } else {
-        for (const u of await auth.listUsers())
-          out(`${u.username}\t${u.role}\t${u.disabledAt ? `disabled ${u.disabledAt.toISOString()}` : 'active'}`);
-      }
+      const auth = cliAuthService(adminAccounts(db));
+      if (cmd === 'set-password') await runUserCommand(auth, { kind: 'set-password', username, password }, out);
+      else if (cmd === 'create-user') await runUserCommand(auth, { kind: 'create', username, password, role: flag('--role') ?? 'viewer' }, out);
+      else if (cmd === 'disable' || cmd === 'enable') await runUserCommand(auth, { kind: cmd, username }, out);
+      else await runUserCommand(auth, { kind: 'list' }, out);
       return 0;
     } finally {
       await db.close();
     }
-  } catch (err) {
-    if (err instanceof AdminError) {
-      out(err.message);
-      return err.status === 404 ? 1 : 2;
-    }
-    throw err;
-  }
-}
-
-async function stdinLine(prompt: string): Promise<string> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: false });
-  try {
-    process.stderr.write(prompt);
-    for await (const line of rl) return line;
-    return '';
-  } finally {
-    rl.close();
-  }
+  });
 }

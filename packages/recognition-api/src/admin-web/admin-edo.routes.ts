@@ -24,7 +24,7 @@ export function edoRoutes(app: FastifyInstance, s: AdminServices): void {
     return render(reply, 'edo', await page({ notice }));
   });
 
-  // The operator message of an imported document (issue 24): its card, linked from the document page.
+  // The operator message of an imported document (docs/formalized-upload.md): its card, linked from the document page.
   app.get('/edo/documents/:messageId/:entityId', async (req, reply) => {
     const { messageId, entityId } = req.params as { messageId: string; entityId: string };
     const { card, error } = await s.edo.message(messageId, entityId);

@@ -1,4 +1,4 @@
-import { AccountLockout, AdminAuthService, type AdminSettings } from '@app/admin-web';
+import { AccountLockout, AdminAuditRepo, AdminAuthService, type AdminSettings, AuditLog } from '@app/admin-web';
 import type { Clock, Db, IdSource } from '@app/shared';
 import { CallbacksRepo } from '../callbacks/callbacks.repo.js';
 import { DocumentsRepo } from '../documents/documents.repo.js';
@@ -8,13 +8,11 @@ import type { KeyUsageCounter } from '../keys/key-usage.js';
 import { KeysQueries } from '../keys/keys.queries.js';
 import type { KeysRepo } from '../keys/keys.repo.js';
 import type { FileStore } from '../storage/file-store.js';
-import { AdminAudit } from './admin-audit.js';
-import { AdminAuditRepo } from './admin-audit.repo.js';
 import { AdminDocumentsRepo } from './admin-documents.repo.js';
 import { AdminDocumentsService } from './admin-documents.service.js';
 import { AdminEdoService } from './admin-edo.service.js';
 import { AdminKeysService } from './admin-keys.service.js';
-import { AdminRepo } from './admin.repo.js';
+import { ADMIN_TABLES, adminAccounts } from './admin-store.js';
 
 export { type AdminPanelOptions, type AdminSettings, adminSettings } from '@app/admin-web';
 
@@ -39,7 +37,7 @@ export function createAdminServices(d: {
   /** Wakes an idle worker after a document is queued (as an upload does). */
   onQueued?: () => void;
 }) {
-  const repo = new AdminRepo(d.db);
+  const repo = adminAccounts(d.db);
   const keysQueries = new KeysQueries(d.db);
   /** A failed document back in the queue, its old callback dropped so the new outcome is called back. */
   const retryFailed = async (id: string): Promise<boolean> => {
@@ -64,7 +62,7 @@ export function createAdminServices(d: {
     keys: new AdminKeysService({ keys: d.keys, overview: keysQueries, usage: d.keyUsage, clock: d.clock }),
     keyNames: keysQueries,
     edo: new AdminEdoService({ connection: d.edo.connection, gateway: d.edo.gateway, session: d.edo.session }),
-    audit: new AdminAudit({ repo: new AdminAuditRepo(d.db), clock: d.clock, ids: d.ids }),
+    audit: new AuditLog({ repo: new AdminAuditRepo(d.db, ADMIN_TABLES.audit), clock: d.clock, ids: d.ids }),
     documents: new AdminDocumentsService({ docs: new AdminDocumentsRepo(d.db), files: d.files, deleteDocument: d.deleteDocument, retryFailed }),
     /** A document's completion callback and its attempts, shown on the document page. */
     callbacks: new CallbacksRepo(d.db),

@@ -15,7 +15,7 @@ export function manualCheck(doc: Pick<DocumentRecord, 'confidence' | 'warnings'>
 
 /**
  * The Document record of the API (Spec: Resources, "Document record"). While `queued`/`processing` only the
- * short form `{id, status, document_type, created_at, client_ref}`. Completed adds `source` (ours, issue 24), `completed_at, data,
+ * short form `{id, status, document_type, created_at, client_ref}`. Completed adds `source` (ours, docs/formalized-upload.md), `completed_at, data,
  * confidence, warnings, processing_time_ms` and `manual_check_recommended` (ours); failed adds `source`, `completed_at, processing_time_ms` and `error: {code,
  * message}` (ours). Timestamps are ISO 8601 UTC with `Z`.
  */

@@ -30,7 +30,7 @@ const IdempotencyHeaders = Type.Object({
   'idempotency-key': Type.Optional(
     Type.String({
       description:
-        "ours (issue 27): 1–255 visible ASCII characters, e.g. a UUID. The same key with the same files and parameters within 24 h returns the first request's document and answer instead of creating another",
+        "ours (docs/recognition.md, Idempotency-Key): 1–255 visible ASCII characters, e.g. a UUID. The same key with the same files and parameters within 24 h returns the first request's document and answer instead of creating another",
     }),
   ),
 });
@@ -210,7 +210,7 @@ export function documentsRoutes(root: FastifyInstance, service: DocumentsService
         operationId: 'postDocumentEdoDraft',
         summary: "Post a completed UPD/invoice through the e-document gateway as the seller's formalized draft",
         description:
-          'ours (issue 24): writes the 5.03 seller title (XSD-validated when RECOGNITION_UPD_XSD is set) and posts it as a Diadoc draft (or delayed send) to the organization with the buyer INN/KPP. Confidence below 0.80 needs `checked: true`.',
+          'ours (docs/formalized-upload.md): writes the 5.03 seller title (XSD-validated when RECOGNITION_UPD_XSD is set) and posts it as a Diadoc draft (or delayed send) to the organization with the buyer INN/KPP. Confidence below 0.80 needs `checked: true`.',
         params: DocumentIdParams,
         body: EdoDraftBodySchema,
         response: {

@@ -52,7 +52,7 @@ const SellerFields = {
 const ParticipantId = (description: string) => Type.Optional(Type.String({ pattern: '^[0-9A-Za-z-]{4,46}$', description }));
 
 /**
- * Query of GET /api/v1/documents/{id}/export: `format` json (default), accounting, or upd-xml (ours, issue 24: the
+ * Query of GET /api/v1/documents/{id}/export: `format` json (default), accounting, or upd-xml (ours, docs/formalized-upload.md: the
  * 5.03 seller title, with the sender/recipient EDO participant ids and the signer the paper does not carry).
  */
 export const ExportQuery = Type.Object({
@@ -62,7 +62,7 @@ export const ExportQuery = Type.Object({
   ...SellerFields,
 });
 
-/** Body of POST /api/v1/documents/{id}/edo-draft (ours, issue 24). */
+/** Body of POST /api/v1/documents/{id}/edo-draft (ours, docs/formalized-upload.md). */
 export const EdoDraftBodySchema = Type.Object(
   {
     ...SellerFields,

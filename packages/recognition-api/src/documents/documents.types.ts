@@ -13,7 +13,7 @@ export type DocumentStatus = 'queued' | 'processing' | 'completed' | 'failed';
 export type Priority = 'high' | 'normal' | 'batch';
 
 /**
- * Where a document came from (issue 24): an upload, or an e-document operator entity imported through the
+ * Where a document came from (docs/formalized-upload.md): an upload, or an e-document operator entity imported through the
  * gateway (`messageId`, `entityId` of the operator's message, `boxId` of the configured box). `content` says how
  * it was read: `pages` (images or a PDF, recognised) or `formalized_xml` (an FNS XML file, read exactly).
  */
@@ -54,7 +54,7 @@ export interface DocumentRecord {
   processingTimeMs: number | null;
   errorCode: string | null;
   errorMessage: string | null;
-  /** Absent on records built before issue 24 (tests, tools): an upload of pages. */
+  /** Absent on records built before documents had a source (tests, tools): an upload of pages. */
   source?: DocumentSource;
 }
 

@@ -46,8 +46,8 @@ export interface EdoDraftResult {
 type Org = { Inn?: string; Kpp?: string; FnsParticipantId?: string; FullName?: string; Boxes?: { BoxIdGuid?: string; BoxId?: string }[] };
 
 /**
- * A completed document posted through the gateway as the seller's formalized UPD/invoice draft (issue 24;
- * docs/formalized-upload.md): the recipient is the operator organization with the buyer's INN (and KPP when the
+ * A completed document posted through the gateway as the seller's formalized UPD/invoice draft
+ * (docs/formalized-upload.md): the recipient is the operator organization with the buyer's INN (and KPP when the
  * document has one); the sender must be the configured box's organization (it is the seller's title). Refuses a
  * document below 0.80 confidence unless `checked: true`. The operation id is derived from the document id, so a
  * repeated request returns the draft already posted instead of a second one.

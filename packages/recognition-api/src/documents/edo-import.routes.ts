@@ -26,7 +26,7 @@ const ImportBody = Type.Union([
 const err = (description: string) => ({ ...ErrorBody, description });
 
 /**
- * POST /api/v1/edo/documents/{messageId}/{entityId}/import (ours, issue 24): an operator entity into a document
+ * POST /api/v1/edo/documents/{messageId}/{entityId}/import (ours; docs/formalized-upload.md): an operator entity into a document
  * record of the calling key. Needs both scopes: `edo` (checked by the auth hook for the path) and `recognition`
  * (the record is a recognition document), checked here.
  */

@@ -1,6 +1,5 @@
 import type { Readable } from 'node:stream';
 import type { EdoConnection } from './edo-connection.repo.js';
-import type { SendMode } from './send-mode.js';
 
 /**
  * The e-document operator port (Spec: E-document operator gateway). One adapter today, Kontur.Diadoc
@@ -38,6 +37,15 @@ export interface AttachmentInput {
   CustomDocumentId?: string;
   NeedRecipientSignature?: boolean;
 }
+
+/**
+ * How a message is posted (docs/edo-gateway.md, "Send modes"; Diadoc docs instructions/docsend.rst):
+ * - `signed`: sent to the counterparty now; every document carries `Signature` or `SignWithTestSignature`;
+ * - `delaySend`: Diadoc's «отложенная отправка» (`MessageToPost.DelaySend`): stored among the outbound documents
+ *   as «Требуется подписать и отправить», signed and sent later (e.g. in Diadoc's web interface); no signatures;
+ * - `draft`: a draft (`IsDraft`), not sent and not listed by GetDocuments; no signatures.
+ */
+export type SendMode = 'signed' | 'delaySend' | 'draft';
 
 /** What the adapter posts: the attachments with their defaults applied and the resolved mode (send-mode.ts). */
 export interface SendInput {

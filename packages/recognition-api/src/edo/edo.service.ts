@@ -9,12 +9,13 @@ import type {
   OperatorJson,
   SearchInput,
   SendInput,
+  SendMode,
 } from './edo.port.js';
 import type { EdoSession } from './edo-session.js';
 import { checkHealth, type EdoHealth } from './edo-health.js';
 import * as check from './edo-validate.js';
 import { withDefaultMetadata } from './send-defaults.js';
-import { resolveSendMode, type SendMode } from './send-mode.js';
+import { resolveSendMode } from './send-mode.js';
 
 /** POST /api/v1/edo/documents/send body as it arrives (spec shape plus our optional `Mode`/`IsDraft`). */
 export type SendRequest = Omit<SendInput, 'operationId' | 'mode'> & { Mode?: SendMode; IsDraft?: boolean };

@@ -1,14 +1,5 @@
 import { invalid } from '../errors.js';
-import type { AttachmentInput } from './edo.port.js';
-
-/**
- * How a message is posted (docs/edo-gateway.md, "Send modes"; Diadoc docs instructions/docsend.rst):
- * - `signed`: sent to the counterparty now; every document carries `Signature` or `SignWithTestSignature`;
- * - `delaySend`: Diadoc's «отложенная отправка» (`MessageToPost.DelaySend`): stored among the outbound documents
- *   as «Требуется подписать и отправить», signed and sent later (e.g. in Diadoc's web interface); no signatures;
- * - `draft`: a draft (`IsDraft`), not sent and not listed by GetDocuments; no signatures.
- */
-export type SendMode = 'signed' | 'delaySend' | 'draft';
+import type { AttachmentInput, SendMode } from './edo.port.js';
 
 const signed = (a: AttachmentInput) => Boolean(a.SignedContent.Signature) || a.SignedContent.SignWithTestSignature === true;
 

@@ -7,18 +7,18 @@ import { openTestDb } from '@app/shared/testing';
 import { ensureAdminAccount } from '../../src/admin-web/admin-account.js';
 import { runAdminCli } from '../../src/admin-web/admin-cli.js';
 import { runRecognitionAdmin } from '../../src/cli/recognition-admin.js';
-import { AdminRepo } from '../../src/admin-web/admin.repo.js';
-import { hashPassword, parsePasswordHash, verifyPassword } from '@app/admin-web';
+import { adminAccounts } from '../../src/admin-web/admin-store.js';
+import { type AdminAccountsRepo, hashPassword, parsePasswordHash, verifyPassword } from '@app/admin-web';
 import { loadSessionKey, sessionKeyFile } from '../../src/admin-web/session-key.js';
 import { ConfigError, loadAdminConfig } from '../../src/config.js';
 import { MIGRATIONS_DIR } from '../../src/db.js';
 
 let db: Db;
-let repo: AdminRepo;
+let repo: AdminAccountsRepo;
 const clock = new ManualClock('2026-11-23T09:00:00Z');
 beforeAll(async () => {
   db = await openTestDb(MIGRATIONS_DIR);
-  repo = new AdminRepo(db);
+  repo = adminAccounts(db);
 });
 afterAll(() => db.close());
 
@@ -94,7 +94,7 @@ describe('admin configuration and CLI', () => {
       const { openRecognitionDb } = await import('../../src/db.js');
       const cliDb = await openRecognitionDb({ dataDir: dir });
       try {
-        expect(await verifyPassword('operations password', (await new AdminRepo(cliDb).getUser('ops'))!.passwordHash)).toBe(true);
+        expect(await verifyPassword('operations password', (await adminAccounts(cliDb).getUser('ops'))!.passwordHash)).toBe(true);
       } finally {
         await cliDb.close();
       }

@@ -25,7 +25,7 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? (v[0] ?? '
 const query = (req: FastifyRequest) => (req.query ?? {}) as Record<string, string | undefined>;
 
 /**
- * The chain section (issue 26 item 4, admin only; docs/console-webhooks-chain.md): points with schedule and POS
+ * The chain section (admin only; docs/console-webhooks-chain.md, Chain): points with schedule and POS
  * sync state (refreshing on its own), routes on/off, per-source switches, zones on an SVG map with resolve tried at
  * a location, partner and POS credentials (issued secret shown once; revoke behind a confirmation). Every change
  * is written to the audit log.

@@ -51,7 +51,7 @@ export interface MapResolve {
 export const ageSeconds = (now: Date, at: Date | null): number | null => (at ? Math.max(0, Math.floor((now.getTime() - at.getTime()) / 1000)) : null);
 
 /**
- * The chain in the support console (issue 26, item 4; admin only): points with schedule and sync state, routes on
+ * The chain in the support console (docs/console-webhooks-chain.md, Chain; admin only): points with schedule and sync state, routes on
  * and off, zones on a map with resolve tried at a location, partner and POS credentials, per-source switches.
  * Writes go through the owning repositories with the rules of `delivery-operator` (operator.service.ts); refusals
  * are AdminError (422 for a form, 404 for something that does not exist).

@@ -1,5 +1,5 @@
 /**
- * The zones map of the support console as plain inline SVG (issue 26, item 4): no tile server and no map library.
+ * The zones map of the support console as plain inline SVG (docs/console-webhooks-chain.md, Chain): no tile server and no map library.
  * A local equirectangular projection around the middle latitude of what is drawn: x = lon·cos(lat₀), y = −lat,
  * scaled to fit the box. Good to a few metres across a city, which is all a support desk needs to see which
  * zone a point falls in. The inverse (`frame`) lets the page's script turn a click into latitude and longitude.

@@ -1,4 +1,4 @@
-import { AdminError, formError } from '@app/admin-web';
+import { AdminError, type AuditEntry, type AuditLog, formError } from '@app/admin-web';
 import type { Clock, Db } from '@app/shared';
 import { ApiError, OperatorError } from '../../errors.js';
 import { normalisePhone, type PhoneHasher } from '../../guests/phone.js';
@@ -6,8 +6,7 @@ import { type LegRecord, LegsRepo } from '../../holds/legs.repo.js';
 import { canTransition } from '../../orders/order-states.js';
 import type { OrderSupportService } from '../../orders/order-support.js';
 import { type OrderRecord, OrdersRepo } from '../../orders/orders.repo.js';
-import { AUDIT_LABELS, type ConsoleAudit } from '../console-audit.js';
-import type { ConsoleAuditEntry } from '../console-audit.repo.js';
+import { AUDIT_LABELS } from '../console-audit.js';
 import type { ConsoleOrdersRepo, OrderHistoryRow, OrderListRow, OrderSearch, OrderWebhookRow, ReviewClose } from './console-orders.repo.js';
 
 /** The actions the console offers on an order (each one a support move of the spec's state table). */
@@ -32,7 +31,7 @@ export interface OrderDetail {
   webhooks: OrderWebhookRow[];
   history: OrderHistoryRow[];
   review: ReviewClose | null;
-  audit: ConsoleAuditEntry[];
+  audit: AuditEntry[];
   timeline: TimelineEntry[];
   actions: OrderAction[];
 }
@@ -41,7 +40,7 @@ export interface OrderDetail {
 export const maskPhone = (p: string | null): string => (p && /^\+7\d{10}$/.test(p) ? `+7 ${p.slice(2, 5)} ***-**-${p.slice(10)}` : p ? '***' : '—');
 
 /**
- * The console's orders (issue 26 item 2; docs/console.md): the queue of what needs a person, search, the order's
+ * The console's orders (docs/console.md, Orders): the queue of what needs a person, search, the order's
  * page, and support's actions. Every state move goes through OrderSupportService (the transition table, the hold
  * settlement and the `order.state_changed` webhook), every action is audited.
  */
@@ -52,7 +51,7 @@ export class ConsoleOrdersService {
       clock: Clock;
       repo: ConsoleOrdersRepo;
       support: OrderSupportService;
-      audit: ConsoleAudit;
+      audit: AuditLog;
       phones: PhoneHasher;
     },
   ) {}
@@ -176,7 +175,7 @@ function timeline(
   webhooks: OrderWebhookRow[],
   history: OrderHistoryRow[],
   review: ReviewClose | null,
-  audit: ConsoleAuditEntry[],
+  audit: AuditEntry[],
 ): TimelineEntry[] {
   const t: TimelineEntry[] = [{ at: o.createdAt, kind: 'created', text: `Заказ принят от источника ${o.source} (точка ${o.pointId})` }];
   const delivery = new Map(webhooks.map((w) => [w.eventId, w.status]));

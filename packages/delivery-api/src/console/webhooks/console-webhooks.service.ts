@@ -44,7 +44,7 @@ const CONFIG_MESSAGES: Record<WebhookConfigErrorCode, string> = {
 };
 
 /**
- * Webhooks in the support console (issue 26, item 3; spec: Events, Delivery and retries, Configuration): endpoints
+ * Webhooks in the support console (docs/console-webhooks-chain.md, Webhooks; spec: Events, Delivery and retries, Configuration): endpoints
  * per source with their recent deliveries and attempts, dead deliveries and their replay, URL change and secret
  * rotation. Replays go through the outbox's requeue (eventId and body kept; the receiver de-duplicates by eventId),
  * so the dispatcher sends them on its next pass. Refusals are AdminError (422 form errors, 404 unknown things).

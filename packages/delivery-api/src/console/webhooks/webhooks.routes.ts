@@ -20,7 +20,7 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? (v[0] ?? '
 const sourcePath = (p: Params) => `${W}/${encodeURIComponent(p.tenant)}/${encodeURIComponent(p.source)}`;
 
 /**
- * The webhooks section (issue 26 item 3; docs/console-webhooks-chain.md). Support and admin see every source's
+ * The webhooks section (docs/console-webhooks-chain.md, Webhooks). Support and admin see every source's
  * endpoint, recent deliveries with their attempts, and replay dead ones (one, a selection, or since a time);
  * only admin changes the URL or rotates the secret. A new secret is shown once: it rides in the session to the
  * one GET after the POST (Post/Redirect/Get) and is then dropped. Every change is written to the audit log.
