@@ -45,7 +45,7 @@ const notFound = { 404: { ...ErrorBody, description: 'NOT_FOUND: no such documen
 
 /**
  * The 200 answer of `export`, one media type per format: JSON for `json`/`accounting` (Spec: GET
- * /api/v1/documents/{id}/export), the FNS seller title as windows-1251 bytes for `upd-xml` (ours, issue 24). Fastify
+ * /api/v1/documents/{id}/export), the FNS seller title as windows-1251 bytes for `upd-xml` (ours, docs/formalized-upload.md). Fastify
  * picks the serializer by the reply's media type; the XML is a Buffer and is sent as it is.
  */
 const ExportResponse = {

@@ -132,7 +132,7 @@ export class DocumentsService {
   }
 
   /**
-   * POST /recognize with one formalized XML file (issue 24, docs/formalized-upload.md): read exactly, stored
+   * POST /recognize with one formalized XML file (docs/formalized-upload.md): read exactly, stored
    * completed with confidence 1.00 and `source: {kind: 'upload', content: 'formalized_xml'}`, answered 200 with the
    * result whatever the priority (nothing is left to wait for); the callback, if asked for, is scheduled with the row.
    * The file is kept as received (`<id>/source.xml`) for the panel's download of the original.
@@ -265,7 +265,7 @@ export class DocumentsService {
   }
 
   /**
-   * GET /api/v1/documents/{id}/export?format=upd-xml (ours, issue 24): the completed document as the 5.03 seller
+   * GET /api/v1/documents/{id}/export?format=upd-xml (ours, docs/formalized-upload.md): the completed document as the 5.03 seller
    * title (windows-1251), XSD-validated when RECOGNITION_UPD_XSD is set. The EDO participant ids and the signer
    * come from the query; fields the document does not carry are left out (documents/upd-export.ts).
    * @throws ApiError NOT_FOUND, DOCUMENT_NOT_READY, VALIDATION_ERROR (query, a ТОРГ-12, data the format needs,

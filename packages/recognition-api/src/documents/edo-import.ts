@@ -63,7 +63,7 @@ async function readLimited(body: Readable, limit: number): Promise<Buffer | null
 }
 
 /**
- * Import of an e-document operator entity into a document record (issue 24; docs/formalized-upload.md). The
+ * Import of an e-document operator entity into a document record (docs/formalized-upload.md). The
  * content is fetched through the gateway's port: a formalized XML (UPD / invoice seller title) is read exactly and
  * stored completed (confidence 1.00), its file kept as received; anything else (a scan as PDF or image) is checked like an upload and queued
  * for the recognition engine. The record is the calling key's, with `source: {kind: 'edo', messageId, entityId,

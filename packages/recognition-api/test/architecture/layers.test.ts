@@ -49,11 +49,7 @@ const RANK: Record<string, number> = {
 const SHARED_ROOT_FILES = new Set(['errors.ts']);
 
 /** Known upward imports, each with why it stays (docs/architecture.md, "Known exceptions"). */
-const KNOWN_UPWARD = [
-  // The PDF check counts pages against the spec's per-request image limit, which the upload module owns (engine/ is
-  // outside this change; the limit belongs in the engine or the contract).
-  'engine/pdf-check.ts → documents/multipart-upload.ts',
-];
+const KNOWN_UPWARD: string[] = [];
 /** Known cycles between units (the known upward imports left out, so they do not show twice). */
 const KNOWN_CYCLES: string[] = [];
 /** Known cycles between files. */
