@@ -41,7 +41,7 @@ beforeEach(async () => {
   await h.db.query('DELETE FROM documents');
 });
 
-const newSender = () => new CallbackSender({ repo: h.services.callbacks, http, clock, scheduler: sched });
+const newSender = () => new CallbackSender({ repo: h.services.callbacks, secrets: h.services.keys, http, clock, scheduler: sched });
 /** Uploads and processes a document (with callback_url unless `withCallback` is false); resolves its id. */
 async function completedDoc(withCallback = true): Promise<string> {
   const res = await h.app.inject({
@@ -106,7 +106,7 @@ describe('every callback is signed', () => {
     await until(() => http.posts.length === 1);
     const { body, headers } = http.posts[0]!;
     const keyId = (await h.db.query<{ api_key_id: string }>('SELECT api_key_id FROM documents WHERE id = $1', [id]))[0]!.api_key_id;
-    const secret = (await h.services.callbacks.secretFor(keyId))!;
+    const secret = (await h.services.keys.secretFor(keyId))!;
     expect(() => verifyCallback(secret, headers, body, Math.floor(clock.now().getTime() / 1000))).not.toThrow();
     http.posts[0]!.answer(204);
     await s.settled();
@@ -119,7 +119,7 @@ describe('every callback is signed', () => {
     const s = newSender();
     await s.runOnce();
     await until(() => http.posts.length === 1);
-    const secret = (await h.services.callbacks.secretFor(keyId))!;
+    const secret = (await h.services.keys.secretFor(keyId))!;
     expect(secret).toMatch(/^whsec_/);
     expect(() => verifyCallback(secret, http.posts[0]!.headers, http.posts[0]!.body, Math.floor(clock.now().getTime() / 1000))).not.toThrow();
     http.posts[0]!.answer(200);

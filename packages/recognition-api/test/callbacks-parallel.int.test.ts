@@ -72,7 +72,7 @@ describe('callbacks are delivered in parallel and signed', () => {
     const a = await upload(h.keyA, hangingUrl);
     const b = await upload(h.keyB, goodUrl);
     await workAll();
-    const sender = new CallbackSender({ repo: h.services.callbacks, http, clock: h.clock });
+    const sender = new CallbackSender({ repo: h.services.callbacks, secrets: h.services.keys, http, clock: h.clock });
     const t0 = Date.now();
     expect(await sender.runOnce()).toBe(true);
     for (let i = 0; i < 200 && (received.length === 0 || hangingHits === 0); i++) await new Promise((r) => setTimeout(r, 5));
@@ -92,12 +92,12 @@ describe('callbacks are delivered in parallel and signed', () => {
 
   it('signs with the owner key secret in the Standard Webhooks form; the id is the delivery id', async () => {
     const sig = received[0]!;
-    const secret = (await h.services.callbacks.secretFor(await keyIdOf('B')))!;
+    const secret = (await h.services.keys.secretFor(await keyIdOf('B')))!;
     expect(secret).toMatch(/^whsec_/);
     expect(sig.headers['webhook-id']).toMatch(/^cb_/);
     expect(Number(sig.headers['webhook-timestamp'])).toBe(Math.floor(h.clock.now().getTime() / 1000));
     expect(() => verifyCallback(secret, sig.headers as Record<string, string>, sig.body, Number(sig.headers['webhook-timestamp']))).not.toThrow();
-    const otherSecret = (await h.services.callbacks.secretFor(await keyIdOf('A')))!;
+    const otherSecret = (await h.services.keys.secretFor(await keyIdOf('A')))!;
     expect(() => verifyCallback(otherSecret, sig.headers as Record<string, string>, sig.body, Number(sig.headers['webhook-timestamp']))).toThrow(
       /no signature matches/,
     );
@@ -110,7 +110,13 @@ describe('callbacks are delivered in parallel and signed', () => {
     await workAll();
     hangingHits = 0;
     received.length = 0;
-    const sender = new CallbackSender({ repo: h.services.callbacks, http, clock: h.clock, limits: { total: 4, perKey: 2 } });
+    const sender = new CallbackSender({
+      repo: h.services.callbacks,
+      secrets: h.services.keys,
+      http,
+      clock: h.clock,
+      limits: { total: 4, perKey: 2 },
+    });
     for (let i = 0; i < 5; i++) await sender.runOnce();
     for (let i = 0; i < 200 && (received.length === 0 || hangingHits < 2); i++) await new Promise((r) => setTimeout(r, 5));
     expect(hangingHits).toBe(2);

@@ -44,7 +44,7 @@ beforeEach(() => {
 
 /** A fresh sender (= a restarted process) whose runOnce also waits for the deliveries it started. */
 const sender = () => {
-  const s = new CallbackSender({ repo: new CallbacksRepo(h.db), http, clock: h.clock });
+  const s = new CallbackSender({ repo: new CallbacksRepo(h.db), secrets: h.services.keys, http, clock: h.clock });
   return {
     runOnce: async () => {
       const started = await s.runOnce();

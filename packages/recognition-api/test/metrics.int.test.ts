@@ -59,7 +59,7 @@ const upload = async (priority: 'normal' | 'batch', pages = 1, callback = true) 
 };
 const work = () => runWorkerStep({ queue: h.services.queue, processor: h.services.processor, clock: h.clock });
 const deliver = async () => {
-  const s = new CallbackSender({ repo: new CallbacksRepo(h.db), http, clock: h.clock, metrics: h.services.metrics });
+  const s = new CallbackSender({ repo: new CallbacksRepo(h.db), secrets: h.services.keys, http, clock: h.clock, metrics: h.services.metrics });
   await s.runOnce();
   await s.settled();
 };

@@ -29,6 +29,14 @@ export const CALLBACK_MAX_ATTEMPTS = CALLBACK_RETRY_DELAYS_MS.length + 1;
 export const CALLBACK_LIMITS = { total: 32, perKey: 4 };
 
 /**
+ * Where a callback's signing secret comes from: its key's, else its document's key's, created when missing; null when
+ * neither exists any more. Implemented by keys/ `KeysRepo`, which owns `api_keys`.
+ */
+export interface CallbackSecrets {
+  signingSecret(cb: Pick<CallbackRecord, 'apiKeyId' | 'documentId'>, fresh: string): Promise<string | null>;
+}
+
+/**
  * Delivers due callbacks in parallel (docs/decisions.md "Parallel callback sender"): each {@link runOnce} claims due rows, at most one per
  * key per call and none of a key already at its cap, and starts them without waiting, so a slow or unreachable
  * receiver of one key never delays another key's callbacks. Each POST carries the Standard Webhooks headers
@@ -42,6 +50,8 @@ export class CallbackSender {
   constructor(
     private readonly deps: {
       repo: CallbacksRepo;
+      /** The signing secret of a callback's key (keys/ owns `api_keys`; KeysRepo fits). */
+      secrets: CallbackSecrets;
       http: CallbackHttp;
       clock: Clock;
       log?: (msg: string, extra: object) => void;
@@ -94,7 +104,7 @@ export class CallbackSender {
     let error: string | null = null;
     try {
       const body = JSON.stringify(cb.payload);
-      const secret = await repo.signingSecret(cb, newCallbackSecret());
+      const secret = await this.deps.secrets.signingSecret(cb, newCallbackSecret());
       if (!secret) throw new Error('the document and its API key no longer exist');
       const headers = callbackHeaders(secret, cb.id, Math.floor(clock.now().getTime() / 1000), body);
       const res = await Promise.race([

@@ -111,26 +111,6 @@ export class CallbacksRepo {
     return rows.map(toRecord);
   }
 
-  /** The callback secret of a key, or null when the key has none (tests, support). */
-  async secretFor(apiKeyId: string): Promise<string | null> {
-    const rows = await this.db.query<{ callback_secret: string | null }>('SELECT callback_secret FROM api_keys WHERE id = $1', [apiKeyId]);
-    return rows[0]?.callback_secret ?? null;
-  }
-
-  /**
-   * The secret a callback is signed with: its key's, else (a row without a key) its document's key's. A key
-   * without a secret gets one here (never shown; `recognition-admin keys callback-secret` rotates and prints it), so every
-   * callback is signed (docs/decisions.md "Callback delivery"). Null only when neither the key nor the document exists any more.
-   */
-  async signingSecret(cb: Pick<CallbackRecord, 'apiKeyId' | 'documentId'>, fresh: string): Promise<string | null> {
-    const rows = await this.db.query<{ callback_secret: string | null }>(
-      `UPDATE api_keys SET callback_secret = coalesce(callback_secret, $3)
-       WHERE id = coalesce($1, (SELECT api_key_id FROM documents WHERE id = $2)) RETURNING callback_secret`,
-      [cb.apiKeyId, cb.documentId, fresh],
-    );
-    return rows[0]?.callback_secret ?? null;
-  }
-
   /**
    * Records one POST of the sender holding `claim` and moves the row (delivered / next attempt at `nextAt` /
    * failed for good) in one statement; false, and nothing written, when that sender no longer holds the row

@@ -1,5 +1,5 @@
 import { Poller, type Clock } from '@app/shared';
-import { CallbackSender } from '../callbacks/callback-sender.js';
+import { CallbackSender, type CallbackSecrets } from '../callbacks/callback-sender.js';
 import { UndiciCallbackHttp } from '../callbacks/callback-http.js';
 import type { CallbacksRepo } from '../callbacks/callbacks.repo.js';
 import type { RecognitionMetrics } from '../http/metrics.js';
@@ -24,6 +24,8 @@ export interface LoopServices {
   queue: QueueRepo;
   processor: DocumentProcessor;
   callbacks: CallbacksRepo;
+  /** The callbacks' signing secrets (the app's KeysRepo). */
+  keys: CallbackSecrets;
   metrics: RecognitionMetrics;
   imageRetention: Sweep;
   orphanFiles: Sweep;
@@ -80,6 +82,7 @@ export function startBackgroundLoops(o: BackgroundLoopsOptions): BackgroundLoops
   // Deliveries run in parallel; when one ends, the poller looks for more at once instead of after its idle pause.
   const callbackSender: CallbackSender = new CallbackSender({
     repo: services.callbacks,
+    secrets: services.keys,
     http,
     clock,
     log,

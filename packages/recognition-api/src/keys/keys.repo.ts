@@ -106,6 +106,26 @@ export class KeysRepo {
     return rows[0] ?? null;
   }
 
+  /** The callback secret of a key, or null when the key has none (tests, support). */
+  async secretFor(apiKeyId: string): Promise<string | null> {
+    const rows = await this.db.query<{ callback_secret: string | null }>('SELECT callback_secret FROM api_keys WHERE id = $1', [apiKeyId]);
+    return rows[0]?.callback_secret ?? null;
+  }
+
+  /**
+   * The secret a callback is signed with: its key's, else (a row without a key) its document's key's. A key
+   * without a secret gets one here (never shown; `recognition-admin keys callback-secret` rotates and prints it), so every
+   * callback is signed (docs/decisions.md "Callback delivery"). Null only when neither the key nor the document exists any more.
+   */
+  async signingSecret(cb: { apiKeyId: string | null; documentId: string }, fresh: string): Promise<string | null> {
+    const rows = await this.db.query<{ callback_secret: string | null }>(
+      `UPDATE api_keys SET callback_secret = coalesce(callback_secret, $3)
+       WHERE id = coalesce($1, (SELECT api_key_id FROM documents WHERE id = $2)) RETURNING callback_secret`,
+      [cb.apiKeyId, cb.documentId, fresh],
+    );
+    return rows[0]?.callback_secret ?? null;
+  }
+
   /** Replaces the scopes of a key (by id); false when there is no such key. */
   async setScopes(id: string, scopes: ApiScope[]): Promise<boolean> {
     return (await this.db.query('UPDATE api_keys SET scopes = $2 WHERE id = $1 RETURNING id', [id, scopes])).length > 0;

@@ -41,7 +41,7 @@ describe('admin panel: a document page shows its callback', () => {
     const before = await c.get(`/admin/documents/${id}`);
     expect(before.body).toContain('Обратный вызов');
     expect(before.body).toContain('Попыток отправки ещё не было.');
-    const sender = new CallbackSender({ repo: h.services.callbacks, http: answering([502]), clock: h.clock });
+    const sender = new CallbackSender({ repo: h.services.callbacks, secrets: h.services.keys, http: answering([502]), clock: h.clock });
     await sender.runOnce();
     await sender.settled();
     const res = await c.get(`/admin/documents/${id}`);
@@ -78,7 +78,7 @@ describe('admin panel: a document page shows its callback', () => {
     expect((await c.get(early.headers.location as string)).body).toContain('ещё доставляется');
     expect((await h.services.callbacks.history(id))?.series).toBe(1);
 
-    const sender = new CallbackSender({ repo: h.services.callbacks, http: answering([200]), clock: h.clock });
+    const sender = new CallbackSender({ repo: h.services.callbacks, secrets: h.services.keys, http: answering([200]), clock: h.clock });
     await sender.runOnce();
     await sender.settled();
     const delivered = await c.get(`/admin/documents/${id}`);
@@ -107,7 +107,7 @@ describe('admin panel: a document page shows its callback', () => {
       })
     ).json().id;
     await drainQueue();
-    const sender = new CallbackSender({ repo: h.services.callbacks, http: answering([200]), clock: h.clock });
+    const sender = new CallbackSender({ repo: h.services.callbacks, secrets: h.services.keys, http: answering([200]), clock: h.clock });
     await sender.runOnce();
     await sender.settled();
     const res = await c.post(`/admin/documents/${id}/callback-resend`, {}, { csrf: false });

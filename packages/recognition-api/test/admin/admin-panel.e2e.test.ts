@@ -227,7 +227,12 @@ describe('admin panel in Chromium', () => {
     });
     expect(res.statusCode).toBe(200);
     const id = res.json().id as string;
-    const sender = new CallbackSender({ repo: e.h.services.callbacks, http: { postJson: async () => ({ status: 200 }) }, clock: e.clock });
+    const sender = new CallbackSender({
+      repo: e.h.services.callbacks,
+      secrets: e.h.services.keys,
+      http: { postJson: async () => ({ status: 200 }) },
+      clock: e.clock,
+    });
     await sender.runOnce();
     await sender.settled();
     await page.goto(`${base}/admin/documents/${id}`);
