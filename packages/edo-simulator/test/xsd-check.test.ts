@@ -13,8 +13,9 @@ const ids = new SequentialIds();
 beforeAll(async () => {
   sim = await startEdoSimulator({ clock: new ManualClock('2026-11-23T09:00:00Z'), ids, updXsd: MINI });
   const form = { grant_type: 'refresh_token', refresh_token: sim.refreshToken, client_id: sim.clientId, client_secret: sim.clientSecret };
-  bearer = ((await (await fetch(`${sim.issuerUrl}/connect/token`, { method: 'POST', body: new URLSearchParams(form) })).json()) as { access_token: string })
-    .access_token;
+  bearer = (
+    (await (await fetch(`${sim.issuerUrl}/connect/token`, { method: 'POST', body: new URLSearchParams(form) })).json()) as { access_token: string }
+  ).access_token;
 });
 afterAll(async () => sim.close());
 
@@ -69,7 +70,11 @@ describe('edo-simulator: the XSD check of posted UPD/invoice 5.03', () => {
     const res = await post(upd((x) => x.replace(' Функция="СЧФДОП"', '')));
     expect(res.status).toBe(400);
     expect(await res.text()).toMatch(/attribute 'Функция' is required/);
-    const inv = await post(upd((x) => x.replace('<ТаблСчФакт>', '<Лишний/><ТаблСчФакт>')), 'Invoice', 'invoice_05_03_01');
+    const inv = await post(
+      upd((x) => x.replace('<ТаблСчФакт>', '<Лишний/><ТаблСчФакт>')),
+      'Invoice',
+      'invoice_05_03_01',
+    );
     expect(inv.status).toBe(400);
     expect(await inv.text()).toMatch(/Лишний/);
   });
@@ -92,7 +97,9 @@ describe('edo-simulator: the XSD check of posted UPD/invoice 5.03', () => {
   });
 
   it('refuses to start with a schema path that is not an absolute path of a file', async () => {
-    await expect(startEdoSimulator({ updXsd: '/nonexistent/upd.xsd' })).rejects.toThrow(/"\/nonexistent\/upd\.xsd" is not an absolute path of a file/);
+    await expect(startEdoSimulator({ updXsd: '/nonexistent/upd.xsd' })).rejects.toThrow(
+      /"\/nonexistent\/upd\.xsd" is not an absolute path of a file/,
+    );
     await expect(startEdoSimulator({ updXsd: 'fixtures/upd-mini.xsd' })).rejects.toThrow(/EDO_SIMULATOR_UPD_XSD/);
   });
 });

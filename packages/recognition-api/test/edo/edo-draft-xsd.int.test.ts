@@ -36,13 +36,19 @@ describe('edo-draft with the simulator checking posted UPDs against an XSD', () 
   it('the check runs in the flow: a line the schema refuses (item name over 1000 characters) is refused and not stored', async () => {
     const before = { docs: e.sim.state.documents.length, events: e.sim.state.events.length };
     const long = paperData(e, { items: [makeItem({ name: `Плитка ${'к'.repeat(1000)}` })] });
-    long.totals = { amount_without_nds: long.items[0]!.amount_without_nds, nds_amount: long.items[0]!.nds_amount, amount_with_nds: long.items[0]!.amount_with_nds };
+    long.totals = {
+      amount_without_nds: long.items[0]!.amount_without_nds,
+      nds_amount: long.items[0]!.nds_amount,
+      amount_with_nds: long.items[0]!.amount_with_nds,
+    };
     const id = await recognisedPaper(e, long);
     const res = await e.inject('POST', `/api/v1/documents/${id}/edo-draft`, { key: e.keys.both, body: SIGNER });
     // The gateway passes the operator's 400 on as 422 EDO_BAD_REQUEST with Diadoc's code and text.
     expect(res.statusCode).toBe(422);
     expect(res.json().error.code).toBe('EDO_BAD_REQUEST');
-    expect(res.json().error.message).toMatch(/Diadoc answered 400 InvalidXml: .*not valid against the format's XSD: line \d+: Element 'СведТов', attribute 'НаимТов': \[facet 'maxLength'\]/);
+    expect(res.json().error.message).toMatch(
+      /Diadoc answered 400 InvalidXml: .*not valid against the format's XSD: line \d+: Element 'СведТов', attribute 'НаимТов': \[facet 'maxLength'\]/,
+    );
     expect(e.sim.requests.at(-1)).toBe('POST /V3/PostMessage');
     expect(e.sim.state.documents.length).toBe(before.docs);
     expect(e.sim.state.events.length).toBe(before.events);
