@@ -1,4 +1,4 @@
-import { startEdoSimulator, type RunningEdoSimulator } from '@app/edo-simulator';
+import { startEdoSimulator, updXsdFromEnv, type RunningEdoSimulator } from '@app/edo-simulator';
 import { simulatorUpdWriter, type EdoConnectionAdmin } from '@app/recognition-api';
 
 const isLocal = (url: string) => ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname);
@@ -13,7 +13,9 @@ export async function startEdoDemo(
   opts: { port?: number; log?: (msg: string) => void } = {},
 ): Promise<{ sim: RunningEdoSimulator; usesSimulator: boolean; close(): Promise<void> }> {
   // The seeded UPDs/invoices are the real 5.03 seller title, written by the recognition API's writer.
-  const sim = await startEdoSimulator({ port: opts.port ?? 0, writeFormalized: simulatorUpdWriter });
+  // With the official schema configured (EDO_SIMULATOR_UPD_XSD, else RECOGNITION_UPD_XSD), the simulator checks
+  // posted UPD/invoice drafts against it as Diadoc checks a formalized document.
+  const sim = await startEdoSimulator({ port: opts.port ?? 0, writeFormalized: simulatorUpdWriter, updXsd: updXsdFromEnv() });
   const current = await admin.show().catch(() => null);
   const usesSimulator = !current || isLocal(current.apiBaseUrl);
   if (usesSimulator) {

@@ -6,6 +6,7 @@ import { buildDiadocApp } from './http/app.js';
 import type { SimState } from './model.js';
 import { SimIdentityProvider } from './oidc.js';
 import { seedState } from './seed.js';
+import { checkUpdXsdPath } from './xsd-check.js';
 
 export { Faults, type Fault, type FaultKind } from './faults.js';
 export { SimIdentityProvider, DIADOC_SCOPE } from './oidc.js';
@@ -27,6 +28,20 @@ export interface StartEdoSimulatorOptions {
   clientSecret?: string;
   /** Writes the seeded UPDs/invoices as the FNS 5.03 seller title (the recognition API's writer); default the simulator's sketch. */
   writeFormalized?: FormalizedWriter;
+  /**
+   * Absolute path of the XSD of the UPD/invoice seller title 5.03 (officially ON_NSCHFDOPPR_1_997_01_05_03_05.xsd,
+   * not in the repository): when set, PostMessage checks each posted UniversalTransferDocument/Invoice 5.03
+   * (root `Файл ВерсФорм="5.03"`, `КНД="1115131"`) against it with xmllint and refuses an invalid one with 400
+   * `InvalidXml`, storing nothing. Unset: no check. `npm start` and main.ts take EDO_SIMULATOR_UPD_XSD, else
+   * RECOGNITION_UPD_XSD ({@link updXsdFromEnv}).
+   * @throws at start when it is not an absolute path of an existing file
+   */
+  updXsd?: string;
+}
+
+/** The schema of the simulator's check from the environment: EDO_SIMULATOR_UPD_XSD, else RECOGNITION_UPD_XSD, else none. */
+export function updXsdFromEnv(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env.EDO_SIMULATOR_UPD_XSD?.trim() || env.RECOGNITION_UPD_XSD?.trim() || undefined;
 }
 
 /** A running simulator: the Diadoc API and its identity provider, with ready-made connection values. */
@@ -53,6 +68,7 @@ export interface RunningEdoSimulator {
 
 /** Starts the Diadoc simulator with its seeded box (see seed.ts) and identity provider. */
 export async function startEdoSimulator(opts: StartEdoSimulatorOptions = {}): Promise<RunningEdoSimulator> {
+  if (opts.updXsd) checkUpdXsdPath(opts.updXsd);
   const host = opts.host ?? '127.0.0.1';
   const clock = opts.clock ?? systemClock;
   const clientId = opts.clientId ?? 'edo-simulator-client';
@@ -63,7 +79,7 @@ export async function startEdoSimulator(opts: StartEdoSimulatorOptions = {}): Pr
   const faults = new Faults();
   const requests: string[] = [];
   const requestUrls: string[] = [];
-  const app = buildDiadocApp({ state, clock, ids: opts.ids ?? randomIds, idp, requests, requestUrls }, faults);
+  const app = buildDiadocApp({ state, clock, ids: opts.ids ?? randomIds, idp, requests, requestUrls, updXsd: opts.updXsd }, faults);
   await app.listen({ port: opts.port ?? 0, host });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : opts.port;

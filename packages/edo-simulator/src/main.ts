@@ -1,7 +1,7 @@
-import { startEdoSimulator } from './index.js';
+import { startEdoSimulator, updXsdFromEnv } from './index.js';
 
 /** `npm start -w packages/edo-simulator`: runs the simulator alone and prints the connection values. */
-const sim = await startEdoSimulator({ port: Number(process.env.EDO_SIMULATOR_PORT ?? 0) });
+const sim = await startEdoSimulator({ port: Number(process.env.EDO_SIMULATOR_PORT ?? 0), updXsd: updXsdFromEnv() });
 console.log(
   JSON.stringify(
     {

@@ -7,6 +7,7 @@ import type { SimDocument } from './model.js';
 import { messageJson } from './render.js';
 import { decodeXml } from './xml.js';
 import { ddmmyyyy, ticksOf } from './ticks.js';
+import { checkAgainstUpdXsd, isUpd503 } from './xsd-check.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -21,6 +22,9 @@ function bytes(v: unknown, field: string, required: boolean): Buffer | null {
   return Buffer.from(v, 'base64');
 }
 
+/** A checked attachment before it gets its ids: where it was in the request, whether the UPD schema applies. */
+type Unsaved = SimDocument & { field: string; upd503: boolean; signed: boolean };
+
 /** The one document of an attachment, checked as Diadoc checks it (type, version, content, signature, metadata). */
 function attachment(
   ctx: SimContext,
@@ -28,8 +32,7 @@ function attachment(
   i: number,
   to: SimDocument['counteragent'],
   flags: { isDraft: boolean; delaySend: boolean },
-  messageId: string,
-): SimDocument {
+): Unsaved {
   const { isDraft, delaySend } = flags;
   const f = `DocumentAttachments[${i}]`;
   if (!isObj(a)) throw badRequest(`${f} must be an object`);
@@ -52,6 +55,7 @@ function attachment(
   let number = metadata.find((m) => m.Key === 'DocumentNumber')?.Value ?? '';
   let date = metadata.find((m) => m.Key === 'DocumentDate')?.Value ?? ddmmyyyy(now);
   let fileName = metadata.find((m) => m.Key === 'FileName')?.Value;
+  let upd503 = false;
   if (a.TypeNamedId === 'Nonformalized') {
     if (!fileName) throw badRequest(`${f}.Metadata: FileName is required for Nonformalized documents`, 'MetadataRequired');
   } else {
@@ -66,12 +70,16 @@ function attachment(
       id = /ИдФайл="([^"]+)"/.exec(xml);
     if (!n || !d) throw badRequest(`${f}.SignedContent.Content is not a valid ${a.TypeNamedId} XML (НомерДок/ДатаДок missing)`, 'InvalidXml');
     [number, date, fileName] = [n[1]!, d[1]!, fileName ?? `${id?.[1] ?? 'document'}.xml`];
+    upd503 = isUpd503(a.TypeNamedId, xml);
   }
   const ticks = ticksOf(now, 0);
   return {
-    messageId,
-    entityId: ctx.ids.uuid(),
-    signatureEntityId: signature || sc.SignWithTestSignature ? ctx.ids.uuid() : null,
+    field: f,
+    upd503,
+    signed: Boolean(signature || sc.SignWithTestSignature),
+    messageId: '',
+    entityId: '',
+    signatureEntityId: null,
     direction: 'Outbound',
     counteragent: to,
     typeNamedId: a.TypeNamedId,
@@ -101,7 +109,7 @@ function attachment(
  * DelaySend}`; a DelaySend document is stored unsigned among the outbound ones, waiting for the sender's signature.
  * `operationId` (default: MD5 of the body) makes it idempotent: a repeat returns the message already created.
  */
-export function postMessage(ctx: SimContext, body: unknown, operationId?: string): SimDocument[] {
+export async function postMessage(ctx: SimContext, body: unknown, operationId?: string): Promise<SimDocument[]> {
   if (!isObj(body)) throw badRequest('Request body must be a MessageToPost JSON object');
   const opId = operationId ?? createHash('md5').update(JSON.stringify(body)).digest('hex');
   const known = ctx.state.operations.get(opId);
@@ -115,10 +123,22 @@ export function postMessage(ctx: SimContext, body: unknown, operationId?: string
     throw new DiadocError(409, 'CounteragentRequired', 'The recipient accepts documents only from its counteragents');
   const list = body.DocumentAttachments;
   if (!Array.isArray(list) || list.length === 0 || list.length > 40) throw badRequest('DocumentAttachments must hold 1 to 40 documents');
-  const messageId = ctx.ids.uuid();
   if (body.IsDraft === true && body.DelaySend === true) throw badRequest('IsDraft and DelaySend cannot be combined');
   const flags = { isDraft: body.IsDraft === true, delaySend: body.DelaySend === true };
-  const docs = list.map((a, i) => attachment(ctx, a, i, to, flags, messageId));
+  const checked = list.map((a, i) => attachment(ctx, a, i, to, flags));
+  // The XSD check runs before any id is drawn or anything stored: a refused message leaves no trace.
+  const xsd = ctx.updXsd;
+  if (xsd) for (const c of checked) if (c.upd503) await checkAgainstUpdXsd(c.content, xsd, c.field);
+  // The same operation may have been stored while xmllint ran.
+  const raced = ctx.state.operations.get(opId);
+  if (raced) return ctx.state.documents.filter((d) => d.messageId === raced);
+  const messageId = ctx.ids.uuid();
+  const docs: SimDocument[] = checked.map(({ field: _f, upd503: _u, signed, ...d }) => ({
+    ...d,
+    messageId,
+    entityId: ctx.ids.uuid(),
+    signatureEntityId: signed ? ctx.ids.uuid() : null,
+  }));
   ctx.state.documents.push(...docs);
   ctx.state.operations.set(opId, messageId);
   appendEvent(ctx, { kind: 'message', messageId, ticks: docs[0]!.sendTicks });

@@ -7,3 +7,4 @@ export * from './api-error.js';
 export * from './metrics-endpoint.js';
 export * from './run-main.js';
 export * from './secret-box.js';
+export * from './xmllint.js';

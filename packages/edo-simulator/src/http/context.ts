@@ -14,6 +14,8 @@ export interface SimContext {
   requests: string[];
   /** The same requests with their query strings (`METHOD /path?query`), for tests asserting what was sent. */
   requestUrls: string[];
+  /** Absolute path of the UPD/invoice 5.03 schema posted formalized documents are checked against; unset: no check. */
+  updXsd?: string;
 }
 
 /** 403 unless `boxId` (either form) is our box: Diadoc answers 403 for a box outside GetMyOrganizations. */

@@ -75,7 +75,7 @@ export function documentsRoutes(root: FastifyInstance, ctx: SimContext): void {
     '/V3/PostMessage',
     { schema: { querystring: Type.Object({ operationId: Type.Optional(Type.String({ maxLength: 200 })) }) } },
     async (request) => {
-      const docs = postMessage(ctx, request.body, request.query.operationId);
+      const docs = await postMessage(ctx, request.body, request.query.operationId);
       return renderMessage(ctx, docs);
     },
   );

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { parseXmllintErrors as parseShared, runXmllintSchema } from '@app/shared';
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { FormalizedXmlError, type SchemaFinding } from './errors.js';
@@ -26,23 +26,13 @@ function checkSchemaPath(xsdPath: string | undefined): FormalizedXmlError | unde
   return file ? undefined : new FormalizedXmlError('validator_unavailable', `XSD schema ${xsdPath} not found: ${HOW_TO_PROVIDE}`);
 }
 
-const FINDING = /^-:(\d+):\s*(?:element [^:]+:\s*)?(?:Schemas validity error\s*:\s*)?(.*)$/;
-
-/** Parses xmllint's stderr (`-:LINE: element X: Schemas validity error : MESSAGE`) into findings. */
-export function parseXmllintErrors(stderr: string): SchemaFinding[] {
-  const out: SchemaFinding[] = [];
-  for (const raw of stderr.split('\n')) {
-    const line = raw.trim();
-    if (!line || / validates$| fails to validate$/.test(line)) continue;
-    const m = FINDING.exec(line);
-    out.push(m ? { line: Number(m[1]), message: m[2]!.trim() } : { line: 0, message: line });
-  }
-  return out;
-}
+/** Parses xmllint's stderr into findings (the shared runner's parser; kept here for the formalized module's users). */
+export const parseXmllintErrors: (stderr: string) => SchemaFinding[] = parseShared;
 
 /**
  * Validates formalized XML bytes against an XSD with `xmllint --schema XSD --noout -` (Debian `libxml2-utils`),
- * run without a shell, the XML on stdin, network access off and entities not loaded.
+ * run without a shell, the XML on stdin, network access off and entities not loaded (`runXmllintSchema` of
+ * `@app/shared`, which the Diadoc simulator's check of posted documents runs too).
  * @param xml the file bytes exactly as stored (xmllint reads the declared encoding itself)
  * @param xsdPath absolute path of the schema, for the UPD the configured `RecognitionConfig.updXsd`
  *   (RECOGNITION_UPD_XSD); there is no default, the official schema is not in the repository
@@ -54,37 +44,10 @@ export function parseXmllintErrors(stderr: string): SchemaFinding[] {
 export function validateAgainstXsd(xml: Buffer, xsdPath: string | undefined, timeoutMs = 10_000): Promise<void> {
   const unavailable = checkSchemaPath(xsdPath);
   if (unavailable) return Promise.reject(unavailable);
-  const schema = xsdPath as string;
-  return new Promise((resolve, reject) => {
-    const child = spawn('xmllint', ['--nonet', '--noout', '--schema', schema, '-'], { stdio: ['pipe', 'ignore', 'pipe'] });
-    let stderr = '';
-    let settled = false;
-    const finish = (err?: FormalizedXmlError) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      err ? reject(err) : resolve();
-    };
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      finish(new FormalizedXmlError('validator_unavailable', `xmllint did not finish within ${timeoutMs} ms`));
-    }, timeoutMs);
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => {
-      if (stderr.length < 200_000) stderr += chunk;
-    });
-    child.on('error', (e) => finish(new FormalizedXmlError('validator_unavailable', `xmllint cannot run: ${e.message}`)));
-    child.on('close', (code) => {
-      if (code === 0) return finish();
-      // 3 and 4: the document is not valid / not well-formed; others: xmllint itself failed (e.g. schema unreadable).
-      if (code === 3 || code === 4 || code === 1) {
-        const findings = parseXmllintErrors(stderr);
-        const first = findings[0]?.message ?? 'invalid';
-        return finish(new FormalizedXmlError('schema_invalid', `not valid against the XSD: ${first}`, findings));
-      }
-      finish(new FormalizedXmlError('validator_unavailable', `xmllint exited with ${code}: ${stderr.slice(0, 300)}`));
-    });
-    child.stdin.on('error', () => {});
-    child.stdin.end(xml);
+  return runXmllintSchema(xml, xsdPath as string, timeoutMs).then((verdict) => {
+    if (verdict.status === 'valid') return;
+    if (verdict.status === 'unavailable') throw new FormalizedXmlError('validator_unavailable', verdict.reason);
+    const first = verdict.findings[0]?.message ?? 'invalid';
+    throw new FormalizedXmlError('schema_invalid', `not valid against the XSD: ${first}`, verdict.findings);
   });
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readFormalizedUpd } from '../../src/formalized/index.js';
-import { makeData, pngPage, recognizeForm } from '../fixtures.js';
+import { makeData } from '../fixtures.js';
+import { paperData as paperDataOf, recognisedPaper as recognisedPaperOf, SIGNER } from './edo-draft-fixtures.js';
 import { makeEdoHarness, type EdoHarness } from './edo-harness.js';
 
 // GET /documents/{id}/export?format=upd-xml and POST /documents/{id}/edo-draft (issue 24): a recognised paper UPD
@@ -15,30 +16,8 @@ beforeEach(async () => {
   await e.h.db.query('DELETE FROM documents');
 });
 
-/** Recognised data of a paper UPD from our organization (the seller) to a counteragent of the simulator's box. */
-function paperData() {
-  const ours = e.sim.state.ours;
-  const cp = e.sim.state.counteragents[0]!;
-  return makeData({
-    seller: { name: ours.fullName, inn: ours.inn, kpp: ours.kpp, address: ours.address.text },
-    buyer: { name: cp.fullName, inn: cp.inn, kpp: cp.kpp, address: cp.address.text },
-  });
-}
-
-/** A paper UPD recognised by the (fake) engine, priority=high: completed at once. */
-async function recognisedPaper(): Promise<string> {
-  e.h.engine.data = paperData();
-  const res = await e.h.app.inject({
-    method: 'POST',
-    url: '/api/v1/recognize',
-    headers: { 'x-api-key': e.keys.both },
-    payload: recognizeForm([await pngPage()], { priority: 'high', document_type: 'upd' }),
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().id;
-}
-
-const SIGNER = { signer: 'Иванов Иван Иванович', signer_position: 'Директор', operation: 'Товары переданы' };
+const paperData = () => paperDataOf(e);
+const recognisedPaper = () => recognisedPaperOf(e);
 
 describe('export?format=upd-xml', () => {
   it('writes the seller title 5.03 that reads back to the same data', async () => {

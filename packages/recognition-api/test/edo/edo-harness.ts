@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ManualClock } from '@app/shared';
-import { startEdoSimulator, type RunningEdoSimulator } from '@app/edo-simulator';
+import { startEdoSimulator, type RunningEdoSimulator, type StartEdoSimulatorOptions } from '@app/edo-simulator';
 import type { LightMyRequestResponse } from 'fastify';
 import { diadocOperatorFactory } from '../../src/edo/diadoc/diadoc-factory.js';
 import { simulatorUpdWriter } from '../../src/formalized/index.js';
@@ -20,9 +20,12 @@ export interface EdoHarness {
   close(): Promise<void>;
 }
 
-export async function makeEdoHarness(opts: { connect?: boolean; timeoutMs?: number; app?: Partial<RecognitionAppDeps> } = {}): Promise<EdoHarness> {
+/** `sim`: further simulator options, e.g. `updXsd` to turn its XSD check of posted UPDs on. */
+export async function makeEdoHarness(
+  opts: { connect?: boolean; timeoutMs?: number; app?: Partial<RecognitionAppDeps>; sim?: Pick<StartEdoSimulatorOptions, 'updXsd'> } = {},
+): Promise<EdoHarness> {
   const clock = new ManualClock('2026-11-23T09:05:00Z');
-  const sim = await startEdoSimulator({ clock, writeFormalized: simulatorUpdWriter });
+  const sim = await startEdoSimulator({ clock, writeFormalized: simulatorUpdWriter, ...opts.sim });
   const h = await makeHarness({
     ...opts.app,
     clock,
