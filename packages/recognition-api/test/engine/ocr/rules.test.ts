@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { ruleMask } from '../../../src/engine/ocr/rule-mask.js';
-import { removeRules } from '../../../src/engine/ocr/rules.js';
+import { dropEdgeRules, EDGE_MARGIN_PX, removeRules } from '../../../src/engine/ocr/rules.js';
 
 const W = 400;
 const H = 600;
@@ -44,5 +44,21 @@ describe('rule finding on phone photos', () => {
     for (let x = 0; x < W; x++) px[300 * W + x] = 40;
     const mask = await ruleMask({ data: px, width: W, height: H });
     expect(removeRules(px, W, H, 80, 170, mask)).toEqual([]);
+  });
+});
+
+describe('rules at the edge of a flattened photo', () => {
+  it('drops a rule traced in the sheet margin (desk sliver beside the white warp border) and keeps the table border', () => {
+    const width = 3508;
+    const rules = [
+      { x: 22, top: 20, bottom: 1700 },
+      { x: 60, top: 400, bottom: 2200 },
+      { x: 1800, top: 400, bottom: 2200 },
+      { x: 3430, top: 400, bottom: 2200 },
+      { x: 3482, top: 21, bottom: 2460 },
+    ];
+    expect(dropEdgeRules(rules, width).map((r) => r.x)).toEqual([60, 1800, 3430]);
+    // The margin follows the page's scale: on a page warped 1.5× larger a rule 60 px in is still margin.
+    expect(dropEdgeRules(rules, width, Math.round(EDGE_MARGIN_PX * 1.5)).map((r) => r.x)).toEqual([1800, 3430]);
   });
 });
