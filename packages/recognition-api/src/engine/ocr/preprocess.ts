@@ -5,9 +5,9 @@ import type { VerticalRule } from '../extract/words.js';
 import { inkAwareGray } from './ink.js';
 import { evenLight } from './light.js';
 import { findPageQuad, looksLikeSheetOnBackground, type GrayImage } from './page-quad.js';
-import { a4SizeFor, CLEAN_BORDER_PX, warpToRectangle } from './perspective.js';
+import { a4SizeFor, warpToRectangle } from './perspective.js';
 import { ruleMask } from './rule-mask.js';
-import { dropEdgeRules, EDGE_MARGIN_PX, removeRules } from './rules.js';
+import { removeRules } from './rules.js';
 
 /** A page ready for Tesseract: 8-bit grayscale PNG at roughly 300 DPI. */
 export interface PreparedPage {
@@ -68,7 +68,7 @@ export async function preparePage(input: Buffer, quality: ImageQuality): Promise
     const long = Math.max(oriented.info.width, oriented.info.height);
     const raw = { raw: { width: oriented.info.width, height: oriented.info.height, channels: oriented.info.channels } };
     const sheet = await flattenSheet(oriented.data, raw.raw, quality);
-    if (sheet) return await finish(await evenLight(sheet, CLEAN_BORDER_PX), { flattened: true, scale: PHOTO_SCALE, photo: true });
+    if (sheet) return await finish(await evenLight(sheet), { flattened: true, scale: PHOTO_SCALE, photo: true });
     img = sharp(oriented.data, raw).grayscale();
     if (long < UPSCALE_BELOW) {
       const f = Math.min(3, TARGET_LONG_SIDE / long);
@@ -125,7 +125,7 @@ async function flattenSheet(
 
 /**
  * Flat-field correction for phone photos that fill the frame: the same correction as a flattened sheet's
- * ({@link evenLight}: each pixel divided by the paper brightness, the brightest 8 px block around it, smoothed and
+ * ({@link evenLight}: each pixel divided by the paper brightness estimated from the page reduced 32×, blurred and
  * enlarged back in separate pipelines), so a shadow or a dim corner becomes white paper and Tesseract's global
  * threshold works across the whole sheet. (This used to be one sharp pipeline with two `resize` calls, of which
  * sharp keeps only the last: the "paper" was the page blurred by 1.5 px, which divided the text by itself.)
@@ -146,8 +146,7 @@ async function finish(img: sharp.Sharp, kind: PageKind): Promise<PreparedPage> {
   const { width, height } = raw.info;
   const { scale, photo } = kind;
   const mask = photo ? await ruleMask({ data: raw.data, width, height }, scale) : undefined;
-  const found = removeRules(raw.data, width, height, Math.round(80 * scale), 170, mask);
-  const rules = kind.flattened ? dropEdgeRules(found, width, Math.round(EDGE_MARGIN_PX * scale)) : found;
+  const rules = removeRules(raw.data, width, height, Math.round(80 * scale), 170, mask);
   const png = await sharp(raw.data, { raw: { width, height, channels: 1 } })
     .png({ compressionLevel: 1 })
     .toBuffer();

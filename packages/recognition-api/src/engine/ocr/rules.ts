@@ -47,33 +47,21 @@ export function removeRules(px: Uint8Array, width: number, height: number, minRu
 }
 
 /**
- * Margin of a flattened photo's sheet in which no vertical rule is the form's, px at 300 DPI (3.8 mm). The printed
- * forms keep ≥ 5 mm (59 px) margins, and smaller print scales only widen them; what the rule finder meets closer to
- * the edge is a sliver of desk or the sheet's shadow left between the paper and the white border the warp paints
- * (perspective.ts), found on 9 of the 16 dev-set photos at x ≈ 19–30 or 3476–3486.
+ * Adjacent pixel columns of one thick rule become one rule at their mean x: a run joins a rule when it lies within
+ * 4 px of the rule's rightmost column so far (chained, not against the mean: a blurred photo rule 9+ columns wide
+ * was split in two when its mean lagged more than 4 px behind, which doubled every column border of the table).
  */
-export const EDGE_MARGIN_PX = 45;
-
-/**
- * Vertical rules of a flattened photo without those lying in its outer `margin` px on the left or the right
- * (page pixels, same units as `width`). Such a rule would open a narrow empty first or last "cell" before the form's
- * own table border and shift the columns found from rules alone (extract/columns.ts `rowByRules`).
- */
-export function dropEdgeRules(rules: VerticalRule[], width: number, margin = EDGE_MARGIN_PX): VerticalRule[] {
-  return rules.filter((r) => r.x >= margin && r.x <= width - 1 - margin);
-}
-
-/** Adjacent pixel columns of one thick rule become one rule at their mean x. */
 function mergeRules(runs: VerticalRule[]): VerticalRule[] {
-  const out: (VerticalRule & { n: number })[] = [];
+  const out: (VerticalRule & { n: number; last: number })[] = [];
   for (const r of runs.sort((a, b) => a.x - b.x || a.top - b.top)) {
-    const m = out.find((o) => r.x - o.x <= 4 && r.top < o.bottom && r.bottom > o.top);
+    const m = out.find((o) => r.x - o.last <= 4 && r.top < o.bottom && r.bottom > o.top);
     if (m) {
       m.x = (m.x * m.n + r.x) / (m.n + 1);
+      m.last = Math.max(m.last, r.x);
       m.n++;
       m.top = Math.min(m.top, r.top);
       m.bottom = Math.max(m.bottom, r.bottom);
-    } else out.push({ ...r, n: 1 });
+    } else out.push({ ...r, n: 1, last: r.x });
   }
   return out.map(({ x, top, bottom }) => ({ x, top, bottom }));
 }

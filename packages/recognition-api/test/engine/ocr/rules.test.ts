@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { ruleMask } from '../../../src/engine/ocr/rule-mask.js';
-import { dropEdgeRules, EDGE_MARGIN_PX, removeRules } from '../../../src/engine/ocr/rules.js';
+import { removeRules } from '../../../src/engine/ocr/rules.js';
 
 const W = 400;
 const H = 600;
@@ -47,18 +47,15 @@ describe('rule finding on phone photos', () => {
   });
 });
 
-describe('rules at the edge of a flattened photo', () => {
-  it('drops a rule traced in the sheet margin (desk sliver beside the white warp border) and keeps the table border', () => {
-    const width = 3508;
-    const rules = [
-      { x: 22, top: 20, bottom: 1700 },
-      { x: 60, top: 400, bottom: 2200 },
-      { x: 1800, top: 400, bottom: 2200 },
-      { x: 3430, top: 400, bottom: 2200 },
-      { x: 3482, top: 21, bottom: 2460 },
-    ];
-    expect(dropEdgeRules(rules, width).map((r) => r.x)).toEqual([60, 1800, 3430]);
-    // The margin follows the page's scale: on a page warped 1.5× larger a rule 60 px in is still margin.
-    expect(dropEdgeRules(rules, width, Math.round(EDGE_MARGIN_PX * 1.5)).map((r) => r.x)).toEqual([1800, 3430]);
+describe('a thick rule', () => {
+  it('comes back as one rule, however many pixel columns wide (a photo rule darkened and blurred to ~11 px)', () => {
+    const w = 300;
+    const h = 500;
+    const px = new Uint8Array(w * h).fill(240);
+    for (let y = 50; y < 450; y++) for (let x = 100; x <= 110; x++) px[y * w + x] = 60;
+    const rules = removeRules(px, w, h);
+    // Merged against the running mean, the 13 runs (3-px band) split in two rules 9 px apart.
+    expect(rules).toHaveLength(1);
+    expect(rules[0].x).toBeCloseTo(105, 0);
   });
 });
