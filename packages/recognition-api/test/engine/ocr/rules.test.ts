@@ -46,3 +46,16 @@ describe('rule finding on phone photos', () => {
     expect(removeRules(px, W, H, 80, 170, mask)).toEqual([]);
   });
 });
+
+describe('a thick rule', () => {
+  it('comes back as one rule, however many pixel columns wide (a photo rule darkened and blurred to ~11 px)', () => {
+    const w = 300;
+    const h = 500;
+    const px = new Uint8Array(w * h).fill(240);
+    for (let y = 50; y < 450; y++) for (let x = 100; x <= 110; x++) px[y * w + x] = 60;
+    const rules = removeRules(px, w, h);
+    // Merged against the running mean, the 13 runs (3-px band) split in two rules 9 px apart.
+    expect(rules).toHaveLength(1);
+    expect(rules[0].x).toBeCloseTo(105, 0);
+  });
+});
