@@ -162,7 +162,10 @@ export function mergeNameReadings(words: Word[], names: Word[], cross: Word[], h
     if (covered.length === 0) continue;
     const mainText = covered.map((m) => m.text).join('');
     if (sameWord(mainText, w.text)) {
-      for (const m of covered) changed.set(m, { ...m, conf: Math.max(m.conf, w.conf) });
+      // Both reads agree and the word is a Russian word form: a misread that gives another known word in both
+      // reads is rare, so Tesseract's low score for a short or rare word (`Сода` 56/75) is not kept.
+      const floor = isRussianWord(toCyrillic(mainText), dict) ? AGREED_WORD_CONFIDENCE : 0;
+      for (const m of covered) changed.set(m, { ...m, conf: Math.max(m.conf, w.conf, floor) });
       continue;
     }
     const mainWord = isRussianWord(toCyrillic(mainText), dict);
@@ -179,6 +182,12 @@ export function mergeNameReadings(words: Word[], names: Word[], cross: Word[], h
   if (added.length === 0 && changed.size === 0) return words;
   return [...words.filter((w) => !replaced.has(w)).map((w) => changed.get(w) ?? w), ...added];
 }
+
+/**
+ * Confidence (Tesseract's 0–100) given to a rus word that the rus+eng read agrees with and that the dictionary knows
+ * as a Russian word form: two reads and a dictionary together are evidence that neither score alone carries.
+ */
+export const AGREED_WORD_CONFIDENCE = 95;
 
 /** Confidence (Tesseract's 0–100) of a rus word that the rus+eng read disputes with nothing to settle it. */
 export const UNSETTLED_CONFIDENCE = 85;

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Word } from '../../../src/engine/extract/words.js';
 import { loadRussianWords } from '../../../src/engine/extract/russian-words.js';
-import { locateNameColumn, mergeNameReadings, nameColumn, prefersLatin, UNSETTLED_CONFIDENCE } from '../../../src/engine/ocr/name-column.js';
+import {
+  AGREED_WORD_CONFIDENCE,
+  locateNameColumn,
+  mergeNameReadings,
+  nameColumn,
+  prefersLatin,
+  UNSETTLED_CONFIDENCE,
+} from '../../../src/engine/ocr/name-column.js';
 import { levelRules, levelWords } from '../../../src/engine/ocr/skew.js';
 import { loadFixture } from '../fixtures.js';
 
@@ -47,6 +54,15 @@ describe('mergeNameReadings: the rus read and the rus+eng read of the name colum
   it('keeps a word both reads agree on at the higher confidence (look-alike letters and case folded)', () => {
     expect(merge([at('Хлопья', 28, 0)], [at('Хлопья', 93, 0)])).toEqual(['Хлопья:93']);
     expect(merge([at('АВС', 40, 0)], [at('ABC', 90, 0)])).toEqual(['АВС:90']);
+  });
+
+  it('raises a word both reads agree on to the agreed-word confidence only when it is a Russian word form', () => {
+    // Short and rare words score low in both reads ("Вода" at 58 and 71): agreement plus the dictionary decide.
+    expect(merge([at('Вода', 58, 0)], [at('Вода', 71, 0)])).toEqual([`Вода:${AGREED_WORD_CONFIDENCE}`]);
+    // Not a word form the dictionary knows, capitals only, or no dictionary: the higher of the two scores only.
+    expect(merge([at('Крамбо', 58, 0)], [at('Крамбо', 71, 0)])).toEqual(['Крамбо:71']);
+    expect(merge([at('ВОДА', 58, 0)], [at('ВОДА', 71, 0)])).toEqual(['ВОДА:71']);
+    expect(merge([at('Вода', 58, 0)], [at('Вода', 71, 0)], null)).toEqual(['Вода:71']);
   });
 
   it('takes the reading that is a Russian word form over one that is not', () => {
