@@ -3,7 +3,9 @@ import type { Word } from '../../../src/engine/extract/words.js';
 import { loadRussianWords } from '../../../src/engine/extract/russian-words.js';
 import {
   AGREED_WORD_CONFIDENCE,
+  latinCandidate,
   locateNameColumn,
+  mergeLatinReading,
   mergeNameReadings,
   nameColumn,
   prefersLatin,
@@ -89,6 +91,33 @@ describe('mergeNameReadings: the rus read and the rus+eng read of the name colum
     const rus = [at('МФУНР', 85, 0)];
     const cross = [at('МФУ', 96, 0), at('HP', 94, 56)];
     expect(merge(rus, cross)).toEqual(['МФУ:96', 'HP:94']);
+  });
+});
+
+describe('mergeLatinReading: a third, eng-only read for codes both earlier reads left in look-alike capitals', () => {
+  const at = (text: string, conf: number, left: number): Word => ({ text, conf, left, top: 100, width: 16 * text.length, height: 20, line: '1' });
+  const merge = (column: Word[], latin: Word[]) =>
+    mergeLatinReading(column, column, latin, 20)
+      .sort((a, b) => a.left - b.left)
+      .map((w) => w.text);
+
+  it('asks only about words with no Russian letter, or with a glyph the rus model uses for a Latin letter', () => {
+    for (const t of ['МСК', 'АТМО00124,', 'В-410А', 'МУМ-)', 'И!', 'MCK']) expect(latinCandidate(t), t).toBe(true);
+    for (const t of ['Свеча', 'мм', 'ГОСТ', 'ВКВбЕ-11', '125', '«', 'Ач']) expect(latinCandidate(t), t).toBe(false);
+  });
+
+  it('takes the eng reading of a code or brand whose letters the rus model lacks', () => {
+    expect(merge([at('Фара', 95, 0), at('МСК', 93, 100)], [at('Fapa', 70, 0), at('NGK', 88, 100)])).toEqual(['Фара', 'NGK']);
+    expect(merge([at('Хладон', 95, 0), at('В-410А,', 90, 130)], [at('R-410A,', 91, 130)])).toEqual(['Хладон', 'R-410A,']);
+    expect(merge([at('SATA', 95, 0), at('И!', 72, 80)], [at('III', 80, 80)])).toEqual(['SATA', 'III']);
+  });
+
+  it('keeps the words when the glyphs are the same, the eng word is unsure, short, or Cyrillic, or covers a Russian word', () => {
+    // Same glyphs: the script of a look-alike code is left to the script rules.
+    expect(merge([at('6СТ-60', 91, 0)], [at('6CT-60', 92, 0)])).toEqual(['6СТ-60']);
+    expect(merge([at('МСК', 93, 0)], [at('NGK', 55, 0)])).toEqual(['МСК']);
+    expect(merge([at('Т', 60, 0)], [at('t', 90, 0)])).toEqual(['Т']);
+    expect(merge([at('Свеча', 60, 0)], [at('Cbeva', 90, 0)])).toEqual(['Свеча']);
   });
 });
 
