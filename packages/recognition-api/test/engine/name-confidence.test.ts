@@ -119,7 +119,7 @@ describe('name cell confidence: words the name itself vouches for', () => {
     expect(vouchedNameWord('КГ,', '2')).toBe(true);
     expect(vouchedNameWord('л', '5,0')).toBe(true);
     expect(vouchedNameWord('Ач,', '75')).toBe(true);
-    expect(vouchedNameWord('ммх', '30', '40')).toBe(true);
+    expect(vouchedNameWord('м2', '12')).toBe(true);
     expect(vouchedNameWord('6/y,')).toBe(true);
     expect(vouchedNameWord('r/m?')).toBe(true);
     expect(vouchedNameWord('©', 'Труба', '32')).toBe(true);
@@ -131,12 +131,15 @@ describe('name cell confidence: words the name itself vouches for', () => {
     expect(vouchedNameWord('©', 'Труба', 'белая')).toBe(false);
     expect(vouchedNameWord('Гвоздь', '100')).toBe(false);
     expect(vouchedNameWord('Аи', '75')).toBe(false);
+    // A bare length unit may have lost its superscript (мм for мм²).
+    expect(vouchedNameWord('мм', '2х0,75')).toBe(false);
+    expect(vouchedNameWord('ммх', '30', '40')).toBe(false);
   });
 
   it('lets a vouched unit count at 0.90, never a unit scored so low that ink beside it went unread', () => {
     expect(nameCellConfidence(cell(['Сахар', 97], ['250', 95], ['г', 68]))).toBe(0.9);
-    // "мм" scored 54: the superscript of мм² was probably lost, the name stays doubtful.
-    expect(nameCellConfidence(cell(['Провод', 96], ['2х0,75', 93], ['мм', 54]))).toBe(0.54);
+    // A unit scored 54: ink beside it (a superscript) probably went unread, the name stays doubtful.
+    expect(nameCellConfidence(cell(['Сахар', 97], ['2,5', 93], ['КГ', 54]))).toBe(0.54);
     // The lowest unvouched word still decides.
     expect(nameCellConfidence(cell(['Сахар', 97], ['250', 71], ['г', 68]))).toBe(0.71);
     expect(nameCellConfidence(undefined)).toBe(0);

@@ -207,11 +207,14 @@ export function mergeNameReadings(words: Word[], names: Word[], cross: Word[], h
     );
     if (covered.length === 0) continue;
     const mainText = covered.map((m) => m.text).join('');
+    // Tesseract's box of a word is now and then stretched over the words after it ("малярный" over "48 мм х 50 м"):
+    // a cross word far shorter than the rus words under it is such a box, and would put one word for several.
+    if (covered.length > 1 && w.text.length < OVERSTRETCHED * mainText.length) continue;
     if (sameWord(mainText, w.text)) {
       // Both reads agree and the word is a Russian word form: a misread that gives another known word in both
       // reads is rare, so Tesseract's low score for a short or rare word (`Сода` 56/75) is not kept.
-      const floor = isRussianWord(toCyrillic(mainText), dict) ? AGREED_WORD_CONFIDENCE : 0;
-      for (const m of covered) changed.set(m, { ...m, conf: Math.max(m.conf, w.conf, floor) });
+      const known = isRussianWord(toCyrillic(mainText), dict);
+      for (const m of covered) changed.set(m, { ...m, conf: Math.max(m.conf, w.conf, known ? AGREED_WORD_CONFIDENCE : 0) });
       continue;
     }
     const mainWord = isRussianWord(toCyrillic(mainText), dict);
@@ -234,6 +237,12 @@ export function mergeNameReadings(words: Word[], names: Word[], cross: Word[], h
  * as a Russian word form: two reads and a dictionary together are evidence that neither score alone carries.
  */
 export const AGREED_WORD_CONFIDENCE = 95;
+
+/**
+ * A cross word over two or more rus words whose text has fewer than this share of their characters is a stretched
+ * box, not a reading of them ({@link mergeNameReadings}).
+ */
+const OVERSTRETCHED = 0.7;
 
 /** Confidence (Tesseract's 0–100) of a rus word that the rus+eng read disputes with nothing to settle it. */
 export const UNSETTLED_CONFIDENCE = 85;

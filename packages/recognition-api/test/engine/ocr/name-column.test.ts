@@ -87,6 +87,13 @@ describe('mergeNameReadings: the rus read and the rus+eng read of the name colum
     expect(merge([at('Сегезй', 88, 0)], [at('Ceresit', 92, 0)], null)).toEqual([`Сегезй:${UNSETTLED_CONFIDENCE}`]);
   });
 
+  it('ignores a cross word whose box is stretched over the rus words after it', () => {
+    // The cross read's "малярный" box spans "48 мм х 50 м" too; its own words for them come separately.
+    const rus = [at('Скотч', 91, 0), at('малярный', 97, 90), at('48', 97, 230), at('мм', 90, 270), at('50', 95, 320)];
+    const cross = [at('Скотч', 91, 0), { ...at('малярный', 97, 90), width: 280 }, at('48', 97, 230), at('мм', 66, 270), at('50', 92, 320)];
+    expect(merge(rus, cross).map((t) => t.split(':')[0])).toEqual(['Скотч', 'малярный', '48', 'мм', '50']);
+  });
+
   it('splits one rus word that is several cross words with the space lost ("МФУНР" = "МФУ" + "HP")', () => {
     const rus = [at('МФУНР', 85, 0)];
     const cross = [at('МФУ', 96, 0), at('HP', 94, 56)];
