@@ -140,8 +140,12 @@ describe('name cell confidence: words the name itself vouches for', () => {
     expect(nameCellConfidence(cell(['Сахар', 97], ['250', 95], ['г', 68]))).toBe(0.9);
     // A unit scored 54: ink beside it (a superscript) probably went unread, the name stays doubtful.
     expect(nameCellConfidence(cell(['Сахар', 97], ['2,5', 93], ['КГ', 54]))).toBe(0.54);
-    // The lowest unvouched word still decides.
-    expect(nameCellConfidence(cell(['Сахар', 97], ['250', 71], ['г', 68]))).toBe(0.71);
+    // A short number before a vouched unit counts with it when scored fairly; a number scored low still decides.
+    expect(nameCellConfidence(cell(['Сахар', 97], ['250', 71], ['г', 68]))).toBe(0.9);
+    expect(nameCellConfidence(cell(['Сахар', 97], ['250', 64], ['г', 68]))).toBe(0.64);
+    // … and not before a unit that is not vouched for, nor a long number.
+    expect(nameCellConfidence(cell(['Лента', 97], ['25', 75], ['мм', 88]))).toBe(0.75);
+    expect(nameCellConfidence(cell(['Код', 97], ['4607001', 75], ['г', 88]))).toBe(0.75);
     expect(nameCellConfidence(undefined)).toBe(0);
   });
 });

@@ -125,16 +125,21 @@ export function vouchedNameWord(text: string, prev?: string, next?: string): boo
  */
 const VOUCH_MIN_SCORE = 60;
 
+/** Least score (0–100) of a number before a vouched unit that counts with it ({@link nameCellConfidence}). */
+const QUANTITY_MIN_SCORE = 70;
+
 /**
  * Confidence (0..1) of a name cell: the lowest word score, where a word {@link vouchedNameWord} vouches for counts at
- * least {@link VOUCHED_WORD_CONFIDENCE} (if its own score is at least {@link VOUCH_MIN_SCORE}). An empty cell is 0.
+ * least {@link VOUCHED_WORD_CONFIDENCE} (if its own score is at least {@link VOUCH_MIN_SCORE}), and so does a number of up
+ * to four digits right before such a unit scored at least {@link QUANTITY_MIN_SCORE}. An empty cell is 0.
  */
 export function nameCellConfidence(cell: Cell | undefined): number {
   if (!cell || cell.words.length === 0) return 0;
   const ws = cell.words;
-  const scores = ws.map((w, k) =>
-    w.conf >= VOUCH_MIN_SCORE && vouchedNameWord(w.text, ws[k - 1]?.text, ws[k + 1]?.text) ? Math.max(w.conf, VOUCHED_WORD_CONFIDENCE) : w.conf,
-  );
+  const vouched = ws.map((w, k) => w.conf >= VOUCH_MIN_SCORE && vouchedNameWord(w.text, ws[k - 1]?.text, ws[k + 1]?.text));
+  // A short number right before a vouched unit ("10 л", "180 г") is a quantity of the pack: scored fairly, it counts too.
+  const quantity = (k: number) => vouched[k + 1] === true && ws[k].conf >= QUANTITY_MIN_SCORE && /^\d{1,4}(?:[,.]\d{1,3})?$/.test(ws[k].text);
+  const scores = ws.map((w, k) => (vouched[k] || quantity(k) ? Math.max(w.conf, VOUCHED_WORD_CONFIDENCE) : w.conf));
   return Math.max(0, Math.min(...scores)) / 100;
 }
 
