@@ -287,5 +287,9 @@ describe('TORG-12 party name printed twice (Поставщик and Грузоо�
     const latin: Record<string, number> = {};
     extractTorg12Header(lines('ООО «Вереск Z»', 'ООО «Вереск Z»'), latin);
     expect(latin['seller.name']).toBe(0.86);
+    // A point after the name in both lines is a speck or punctuation read twice, not evidence.
+    const point: Record<string, number> = {};
+    extractTorg12Header(lines('ИП Зуев Олег Ильич.', 'ИП Зуев Олег Ильич.'), point);
+    expect(point['seller.name']).toBe(0.86);
   });
 });
