@@ -128,7 +128,7 @@ export function extractTorg12Header(lines: TextLine[], conf: FieldConfidence): H
   };
 }
 
-/** How a name ends: with a letter, a digit or a closing quote or bracket; a point or comma after it is a speck or the next field's (a photo read `… Геннадьевич.` in both lines). */
+/** How a name ends: with a letter, a digit or a closing quote or bracket; a point or comma after it is a speck or the next field's (a photo read `ИП … Ильич.` in both lines). */
 const NAME_END = /[\p{L}\d»"”)]$/u;
 
 /** Confidence (0..1) of a party name printed twice on the form and read the same both times ({@link confirmedByTwin}). */

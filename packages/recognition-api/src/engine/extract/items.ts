@@ -56,7 +56,7 @@ export function cleanName(text: string): string {
     // A clothing size after "размер" is Latin (S, M, L, XL); the rus model has no L and returns its mirror Г.
     .replace(/(?<=(?:^|\s)[Рр]азмер[а-я]*\s(?:[XХ]{1,3})?)Г(?=[\s,;]|$)/g, 'L')
     // The rus model has no Latin N and may return "№" for it; glued between a Latin capital and a digit it is the N
-    // of a code ("AT№000124"), never a number sign, which stands before a number with or without a space.
+    // of a code ("AK№000517"), never a number sign, which stands before a number with or without a space.
     .replace(/(?<=[A-Z])№(?=\d)/g, 'N')
     // A name ends with a word, a figure, a unit or a closing bracket or quote, never with a comma: a speck after the last word.
     .replace(/\s*[,;]$/, '');
@@ -91,7 +91,7 @@ export function itemName(cell: string): string {
 /**
  * A unit or an abbreviation of the closed set catalogues print after a number (`180 г`, `10 л`, `1 КГ`, `60 Ач`,
  * `480 ГБ`, `10 м²`), or one of the self-evident shapes `б/г`, `б/у`, `б/н` and `г/м²` anywhere. Not a bare `м`, `мм`,
- * `см` or `км`: a scan loses the superscript of `мм²` and leaves a well-scored `мм` (`3х1,5 мм` for `3х1,5 мм²`). Matched on
+ * `см` or `км`: a scan loses the superscript of `мм²` and leaves a well-scored `мм` (`2х2,5 мм` for `2х2,5 мм²`). Matched on
  * the word as the rus model returns it, with the look-alike and glyph classes {@link cleanName} rewrites folded
  * (`6/r` = `б/г`, `r/m?` = `г/м²`, `ммх` before a number = `мм х`).
  */

@@ -107,8 +107,8 @@ export async function rereadNameColumn(
 }
 
 /**
- * Whether a name word may be a Latin code or brand that neither the rus nor the rus+eng read got (`АТМО00124` for
- * `ATN000124`, `МСК` for `NGK`, `МУМ-)` for `NYM-J`, `И!` for `III`): it has letters, no lower-case Cyrillic
+ * Whether a name word may be a Latin code or brand that neither the rus nor the rus+eng read got (`АКМО00517` for
+ * `AKN000517`, `МКТ` for `NKT`, `МУН-)` for `NUH-J`, `И!` for `II`): it has letters, no lower-case Cyrillic
  * letter (Russian words and units are left alone), and no Cyrillic-only letter unless a glyph the rus model puts for
  * Latin letters it lacks is there too.
  */
@@ -121,7 +121,7 @@ export function latinCandidate(text: string): boolean {
  * after {@link mergeNameReadings} (`column`, also in `words`): an eng word replaces the column words under it (same
  * line, their centres inside its box) when all of them are {@link latinCandidate}s, it has two or more letters or a
  * digit, a Latin letter with no Cyrillic twin, no Cyrillic letter, a confidence of at least 60, and it is not the same
- * word once look-alike letters are folded (`6CT-60` over `6СТ-60` is no correction: the glyphs are the same, and the
+ * word once look-alike letters are folded (`KC-250` over `КС-250` is no correction: the glyphs are the same, and the
  * script is left to the rules of extract/script.ts). The eng model has every Latin letter the rus model lacks and
  * no Cyrillic ones, so it is asked only about words that hold no Russian letter. Pure.
  */
@@ -207,7 +207,7 @@ export function mergeNameReadings(words: Word[], names: Word[], cross: Word[], h
     );
     if (covered.length === 0) continue;
     const mainText = covered.map((m) => m.text).join('');
-    // Tesseract's box of a word is now and then stretched over the words after it ("малярный" over "48 мм х 50 м"):
+    // Tesseract's box of a word is now and then stretched over the words after it ("клейкая" over "19 мм х 33 м"):
     // a cross word far shorter than the rus words under it is such a box, and would put one word for several.
     if (covered.length > 1 && w.text.length < OVERSTRETCHED * mainText.length) continue;
     if (sameWord(mainText, w.text)) {

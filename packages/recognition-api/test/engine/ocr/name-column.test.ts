@@ -47,7 +47,7 @@ describe('prefersLatin: a rus+eng reading of a name word against the rus one', (
 describe('mergeNameReadings: the rus read and the rus+eng read of the name column, word by word', () => {
   const at = (text: string, conf: number, left: number): Word => ({ text, conf, left, top: 100, width: 16 * text.length, height: 20, line: '1' });
   // A stand-in for the ru_RU dictionary: a few word forms.
-  const dict = { has: (word: string) => ['щётки', 'щетки', 'масло', 'вода', 'моторное'].includes(word.toLowerCase()) };
+  const dict = { has: (word: string) => ['щётки', 'щетки', 'масло', 'вода', 'моторное', 'клейкая'].includes(word.toLowerCase()) };
   const merge = (rus: Word[], cross: Word[], d: typeof dict | null = dict) =>
     mergeNameReadings(rus, rus, cross, 20, d)
       .sort((a, b) => a.left - b.left)
@@ -88,10 +88,10 @@ describe('mergeNameReadings: the rus read and the rus+eng read of the name colum
   });
 
   it('ignores a cross word whose box is stretched over the rus words after it', () => {
-    // The cross read's "малярный" box spans "48 мм х 50 м" too; its own words for them come separately.
-    const rus = [at('Скотч', 91, 0), at('малярный', 97, 90), at('48', 97, 230), at('мм', 90, 270), at('50', 95, 320)];
-    const cross = [at('Скотч', 91, 0), { ...at('малярный', 97, 90), width: 280 }, at('48', 97, 230), at('мм', 66, 270), at('50', 92, 320)];
-    expect(merge(rus, cross).map((t) => t.split(':')[0])).toEqual(['Скотч', 'малярный', '48', 'мм', '50']);
+    // The cross read's "клейкая" box spans "19 мм 33" too; its own words for them come separately.
+    const rus = [at('Лента', 91, 0), at('клейкая', 97, 90), at('19', 97, 230), at('мм', 90, 270), at('33', 95, 320)];
+    const cross = [at('Лента', 91, 0), { ...at('клейкая', 97, 90), width: 280 }, at('19', 97, 230), at('мм', 66, 270), at('33', 92, 320)];
+    expect(merge(rus, cross).map((t) => t.split(':')[0])).toEqual(['Лента', 'клейкая', '19', 'мм', '33']);
   });
 
   it('splits one rus word that is several cross words with the space lost ("МФУНР" = "МФУ" + "HP")', () => {
@@ -109,20 +109,20 @@ describe('mergeLatinReading: a third, eng-only read for codes both earlier reads
       .map((w) => w.text);
 
   it('asks only about words with no Russian letter, or with a glyph the rus model uses for a Latin letter', () => {
-    for (const t of ['МСК', 'АТМО00124,', 'В-410А', 'МУМ-)', 'И!', 'MCK']) expect(latinCandidate(t), t).toBe(true);
-    for (const t of ['Свеча', 'мм', 'ГОСТ', 'ВКВбЕ-11', '125', '«', 'Ач']) expect(latinCandidate(t), t).toBe(false);
+    for (const t of ['МКТ', 'АКМО00517,', 'В-134А', 'МУН-)', 'И!', 'MKT']) expect(latinCandidate(t), t).toBe(true);
+    for (const t of ['Свеча', 'мм', 'ГОСТ', 'ВКМбЕ-17', '125', '«', 'Ач']) expect(latinCandidate(t), t).toBe(false);
   });
 
   it('takes the eng reading of a code or brand whose letters the rus model lacks', () => {
-    expect(merge([at('Фара', 95, 0), at('МСК', 93, 100)], [at('Fapa', 70, 0), at('NGK', 88, 100)])).toEqual(['Фара', 'NGK']);
-    expect(merge([at('Хладон', 95, 0), at('В-410А,', 90, 130)], [at('R-410A,', 91, 130)])).toEqual(['Хладон', 'R-410A,']);
-    expect(merge([at('SATA', 95, 0), at('И!', 72, 80)], [at('III', 80, 80)])).toEqual(['SATA', 'III']);
+    expect(merge([at('Фара', 95, 0), at('МКТ', 93, 100)], [at('Fapa', 70, 0), at('NKT', 88, 100)])).toEqual(['Фара', 'NKT']);
+    expect(merge([at('Хладон', 95, 0), at('В-134А,', 90, 130)], [at('R-134A,', 91, 130)])).toEqual(['Хладон', 'R-134A,']);
+    expect(merge([at('USB', 95, 0), at('И!', 72, 80)], [at('II', 80, 80)])).toEqual(['USB', 'II']);
   });
 
   it('keeps the words when the glyphs are the same, the eng word is unsure, short, or Cyrillic, or covers a Russian word', () => {
     // Same glyphs: the script of a look-alike code is left to the script rules.
-    expect(merge([at('6СТ-60', 91, 0)], [at('6CT-60', 92, 0)])).toEqual(['6СТ-60']);
-    expect(merge([at('МСК', 93, 0)], [at('NGK', 55, 0)])).toEqual(['МСК']);
+    expect(merge([at('КС-250', 91, 0)], [at('KC-250', 92, 0)])).toEqual(['КС-250']);
+    expect(merge([at('МКТ', 93, 0)], [at('NKT', 55, 0)])).toEqual(['МКТ']);
     expect(merge([at('Т', 60, 0)], [at('t', 90, 0)])).toEqual(['Т']);
     expect(merge([at('Свеча', 60, 0)], [at('Cbeva', 90, 0)])).toEqual(['Свеча']);
   });
