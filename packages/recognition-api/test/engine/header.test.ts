@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractTorg12Header, parsePartyWords, partyLine } from '../../src/engine/extract/header-torg12.js';
+import { extractTorg12Header, parsePartyWords, partyLine, TWIN_NAME_CONFIDENCE } from '../../src/engine/extract/header-torg12.js';
 import { extractUpdHeader, splitInnKpp } from '../../src/engine/extract/header-upd.js';
 import { groupLines } from '../../src/engine/extract/words.js';
 import { generateTruth, partyLine as printedParty, type PartyStyle } from '@app/docgen';
@@ -237,5 +237,59 @@ describe('UPD INN/KPP pair read from a photo', () => {
     expect(splitInnKpp('61640621271616401001')).toEqual(['6164062127', '616401001']);
     expect(splitInnKpp('6164062127616401001')).toEqual(['6164062127', '616401001']);
     expect(splitInnKpp('7707083893')).toEqual(['7707083893', undefined]);
+  });
+});
+
+describe('TORG-12 party name printed twice (Поставщик and Грузоотправитель)', () => {
+  const withConf = (ws: ReturnType<typeof row>, name: string, conf: number) => ws.map((w) => (name.includes(w.text) ? { ...w, conf } : w));
+  const lines = (supplier: string, consignor: string, conf = 86) =>
+    groupLines([
+      ...withConf(
+        row(300, [
+          [100, 'Грузоотправитель'],
+          [500, `${consignor}, ИНН 7707083893, г. Тверь, ул. Лесная, д. 5`],
+        ]),
+        consignor,
+        97,
+      ),
+      ...withConf(
+        row(400, [
+          [100, 'Поставщик'],
+          [500, `${supplier}, ИНН 7707083893, г. Тверь, ул. Лесная, д. 5`],
+        ]),
+        supplier,
+        conf,
+      ),
+      ...withConf(
+        row(500, [
+          [100, 'Плательщик'],
+          [500, 'ООО «Сфера», ИНН 7736207543'],
+        ]),
+        'ООО «Сфера»,',
+        80,
+      ),
+    ]);
+
+  it('raises the name to 0.95 when both lines read the same name', () => {
+    const conf: Record<string, number> = {};
+    const h = extractTorg12Header(lines('ООО «Вереск»', 'ООО «Вереск»'), conf);
+    expect(h.seller.name).toBe('ООО «Вереск»');
+    expect(conf['seller.name']).toBe(TWIN_NAME_CONFIDENCE);
+  });
+
+  it('keeps the read confidence when the two names differ or there is only one line', () => {
+    const conf: Record<string, number> = {};
+    extractTorg12Header(lines('ООО «Вереск»', 'ООО «Верест»'), conf);
+    expect(conf['seller.name']).toBe(0.86);
+    // No Грузополучатель line: the buyer's name keeps its own 0.80.
+    expect(conf['buyer.name']).toBe(0.8);
+    // A Latin letter the rus model may misread the same way in both lines: no raise.
+    const latin: Record<string, number> = {};
+    extractTorg12Header(lines('ООО «Вереск Z»', 'ООО «Вереск Z»'), latin);
+    expect(latin['seller.name']).toBe(0.86);
+    // A point after the name in both lines is a speck or punctuation read twice, not evidence.
+    const point: Record<string, number> = {};
+    extractTorg12Header(lines('ИП Зуев Олег Ильич.', 'ИП Зуев Олег Ильич.'), point);
+    expect(point['seller.name']).toBe(0.86);
   });
 });

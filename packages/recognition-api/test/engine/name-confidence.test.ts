@@ -9,7 +9,7 @@ import {
 } from '../../src/engine/confidence/doubtful-fields.js';
 import type { RecognizedData } from '../../src/engine/engine.port.js';
 import { FORMS } from '../../src/engine/extract/columns.js';
-import { rowToItem, type FieldConfidence } from '../../src/engine/extract/items.js';
+import { nameCellConfidence, rowToItem, vouchedNameWord, type FieldConfidence } from '../../src/engine/extract/items.js';
 import { word } from './fixtures.js';
 
 const nameRow = (text: string, conf = 96) => new Map([['1а', { words: text.split(' ').map((t, i) => word(t, 100 + 120 * i, 500, conf)), text }]]);
@@ -108,5 +108,44 @@ describe('item names a word is likely missing from', () => {
       'Пленка ПВД 150 мкм, рукав',
     ])
       expect(incompleteName(ok), ok).toBe(false);
+  });
+});
+
+describe('name cell confidence: words the name itself vouches for', () => {
+  const cell = (...ws: [string, number][]) => ({ words: ws.map(([t, c], i) => word(t, 100 + 120 * i, 500, c)), text: ws.map(([t]) => t).join(' ') });
+
+  it('vouches for a unit right after a number, a б/у-like abbreviation and the diameter sign before a size', () => {
+    expect(vouchedNameWord('г', '250')).toBe(true);
+    expect(vouchedNameWord('КГ,', '2')).toBe(true);
+    expect(vouchedNameWord('л', '5,0')).toBe(true);
+    expect(vouchedNameWord('Ач,', '75')).toBe(true);
+    expect(vouchedNameWord('м2', '12')).toBe(true);
+    expect(vouchedNameWord('6/y,')).toBe(true);
+    expect(vouchedNameWord('r/m?')).toBe(true);
+    expect(vouchedNameWord('©', 'Труба', '32')).toBe(true);
+  });
+
+  it('does not vouch for a unit without its number, an unknown abbreviation, a sign before a word, or a word', () => {
+    expect(vouchedNameWord('г', 'Пакет')).toBe(false);
+    expect(vouchedNameWord('б/т')).toBe(false);
+    expect(vouchedNameWord('©', 'Труба', 'белая')).toBe(false);
+    expect(vouchedNameWord('Гвоздь', '100')).toBe(false);
+    expect(vouchedNameWord('Аи', '75')).toBe(false);
+    // A bare length unit may have lost its superscript (мм for мм²).
+    expect(vouchedNameWord('мм', '2х0,75')).toBe(false);
+    expect(vouchedNameWord('ммх', '30', '40')).toBe(false);
+  });
+
+  it('lets a vouched unit count at 0.90, never a unit scored so low that ink beside it went unread', () => {
+    expect(nameCellConfidence(cell(['Сахар', 97], ['250', 95], ['г', 68]))).toBe(0.9);
+    // A unit scored 54: ink beside it (a superscript) probably went unread, the name stays doubtful.
+    expect(nameCellConfidence(cell(['Сахар', 97], ['2,5', 93], ['КГ', 54]))).toBe(0.54);
+    // A short number before a vouched unit counts with it when scored fairly; a number scored low still decides.
+    expect(nameCellConfidence(cell(['Сахар', 97], ['250', 71], ['г', 68]))).toBe(0.9);
+    expect(nameCellConfidence(cell(['Сахар', 97], ['250', 64], ['г', 68]))).toBe(0.64);
+    // … and not before a unit that is not vouched for, nor a long number.
+    expect(nameCellConfidence(cell(['Лента', 97], ['25', 75], ['мм', 88]))).toBe(0.75);
+    expect(nameCellConfidence(cell(['Код', 97], ['4607001', 75], ['г', 88]))).toBe(0.75);
+    expect(nameCellConfidence(undefined)).toBe(0);
   });
 });

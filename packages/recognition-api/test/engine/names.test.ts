@@ -88,6 +88,15 @@ describe('item name cleaning: photo OCR classes of error', () => {
   });
 });
 
+describe('item names: a number sign inside a Latin code', () => {
+  it('reads "№" glued between a Latin capital and a digit as the N the rus model lacks, and leaves number signs', () => {
+    expect(itemName('Клемма WAGO FN№2041 серая')).toBe('Клемма WAGO FNN2041 серая');
+    expect(itemName('Реле времени RK№7045')).toBe('Реле времени RKN7045');
+    expect(itemName('Бланк заказа № 12/3')).toBe('Бланк заказа № 12/3');
+    expect(itemName('Бланк №5 учётный')).toBe('Бланк №5 учётный');
+  });
+});
+
 describe('item names: typography once the script is settled', () => {
   const nameOf = (text: string) =>
     rowToItem(new Map([['1а', { words: text.split(' ').map((t, i) => word(t, 100 + 120 * i, 500)), text }]]), FORMS.upd, 0, {}).name;

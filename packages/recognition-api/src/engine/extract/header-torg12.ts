@@ -1,3 +1,5 @@
+import { suspiciousName } from '../confidence/doubtful-fields.js';
+import type { Party } from '../engine.port.js';
 import { noteConf, normalizeDate, parseDate, untilGap, wordsAfter, type HeaderFields } from './header.js';
 import { parsePartyWords } from './header-party.js';
 import type { FieldConfidence } from './items.js';
@@ -121,7 +123,29 @@ export function extractTorg12Header(lines: TextLine[], conf: FieldConfidence): H
   return {
     number: number ? fixNumberPrefix(number.text) : null,
     date: date.length ? (normalizeDate(dateText) ?? parseDate(date.map((w) => w.text).join(' '))) : null,
-    seller: parsePartyWords(partyLine(lines, [/^Поставщик:?$/i, /^Грузоотправитель:?$/i]), 'seller', conf),
-    buyer: parsePartyWords(partyLine(lines, [/^Плательщик:?$/i, /^Грузополучатель:?$/i]), 'buyer', conf),
+    seller: confirmedByTwin(lines, 'seller', /^Поставщик:?$/i, /^Грузоотправитель:?$/i, conf),
+    buyer: confirmedByTwin(lines, 'buyer', /^Плательщик:?$/i, /^Грузополучатель:?$/i, conf),
   };
+}
+
+/** How a name ends: with a letter, a digit or a closing quote or bracket; a point or comma after it is a speck or the next field's (a photo read `ИП … Ильич.` in both lines). */
+const NAME_END = /[\p{L}\d»"”)]$/u;
+
+/** Confidence (0..1) of a party name printed twice on the form and read the same both times ({@link confirmedByTwin}). */
+export const TWIN_NAME_CONFIDENCE = 0.95;
+
+/**
+ * A TORG-12 party from its line (`label`, else `twin`), with its name's confidence raised to
+ * {@link TWIN_NAME_CONFIDENCE} when the form prints it twice (Поставщик and Грузоотправитель, Плательщик and
+ * Грузополучатель are mostly the same organisation) and both lines read to the same name: two prints of the same ink
+ * misread the same way are rare. Not for a name holding a Latin letter or a glyph no name has, which the rus model
+ * misreads the same way every time (it has no Latin N, G, R …), nor for one ending in a point or a comma.
+ */
+export function confirmedByTwin(lines: TextLine[], role: string, label: RegExp, twin: RegExp, conf: FieldConfidence): Party {
+  const party = parsePartyWords(partyLine(lines, [label, twin]), role, conf);
+  const own = lines.some((l) => l.words.some((w) => label.test(w.text)));
+  if (!own || party.name == null || /[A-Za-z]/.test(party.name) || suspiciousName(party.name) || !NAME_END.test(party.name)) return party;
+  const other = parsePartyWords(partyLine(lines, [twin]), role, {});
+  if (other.name === party.name) conf[`${role}.name`] = Math.max(conf[`${role}.name`] ?? 0, TWIN_NAME_CONFIDENCE);
+  return party;
 }

@@ -55,6 +55,9 @@ export function cleanName(text: string): string {
     .replace(/(?<=^|\s)б(?=\s\d)/g, 'Ø')
     // A clothing size after "размер" is Latin (S, M, L, XL); the rus model has no L and returns its mirror Г.
     .replace(/(?<=(?:^|\s)[Рр]азмер[а-я]*\s(?:[XХ]{1,3})?)Г(?=[\s,;]|$)/g, 'L')
+    // The rus model has no Latin N and may return "№" for it; glued between a Latin capital and a digit it is the N
+    // of a code ("AK№000517"), never a number sign, which stands before a number with or without a space.
+    .replace(/(?<=[A-Z])№(?=\d)/g, 'N')
     // A name ends with a word, a figure, a unit or a closing bracket or quote, never with a comma: a speck after the last word.
     .replace(/\s*[,;]$/, '');
   return /\d,\d/.test(cleaned) ? cleaned.replace(DECIMAL_POINT, '$1,$2') : cleaned;
@@ -83,6 +86,61 @@ const ZERO_FOR_D = /(?<=^|\s)0(?=\d{3}(?:[\s,;]|$))/;
  */
 export function itemName(cell: string): string {
   return cleanName(resolveLookalikes(cleanName(cell))).replace(ZERO_FOR_D, 'D');
+}
+
+/**
+ * A unit or an abbreviation of the closed set catalogues print after a number (`180 г`, `10 л`, `1 КГ`, `60 Ач`,
+ * `480 ГБ`, `10 м²`), or one of the self-evident shapes `б/г`, `б/у`, `б/н` and `г/м²` anywhere. Not a bare `м`, `мм`,
+ * `см` or `км`: a scan loses the superscript of `мм²` and leaves a well-scored `мм` (`2х2,5 мм` for `2х2,5 мм²`). Matched on
+ * the word as the rus model returns it, with the look-alike and glyph classes {@link cleanName} rewrites folded
+ * (`6/r` = `б/г`, `r/m?` = `г/м²`, `ммх` before a number = `мм х`).
+ */
+const UNIT_WORD = /^(?:[кмс]?г|т|[мк]?л|[смк]?м[²³23]|шт|уп|упак|пар|рул|компл|[кМ]?Вт|В|А|[мА]?Ач|[КМГТ]Б|%)$/i;
+const SELF_EVIDENT = /^(?:б\/[гун]|г\/м²)$/;
+
+/** Tesseract's score of a word the name's own shape vouches for ({@link nameCellConfidence}) is raised to this (0–100). */
+export const VOUCHED_WORD_CONFIDENCE = 90;
+
+/**
+ * Whether a word of a name cell is vouched for by its shape and neighbours, so its own low score (short words score
+ * low: `г` 31, `л` 72) does not decide the name's confidence: a unit of {@link UNIT_WORD} right after a number, a
+ * `б/г`-like abbreviation, or the diameter sign the rus model lacks (`@`, `©`, `Ø`) right before a number.
+ * `prev`/`next` are the neighbouring words of the cell (reading order), or undefined.
+ */
+export function vouchedNameWord(text: string, prev?: string, next?: string): boolean {
+  const afterNumber = prev != null && /\d[,.]?$/.test(prev);
+  const beforeNumber = next != null && /^\d/.test(next);
+  if (/^[@©Ø]$/.test(text)) return beforeNumber;
+  const t = toCyrillic(text.replace(/^[«"(]+|[»"),.;:]+$/g, ''))
+    .replace(/^6\//, 'б/')
+    .replace(/(?<=\/)т(?=[?²]$)/, 'м')
+    .replace(/\?$/, '²');
+  if (SELF_EVIDENT.test(t)) return true;
+  return afterNumber && UNIT_WORD.test(beforeNumber ? t.replace(/х$/, '') : t);
+}
+
+/**
+ * Below this score (0–100) a unit is not vouched for: the score of a short unit falls that low when ink beside it went
+ * unread, such as the superscript of `мм²` (read `мм` at 54), so the shape proves nothing then.
+ */
+const VOUCH_MIN_SCORE = 60;
+
+/** Least score (0–100) of a number before a vouched unit that counts with it ({@link nameCellConfidence}). */
+const QUANTITY_MIN_SCORE = 70;
+
+/**
+ * Confidence (0..1) of a name cell: the lowest word score, where a word {@link vouchedNameWord} vouches for counts at
+ * least {@link VOUCHED_WORD_CONFIDENCE} (if its own score is at least {@link VOUCH_MIN_SCORE}), and so does a number of up
+ * to four digits right before such a unit scored at least {@link QUANTITY_MIN_SCORE}. An empty cell is 0.
+ */
+export function nameCellConfidence(cell: Cell | undefined): number {
+  if (!cell || cell.words.length === 0) return 0;
+  const ws = cell.words;
+  const vouched = ws.map((w, k) => w.conf >= VOUCH_MIN_SCORE && vouchedNameWord(w.text, ws[k - 1]?.text, ws[k + 1]?.text));
+  // A short number right before a vouched unit ("10 л", "180 г") is a quantity of the pack: scored fairly, it counts too.
+  const quantity = (k: number) => vouched[k + 1] === true && ws[k].conf >= QUANTITY_MIN_SCORE && /^\d{1,4}(?:[,.]\d{1,3})?$/.test(ws[k].text);
+  const scores = ws.map((w, k) => (vouched[k] || quantity(k) ? Math.max(w.conf, VOUCHED_WORD_CONFIDENCE) : w.conf));
+  return Math.max(0, Math.min(...scores)) / 100;
 }
 
 function unitCode(text: string): string | null {
@@ -160,6 +218,7 @@ export function rowToItem(row: RawRow, form: FormColumns, i: number, conf: Field
     ['amount_with_nds', 'amount_with_nds'],
   ];
   for (const [path, f] of paths) conf[`items[${i}].${path}`] = cellConfidence(byField.get(f));
+  conf[`items[${i}].name`] = nameCellConfidence(byField.get('name'));
   if (item.name) {
     // A letter read back from a zero-led number (D500) is a good guess, not a reading: the cap of the number stays.
     const cap = Math.min(nameConfidenceCap(item.name), ZERO_FOR_D.test(cleanName(text('name'))) ? AMBIGUOUS_NAME_CONFIDENCE : 1);

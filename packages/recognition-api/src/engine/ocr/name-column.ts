@@ -91,8 +91,54 @@ export async function rereadNameColumn(
     if (err instanceof RecognitionFailedError && err.reason === 'engine_error') return words;
     throw err;
   }
-  const placed = cross.map((c) => ({ ...c, left: c.left - MARGIN + box.left, top: c.top - MARGIN + box.top, line: `names.${c.line}` }));
-  return mergeNameReadings(words, names, placed, h, await loadRussianWords());
+  const place = (ws: Word[], key: string) =>
+    ws.map((c) => ({ ...c, left: c.left - MARGIN + box.left, top: c.top - MARGIN + box.top, line: `${key}.${c.line}` }));
+  const merged = mergeNameReadings(words, names, place(cross, 'names'), h, await loadRussianWords());
+  const inBox = (w: Word) => centerX(w) > box.left && centerX(w) < box.left + box.width && centerY(w) > box.top && centerY(w) < box.top + box.height;
+  if (!merged.some((w) => inBox(w) && latinCandidate(w.text))) return merged;
+  let latin: Word[];
+  try {
+    latin = parseTsv(await runTesseract(crop, ['-l', 'eng', '--psm', '6', '--dpi', '300', 'tsv'], call));
+  } catch (err) {
+    if (err instanceof RecognitionFailedError && err.reason === 'engine_error') return merged;
+    throw err;
+  }
+  return mergeLatinReading(merged, merged.filter(inBox), place(latin, 'latin'), h);
+}
+
+/**
+ * Whether a name word may be a Latin code or brand that neither the rus nor the rus+eng read got (`АКМО00517` for
+ * `AKN000517`, `МКТ` for `NKT`, `МУН-)` for `NUH-J`, `И!` for `II`): it has letters, no lower-case Cyrillic
+ * letter (Russian words and units are left alone), and no Cyrillic-only letter unless a glyph the rus model puts for
+ * Latin letters it lacks is there too.
+ */
+export function latinCandidate(text: string): boolean {
+  return /\p{L}/u.test(text) && !/[а-яё]/.test(text) && (!ONLY_CYRILLIC.test(text) || JUNK_GLYPH.test(text));
+}
+
+/**
+ * Word by word, a third reading of the name column with `eng` alone (`latin`, page px) over the words of the column
+ * after {@link mergeNameReadings} (`column`, also in `words`): an eng word replaces the column words under it (same
+ * line, their centres inside its box) when all of them are {@link latinCandidate}s, it has two or more letters or a
+ * digit, a Latin letter with no Cyrillic twin, no Cyrillic letter, a confidence of at least 60, and it is not the same
+ * word once look-alike letters are folded (`KC-250` over `КС-250` is no correction: the glyphs are the same, and the
+ * script is left to the rules of extract/script.ts). The eng model has every Latin letter the rus model lacks and
+ * no Cyrillic ones, so it is asked only about words that hold no Russian letter. Pure.
+ */
+export function mergeLatinReading(words: Word[], column: Word[], latin: Word[], h: number): Word[] {
+  const replaced = new Set<Word>();
+  const added: Word[] = [];
+  for (const e of latin) {
+    if (e.conf < 60 || !STRONG_LATIN.test(e.text) || /[А-Яа-яЁё]/.test(e.text) || !/\d|\p{L}.*\p{L}/u.test(e.text)) continue;
+    const covered = column.filter(
+      (m) => !replaced.has(m) && centerX(m) > e.left && centerX(m) < right(e) && Math.abs(centerY(m) - centerY(e)) < h / 2,
+    );
+    if (covered.length === 0 || !covered.every((m) => latinCandidate(m.text))) continue;
+    if (sameWord(covered.map((m) => m.text).join(''), e.text)) continue;
+    for (const m of covered) replaced.add(m);
+    added.push(e);
+  }
+  return added.length === 0 ? words : [...words.filter((w) => !replaced.has(w)), ...added];
 }
 
 /**
@@ -161,8 +207,14 @@ export function mergeNameReadings(words: Word[], names: Word[], cross: Word[], h
     );
     if (covered.length === 0) continue;
     const mainText = covered.map((m) => m.text).join('');
+    // Tesseract's box of a word is now and then stretched over the words after it ("клейкая" over "19 мм х 33 м"):
+    // a cross word far shorter than the rus words under it is such a box, and would put one word for several.
+    if (covered.length > 1 && w.text.length < OVERSTRETCHED * mainText.length) continue;
     if (sameWord(mainText, w.text)) {
-      for (const m of covered) changed.set(m, { ...m, conf: Math.max(m.conf, w.conf) });
+      // Both reads agree and the word is a Russian word form: a misread that gives another known word in both
+      // reads is rare, so Tesseract's low score for a short or rare word (`Сода` 56/75) is not kept.
+      const known = isRussianWord(toCyrillic(mainText), dict);
+      for (const m of covered) changed.set(m, { ...m, conf: Math.max(m.conf, w.conf, known ? AGREED_WORD_CONFIDENCE : 0) });
       continue;
     }
     const mainWord = isRussianWord(toCyrillic(mainText), dict);
@@ -179,6 +231,18 @@ export function mergeNameReadings(words: Word[], names: Word[], cross: Word[], h
   if (added.length === 0 && changed.size === 0) return words;
   return [...words.filter((w) => !replaced.has(w)).map((w) => changed.get(w) ?? w), ...added];
 }
+
+/**
+ * Confidence (Tesseract's 0–100) given to a rus word that the rus+eng read agrees with and that the dictionary knows
+ * as a Russian word form: two reads and a dictionary together are evidence that neither score alone carries.
+ */
+export const AGREED_WORD_CONFIDENCE = 95;
+
+/**
+ * A cross word over two or more rus words whose text has fewer than this share of their characters is a stretched
+ * box, not a reading of them ({@link mergeNameReadings}).
+ */
+const OVERSTRETCHED = 0.7;
 
 /** Confidence (Tesseract's 0–100) of a rus word that the rus+eng read disputes with nothing to settle it. */
 export const UNSETTLED_CONFIDENCE = 85;

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { Word } from '../../../src/engine/extract/words.js';
 import { loadRussianWords } from '../../../src/engine/extract/russian-words.js';
-import { locateNameColumn, mergeNameReadings, nameColumn, prefersLatin, UNSETTLED_CONFIDENCE } from '../../../src/engine/ocr/name-column.js';
+import {
+  AGREED_WORD_CONFIDENCE,
+  latinCandidate,
+  locateNameColumn,
+  mergeLatinReading,
+  mergeNameReadings,
+  nameColumn,
+  prefersLatin,
+  UNSETTLED_CONFIDENCE,
+} from '../../../src/engine/ocr/name-column.js';
 import { levelRules, levelWords } from '../../../src/engine/ocr/skew.js';
 import { loadFixture } from '../fixtures.js';
 
@@ -38,7 +47,7 @@ describe('prefersLatin: a rus+eng reading of a name word against the rus one', (
 describe('mergeNameReadings: the rus read and the rus+eng read of the name column, word by word', () => {
   const at = (text: string, conf: number, left: number): Word => ({ text, conf, left, top: 100, width: 16 * text.length, height: 20, line: '1' });
   // A stand-in for the ru_RU dictionary: a few word forms.
-  const dict = { has: (word: string) => ['щётки', 'щетки', 'масло', 'вода', 'моторное'].includes(word.toLowerCase()) };
+  const dict = { has: (word: string) => ['щётки', 'щетки', 'масло', 'вода', 'моторное', 'клейкая'].includes(word.toLowerCase()) };
   const merge = (rus: Word[], cross: Word[], d: typeof dict | null = dict) =>
     mergeNameReadings(rus, rus, cross, 20, d)
       .sort((a, b) => a.left - b.left)
@@ -47,6 +56,15 @@ describe('mergeNameReadings: the rus read and the rus+eng read of the name colum
   it('keeps a word both reads agree on at the higher confidence (look-alike letters and case folded)', () => {
     expect(merge([at('Хлопья', 28, 0)], [at('Хлопья', 93, 0)])).toEqual(['Хлопья:93']);
     expect(merge([at('АВС', 40, 0)], [at('ABC', 90, 0)])).toEqual(['АВС:90']);
+  });
+
+  it('raises a word both reads agree on to the agreed-word confidence only when it is a Russian word form', () => {
+    // Short and rare words score low in both reads ("Вода" at 58 and 71): agreement plus the dictionary decide.
+    expect(merge([at('Вода', 58, 0)], [at('Вода', 71, 0)])).toEqual([`Вода:${AGREED_WORD_CONFIDENCE}`]);
+    // Not a word form the dictionary knows, capitals only, or no dictionary: the higher of the two scores only.
+    expect(merge([at('Крамбо', 58, 0)], [at('Крамбо', 71, 0)])).toEqual(['Крамбо:71']);
+    expect(merge([at('ВОДА', 58, 0)], [at('ВОДА', 71, 0)])).toEqual(['ВОДА:71']);
+    expect(merge([at('Вода', 58, 0)], [at('Вода', 71, 0)], null)).toEqual(['Вода:71']);
   });
 
   it('takes the reading that is a Russian word form over one that is not', () => {
@@ -69,10 +87,44 @@ describe('mergeNameReadings: the rus read and the rus+eng read of the name colum
     expect(merge([at('Сегезй', 88, 0)], [at('Ceresit', 92, 0)], null)).toEqual([`Сегезй:${UNSETTLED_CONFIDENCE}`]);
   });
 
+  it('ignores a cross word whose box is stretched over the rus words after it', () => {
+    // The cross read's "клейкая" box spans "19 мм 33" too; its own words for them come separately.
+    const rus = [at('Лента', 91, 0), at('клейкая', 97, 90), at('19', 97, 230), at('мм', 90, 270), at('33', 95, 320)];
+    const cross = [at('Лента', 91, 0), { ...at('клейкая', 97, 90), width: 280 }, at('19', 97, 230), at('мм', 66, 270), at('33', 92, 320)];
+    expect(merge(rus, cross).map((t) => t.split(':')[0])).toEqual(['Лента', 'клейкая', '19', 'мм', '33']);
+  });
+
   it('splits one rus word that is several cross words with the space lost ("МФУНР" = "МФУ" + "HP")', () => {
     const rus = [at('МФУНР', 85, 0)];
     const cross = [at('МФУ', 96, 0), at('HP', 94, 56)];
     expect(merge(rus, cross)).toEqual(['МФУ:96', 'HP:94']);
+  });
+});
+
+describe('mergeLatinReading: a third, eng-only read for codes both earlier reads left in look-alike capitals', () => {
+  const at = (text: string, conf: number, left: number): Word => ({ text, conf, left, top: 100, width: 16 * text.length, height: 20, line: '1' });
+  const merge = (column: Word[], latin: Word[]) =>
+    mergeLatinReading(column, column, latin, 20)
+      .sort((a, b) => a.left - b.left)
+      .map((w) => w.text);
+
+  it('asks only about words with no Russian letter, or with a glyph the rus model uses for a Latin letter', () => {
+    for (const t of ['МКТ', 'АКМО00517,', 'В-134А', 'МУН-)', 'И!', 'MKT']) expect(latinCandidate(t), t).toBe(true);
+    for (const t of ['Свеча', 'мм', 'ГОСТ', 'ВКМбЕ-17', '125', '«', 'Ач']) expect(latinCandidate(t), t).toBe(false);
+  });
+
+  it('takes the eng reading of a code or brand whose letters the rus model lacks', () => {
+    expect(merge([at('Фара', 95, 0), at('МКТ', 93, 100)], [at('Fapa', 70, 0), at('NKT', 88, 100)])).toEqual(['Фара', 'NKT']);
+    expect(merge([at('Хладон', 95, 0), at('В-134А,', 90, 130)], [at('R-134A,', 91, 130)])).toEqual(['Хладон', 'R-134A,']);
+    expect(merge([at('USB', 95, 0), at('И!', 72, 80)], [at('II', 80, 80)])).toEqual(['USB', 'II']);
+  });
+
+  it('keeps the words when the glyphs are the same, the eng word is unsure, short, or Cyrillic, or covers a Russian word', () => {
+    // Same glyphs: the script of a look-alike code is left to the script rules.
+    expect(merge([at('КС-250', 91, 0)], [at('KC-250', 92, 0)])).toEqual(['КС-250']);
+    expect(merge([at('МКТ', 93, 0)], [at('NKT', 55, 0)])).toEqual(['МКТ']);
+    expect(merge([at('Т', 60, 0)], [at('t', 90, 0)])).toEqual(['Т']);
+    expect(merge([at('Свеча', 60, 0)], [at('Cbeva', 90, 0)])).toEqual(['Свеча']);
   });
 });
 
