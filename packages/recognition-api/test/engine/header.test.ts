@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractTorg12Header, parsePartyWords, partyLine, TWIN_NAME_CONFIDENCE } from '../../src/engine/extract/header-torg12.js';
-import { extractUpdHeader, splitInnKpp } from '../../src/engine/extract/header-upd.js';
+import { splitInnKpp } from '../../src/engine/extract/header.js';
+import { extractUpdHeader } from '../../src/engine/extract/header-upd.js';
 import { groupLines } from '../../src/engine/extract/words.js';
 import { generateTruth, partyLine as printedParty, type PartyStyle } from '@app/docgen';
 import { row } from './fixtures.js';
@@ -222,7 +223,7 @@ describe('document dates printed in words', () => {
 
 describe('document number prefixes read by rus+eng', () => {
   it('look-alike Latin capitals before "-digits" are the Cyrillic 1C prefix; a Latin-only prefix stays', async () => {
-    const { fixNumberPrefix } = await import('../../src/engine/extract/header-torg12.js');
+    const { fixNumberPrefix } = await import('../../src/engine/extract/header.js');
     expect(fixNumberPrefix('PH-00412')).toBe('РН-00412');
     expect(fixNumberPrefix('YT,03828')).toBe('УТ-03828');
     expect(fixNumberPrefix('ЦБ-00017')).toBe('ЦБ-00017');

@@ -1,6 +1,5 @@
 import type { Party } from '../engine.port.js';
-import { joinName, nameOf, noteConf, taxDigits } from './header.js';
-import { splitInnKpp } from './header-upd.js';
+import { joinName, nameOf, noteConf, splitInnKpp, taxDigits } from './header.js';
 import type { FieldConfidence } from './items.js';
 import type { Word } from './words.js';
 

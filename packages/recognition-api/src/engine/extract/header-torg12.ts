@@ -1,10 +1,9 @@
 import { suspiciousName } from '../confidence/doubtful-fields.js';
 import type { Party } from '../engine.port.js';
-import { noteConf, normalizeDate, parseDate, untilGap, wordsAfter, type HeaderFields } from './header.js';
+import { fixNumberPrefix, noteConf, normalizeDate, parseDate, untilGap, wordsAfter, type HeaderFields } from './header.js';
 import { parsePartyWords } from './header-party.js';
 import type { FieldConfidence } from './items.js';
 import { monthNumber } from './dates.js';
-import { toCyrillic } from './script.js';
 import { centerX, type TextLine, type Word } from './words.js';
 
 export { parsePartyWords } from './header-party.js';
@@ -29,14 +28,6 @@ export function partyLine(lines: TextLine[], labels: RegExp[]): Word[] {
   }
   return [];
 }
-
-/**
- * 1C prefixes ("УТ-03828") whose hyphen OCR reads as a point or comma, and whose letters rus+eng may read as
- * Latin twins ("PH-00412" for "РН-00412"): a prefix of look-alike capitals only is taken as Cyrillic, as 1C
- * prints it; a prefix with a Latin-only letter ("INV-7") stays Latin.
- */
-export const fixNumberPrefix = (t: string): string =>
-  t.replace(/^([А-ЯЁA-Z]{1,4})[.,·]\s*(\d+)$/, '$1-$2').replace(/^([ABCEHKMOPTXY]{1,4})(?=-\d)/, (prefix) => toCyrillic(prefix));
 
 /**
  * A date in words inside a line ("«12» марта 2026 г."): the month word with the day before it (in quotes, maybe

@@ -1,9 +1,19 @@
 import type { Party } from '../engine.port.js';
-import { joinName, nameOf, noteConf, parseDate, stripRef, taxDigits, untilGap, wordsAfter, type HeaderFields } from './header.js';
-import { fixNumberPrefix } from './header-torg12.js';
+import {
+  fixNumberPrefix,
+  joinName,
+  nameOf,
+  noteConf,
+  parseDate,
+  splitInnKpp,
+  stripRef,
+  taxDigits,
+  untilGap,
+  wordsAfter,
+  type HeaderFields,
+} from './header.js';
 import type { FieldConfidence } from './items.js';
 import type { TextLine, Word } from './words.js';
-import { innChecksumOk, innHasValidLength } from '../validate/tax-ids.js';
 
 const NUMBER_SIGN = /^(№|N[oeо°º]?|Ne|Мо|Nº)$/;
 
@@ -40,24 +50,6 @@ function dateWords(after: Word[]): Word[] {
     }
   }
   return [];
-}
-
-/**
- * "inn/kpp" as printed → [inn, kpp] texts. Photo OCR often reads the slash as a digit ("6164062127 1 616401001"
- * → 20 digits) or drops it: without a slash, a run of 19–22 digits is split as a 10- or 12-digit INN, at most one
- * digit that was the slash, and a 9-digit KPP, preferring the INN whose check digits hold.
- */
-export function splitInnKpp(text: string): [string | undefined, string | undefined] {
-  if (text.includes('/')) {
-    const [inn, kpp] = text.split('/');
-    return [inn, kpp];
-  }
-  // The same look-alike folding as taxDigits, without its length limit.
-  const digits = text.replace(/[ОоO]/g, '0').replace(/[Зз]/g, '3').replace(/б/g, '6').replace(/[lI|]/g, '1').replace(/\D/g, '');
-  if (digits.length < 19 || digits.length > 22) return [text, undefined];
-  const splits = [10, 12].map((n) => ({ inn: digits.slice(0, n), skip: digits.length - n - 9 })).filter((c) => c.skip === 0 || c.skip === 1);
-  const best = splits.find((c) => innHasValidLength(c.inn) && innChecksumOk(c.inn)) ?? splits[0];
-  return best ? [best.inn, digits.slice(-9)] : [text, undefined];
 }
 
 function party(lines: TextLine[], role: 'seller' | 'buyer', conf: FieldConfidence): Party {

@@ -1,7 +1,8 @@
 import type { Party } from '../engine.port.js';
 import type { FieldConfidence } from './items.js';
 import { cleanName } from './items.js';
-import { resolveLookalikes } from './script.js';
+import { resolveLookalikes, toCyrillic } from './script.js';
+import { innChecksumOk, innHasValidLength } from '../validate/tax-ids.js';
 import type { TextLine, Word } from './words.js';
 
 /** Header fields of a document with the confidences of the words they came from. */
@@ -75,4 +76,30 @@ export function untilGap(words: Word[], factor = 2.5): Word[] {
     out.push(words[i]);
   }
   return out;
+}
+
+/**
+ * 1C prefixes ("УТ-03828") whose hyphen OCR reads as a point or comma, and whose letters rus+eng may read as
+ * Latin twins ("PH-00412" for "РН-00412"): a prefix of look-alike capitals only is taken as Cyrillic, as 1C
+ * prints it; a prefix with a Latin-only letter ("INV-7") stays Latin.
+ */
+export const fixNumberPrefix = (t: string): string =>
+  t.replace(/^([А-ЯЁA-Z]{1,4})[.,·]\s*(\d+)$/, '$1-$2').replace(/^([ABCEHKMOPTXY]{1,4})(?=-\d)/, (prefix) => toCyrillic(prefix));
+
+/**
+ * "inn/kpp" as printed → [inn, kpp] texts. Photo OCR often reads the slash as a digit ("6164062127 1 616401001"
+ * → 20 digits) or drops it: without a slash, a run of 19–22 digits is split as a 10- or 12-digit INN, at most one
+ * digit that was the slash, and a 9-digit KPP, preferring the INN whose check digits hold.
+ */
+export function splitInnKpp(text: string): [string | undefined, string | undefined] {
+  if (text.includes('/')) {
+    const [inn, kpp] = text.split('/');
+    return [inn, kpp];
+  }
+  // The same look-alike folding as taxDigits, without its length limit.
+  const digits = text.replace(/[ОоO]/g, '0').replace(/[Зз]/g, '3').replace(/б/g, '6').replace(/[lI|]/g, '1').replace(/\D/g, '');
+  if (digits.length < 19 || digits.length > 22) return [text, undefined];
+  const splits = [10, 12].map((n) => ({ inn: digits.slice(0, n), skip: digits.length - n - 9 })).filter((c) => c.skip === 0 || c.skip === 1);
+  const best = splits.find((c) => innHasValidLength(c.inn) && innChecksumOk(c.inn)) ?? splits[0];
+  return best ? [best.inn, digits.slice(-9)] : [text, undefined];
 }

@@ -1,6 +1,5 @@
 import sharp from 'sharp';
-import { splitInnKpp } from '../extract/header-upd.js';
-import { stripRef, taxDigits } from '../extract/header.js';
+import { splitInnKpp, stripRef, taxDigits } from '../extract/header.js';
 import { centerY, right, type Word } from '../extract/words.js';
 import { innChecksumOk, innHasValidLength, kppFormatOk } from '../validate/tax-ids.js';
 import type { PreparedPage } from './preprocess.js';
