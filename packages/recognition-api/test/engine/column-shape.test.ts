@@ -121,31 +121,3 @@ describe('column layout by the rules alone on a UPD', () => {
     expect(rowByRules(groupLines([...titles, ...item(1040, '1', '—')]), FORMS.upd, updRules)).toBeNull();
   });
 });
-
-describe('column layout by the rules alone, the last column without its right border', () => {
-  // The table's right outer border is lost (faded at the photo's edge) and no rule stands at the page edge either.
-  const open = TORG_BORDERS.slice(0, -1).map((x) => ({ x, top: 900, bottom: 1300 }));
-
-  it("bounds the last cell by where the page's text ends, so the form's columns are counted right", () => {
-    const lines = groupLines([...titles, ...torgItem(1040, '1'), ...torgItem(1085, '2')]);
-    const found = rowByRules(lines, FORMS.torg12, open);
-    expect(found).not.toBeNull();
-    expect(found!.lineIndex).toBe(0);
-    expect(columnAt(found!, 240)).toBe('2');
-    expect(columnAt(found!, 3000)).toBe('14');
-    expect(columnAt(found!, 3200)).toBe('15');
-    const [left, right] = found!.spans!.get('15')!;
-    expect(left).toBe(3168);
-    expect(right).toBeGreaterThan(3200);
-    expect(Number.isFinite(right)).toBe(true);
-  });
-
-  it('still finds nothing when no text lies beyond the last rule (a column is missing, not its border)', () => {
-    const item = row(1040, [
-      [150, '1'],
-      [240, 'Ламинат'],
-      [1250, '4605059343137'],
-    ]);
-    expect(rowByRules(groupLines([...titles, ...item]), FORMS.torg12, open)).toBeNull();
-  });
-});

@@ -155,8 +155,7 @@ function rulesAt(rules: VerticalRule[], y: number, minGap: number): number[] {
 /**
  * The column layout of a photo whose column-number row is not read at all (6-pt digits squeezed between two thick
  * rules, which Tesseract drops as a line): the first text line crossed by exactly as many rule-bounded cells as the
- * form has columns (both outer borders found, or all but the last column's right border when the line has text
- * beyond the last rule: that cell then ends at the page's text margin) whose "№ п/п" cell holds the line number 1 (one stray glyph allowed) is the first item row; the
+ * form has columns (both outer borders found) whose "№ п/п" cell holds the line number 1 (one stray glyph allowed) is the first item row; the
  * labels are given to the cells by position and the row before it stands for the column-number row. Null when no
  * line has that shape.
  */
@@ -177,10 +176,6 @@ export function rowByRules(lines: TextLine[], form: FormColumns, rules: Vertical
       (xs.length > n + 1 || b - a < 2.5 * h) && !line.words.some((w) => centerX(w) > a && centerX(w) < b && !RULE_TRACE.test(w.text));
     while (xs.length > 1 && sliver(xs[xs.length - 2], xs[xs.length - 1])) xs.pop();
     while (xs.length > 1 && sliver(xs[0], xs[1])) xs.shift();
-    // The last column's right border may be lost (a photo's outer border faded or cut at the sheet's edge): the row's
-    // text beyond the last rule is then the last cell, open up to where the page's text ends.
-    if (xs.length === n && line.words.some((w) => centerX(w) > xs[n - 1] && !RULE_TRACE.test(w.text)))
-      xs.push(Math.max(xs[n - 1] + h, textRight(lines)));
     if (xs.length !== n + 1) continue;
     const first = line.words
       .filter((w) => centerX(w) > xs[num] && centerX(w) < xs[num + 1] && !RULE_TRACE.test(w.text))
@@ -199,13 +194,6 @@ export function rowByRules(lines: TextLine[], form: FormColumns, rules: Vertical
     return { centers, spans, lineIndex: i - 1, y, matched: 0, tokens: 0 };
   }
   return null;
-}
-
-/** The page's right text margin, px: the rightmost end of any word that is not a rule's trace. */
-function textRight(lines: TextLine[]): number {
-  let right = -Infinity;
-  for (const line of lines) for (const w of line.words) if (!RULE_TRACE.test(w.text)) right = Math.max(right, w.left + w.width);
-  return right;
 }
 
 /** What is left of an erased rule: not a cell's content. */

@@ -7,7 +7,7 @@ import { evenLight } from './light.js';
 import { findPageQuad, looksLikeSheetOnBackground, type GrayImage } from './page-quad.js';
 import { a4SizeFor, warpToRectangle } from './perspective.js';
 import { ruleMask } from './rule-mask.js';
-import { dropEdgeRules, EDGE_MARGIN_PX, removeRules } from './rules.js';
+import { removeRules } from './rules.js';
 
 /** A page ready for Tesseract: 8-bit grayscale PNG at roughly 300 DPI. */
 export interface PreparedPage {
@@ -146,8 +146,7 @@ async function finish(img: sharp.Sharp, kind: PageKind): Promise<PreparedPage> {
   const { width, height } = raw.info;
   const { scale, photo } = kind;
   const mask = photo ? await ruleMask({ data: raw.data, width, height }, scale) : undefined;
-  const found = removeRules(raw.data, width, height, Math.round(80 * scale), 170, mask);
-  const rules = kind.flattened ? dropEdgeRules(found, width, Math.round(EDGE_MARGIN_PX * scale)) : found;
+  const rules = removeRules(raw.data, width, height, Math.round(80 * scale), 170, mask);
   const png = await sharp(raw.data, { raw: { width, height, channels: 1 } })
     .png({ compressionLevel: 1 })
     .toBuffer();

@@ -47,24 +47,6 @@ export function removeRules(px: Uint8Array, width: number, height: number, minRu
 }
 
 /**
- * Margin of a flattened photo's sheet in which no vertical rule is the form's, px at 300 DPI (3.8 mm). The printed
- * forms keep >= 5 mm (59 px) margins, and smaller print scales only widen them; what the rule finder meets closer to
- * the edge is a sliver of desk or the sheet's shadow left between the paper and the white border the warp paints
- * (perspective.ts), found on 9 of the 16 dev-set photos at x = 19-30 or 3476-3486.
- */
-export const EDGE_MARGIN_PX = 45;
-
-/**
- * Vertical rules of a flattened photo without those lying in its outer `margin` px on the left or the right
- * (page pixels, same units as `width`). Such a rule would open a narrow empty first or last "cell" before the form's
- * own table border, or stand in for a lost outer border, and shift the columns found from rules alone
- * (extract/columns.ts `rowByRules`, which bounds a last cell without its right border by the text instead).
- */
-export function dropEdgeRules(rules: VerticalRule[], width: number, margin = EDGE_MARGIN_PX): VerticalRule[] {
-  return rules.filter((r) => r.x >= margin && r.x <= width - 1 - margin);
-}
-
-/**
  * Adjacent pixel columns of one thick rule become one rule at their mean x: a run joins a rule when it lies within
  * 4 px of the rule's rightmost column so far (chained, not against the mean: a blurred photo rule 9+ columns wide
  * was split in two when its mean lagged more than 4 px behind, which doubled every column border of the table).

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { ruleMask } from '../../../src/engine/ocr/rule-mask.js';
-import { dropEdgeRules, EDGE_MARGIN_PX, removeRules } from '../../../src/engine/ocr/rules.js';
+import { removeRules } from '../../../src/engine/ocr/rules.js';
 
 const W = 400;
 const H = 600;
@@ -57,20 +57,5 @@ describe('a thick rule', () => {
     // Merged against the running mean, the 13 runs (3-px band) split in two rules 9 px apart.
     expect(rules).toHaveLength(1);
     expect(rules[0].x).toBeCloseTo(105, 0);
-  });
-});
-
-describe('rules at the edge of a flattened photo', () => {
-  it('drops a rule traced in the sheet margin and keeps the table borders inside it', () => {
-    const rules = [
-      { x: 25, top: 20, bottom: 1700 },
-      { x: 70, top: 400, bottom: 2200 },
-      { x: 1700, top: 400, bottom: 2200 },
-      { x: 3420, top: 400, bottom: 2200 },
-      { x: 3480, top: 20, bottom: 2460 },
-    ];
-    expect(dropEdgeRules(rules, 3508).map((r) => r.x)).toEqual([70, 1700, 3420]);
-    // The margin scales with the page: on a page 2x larger a rule 70 px in is still in the margin.
-    expect(dropEdgeRules(rules, 7016, EDGE_MARGIN_PX * 2).map((r) => r.x)).toEqual([1700, 3420, 3480]);
   });
 });
