@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 9 item 5: a production install runs compiled code. In a fresh clone of HEAD: `npm ci --omit=dev`,
+# A production install runs compiled code (CONTRIBUTING.md, docs/decisions.md). In a fresh clone of HEAD: `npm ci --omit=dev`,
 # `npm run build`, then both services started with plain `node` on their dist/ entries (PGlite in a temp folder),
 # probed on health and /metrics, and stopped. Exits non-zero when anything fails.
 set -euo pipefail
@@ -33,7 +33,10 @@ probe() {
 }
 probe http://127.0.0.1:3911/health/ready
 probe http://127.0.0.1:3912/api/v1/health
-curl -fsS http://127.0.0.1:3911/metrics | grep -q '^delivery_http_request_duration_seconds' || { echo "delivery /metrics"; exit 1; }
-curl -fsS http://127.0.0.1:3912/metrics | grep -q '^recognition_queue_depth' || { echo "recognition /metrics"; exit 1; }
+# Read the whole answer first: `curl | grep -q` fails under pipefail when grep stops reading early (curl error 23).
+curl -fsS http://127.0.0.1:3911/metrics >"$work/delivery.metrics" || { echo "delivery /metrics did not answer"; exit 1; }
+grep -q '^delivery_http_request_duration_seconds' "$work/delivery.metrics" || { echo "delivery /metrics"; exit 1; }
+curl -fsS http://127.0.0.1:3912/metrics >"$work/recognition.metrics" || { echo "recognition /metrics did not answer"; exit 1; }
+grep -q '^recognition_queue_depth' "$work/recognition.metrics" || { echo "recognition /metrics"; exit 1; }
 if grep -rqs "tsx" /proc/"${pids[0]}"/cmdline; then echo "delivery runs through tsx"; exit 1; fi
 echo "production build: both services answer health and /metrics from dist/ with plain node"
