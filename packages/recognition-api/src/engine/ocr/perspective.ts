@@ -8,7 +8,7 @@ export const A4_SHORT_PX = 2480;
  * Border painted white after the warp, px (1.7 mm): a corner found a pixel outside the paper leaves a sliver of
  * desk along the edge, which the rule finder would take for a table rule. The printed forms keep ≥ 5 mm margins.
  */
-const CLEAN_BORDER_PX = 20;
+export const CLEAN_BORDER_PX = 20;
 
 /**
  * Output size of a flattened sheet: A4 at 300 DPI, landscape (3508 × 2480) when the outline's top and bottom

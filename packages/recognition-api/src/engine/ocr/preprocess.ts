@@ -3,9 +3,9 @@ import { checkBmp, checkDimensions, ImageRejected, isBmp, MAX_IMAGE_PIXELS } fro
 import { RecognitionFailedError, type ImageQuality } from '../engine.port.js';
 import type { VerticalRule } from '../extract/words.js';
 import { inkAwareGray } from './ink.js';
-import { evenLight } from './light.js';
+import { evenLight, paperLight } from './light.js';
 import { findPageQuad, looksLikeSheetOnBackground, type GrayImage } from './page-quad.js';
-import { a4SizeFor, warpToRectangle } from './perspective.js';
+import { a4SizeFor, CLEAN_BORDER_PX, warpToRectangle } from './perspective.js';
 import { ruleMask } from './rule-mask.js';
 import { removeRules } from './rules.js';
 
@@ -14,6 +14,11 @@ export interface PreparedPage {
   png: Buffer;
   /** The normalised page before rule erasure, kept for rotations. */
   source: sharp.Sharp;
+  /**
+   * Photos: the page as the rules are found in it (the mean-paper light correction), when it differs from
+   * `source`; rotated with it.
+   */
+  ruleSource?: sharp.Sharp;
   /** Vertical table rules found (and erased) in the image. */
   rules: VerticalRule[];
   width: number;
@@ -68,7 +73,9 @@ export async function preparePage(input: Buffer, quality: ImageQuality): Promise
     const long = Math.max(oriented.info.width, oriented.info.height);
     const raw = { raw: { width: oriented.info.width, height: oriented.info.height, channels: oriented.info.channels } };
     const sheet = await flattenSheet(oriented.data, raw.raw, quality);
-    if (sheet) return await finish(await evenLight(sheet), { flattened: true, scale: PHOTO_SCALE, photo: true });
+    // Text from the brightest-block paper estimate, rules from the mean one: see `finish`.
+    if (sheet)
+      return await finish(await paperLight(sheet, CLEAN_BORDER_PX), { flattened: true, scale: PHOTO_SCALE, photo: true }, await evenLight(sheet));
     img = sharp(oriented.data, raw).grayscale();
     if (long < UPSCALE_BELOW) {
       const f = Math.min(3, TARGET_LONG_SIDE / long);
@@ -137,28 +144,60 @@ async function flattenLight(img: sharp.Sharp): Promise<sharp.Sharp> {
 
 type PageKind = Pick<PreparedPage, 'flattened' | 'scale' | 'photo'>;
 
-/** Grayscale raw pixels → rules removed → PNG for Tesseract. */
-async function finish(img: sharp.Sharp, kind: PageKind): Promise<PreparedPage> {
+/**
+ * Grayscale raw pixels → rules removed → PNG for Tesseract. `ruleImg` (same size as `img`; photos only): the image
+ * the vertical rules are found in, when it is not the one read; they are erased from the read one. A flattened
+ * photo is read with {@link paperLight} but its rules are found on {@link evenLight}'s page: on the brighter-paper
+ * page the desk sliver at the sheet's edge no longer traces as a rule, and on dev-set photos whose table's last
+ * border is lost (torg12-03, -05) that sliver stood in for it; with the rules of the read page the photo tier had
+ * 735 of 1,301 fields wrong, with these 453 (docs/recognition-photo.md).
+ */
+async function finish(img: sharp.Sharp, kind: PageKind, ruleImg?: sharp.Sharp): Promise<PreparedPage> {
   const gray = await img.flatten({ background: '#ffffff' }).toColourspace('b-w').png({ compressionLevel: 1 }).toBuffer();
   const source = sharp(gray);
   const raw = await sharp(gray).flatten({ background: '#ffffff' }).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
   if (raw.info.channels !== 1) throw new Error(`expected 1 channel, got ${raw.info.channels}`);
   const { width, height } = raw.info;
   const { scale, photo } = kind;
-  const mask = photo ? await ruleMask({ data: raw.data, width, height }, scale) : undefined;
-  const rules = removeRules(raw.data, width, height, Math.round(80 * scale), 170, mask);
+  const ruleGray = ruleImg
+    ? await ruleImg.flatten({ background: '#ffffff' }).toColourspace('b-w').png({ compressionLevel: 1 }).toBuffer()
+    : undefined;
+  const ruleRaw = ruleGray ? await sharp(ruleGray).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true }) : undefined;
+  const rules = await tableRules(
+    { data: raw.data, width, height },
+    kind,
+    ruleRaw && { data: ruleRaw.data, width: ruleRaw.info.width, height: ruleRaw.info.height },
+  );
   const png = await sharp(raw.data, { raw: { width, height, channels: 1 } })
     .png({ compressionLevel: 1 })
     .toBuffer();
-  return { png, width, height, rules, source, flattened: kind.flattened, scale, photo };
+  const ruleSource = ruleGray ? sharp(ruleGray) : undefined;
+  return { png, width, height, rules, source, ruleSource, flattened: kind.flattened, scale, photo };
+}
+
+/**
+ * Finds the vertical table rules of a page (8-bit grayscale, 300 × `kind.scale` DPI) and erases them from
+ * `page.data` in place; returns them in page pixels. A photo's rules are found by local contrast (rule-mask.ts) in
+ * `ruleImg` when given (same size as `page`; see `finish` for why a flattened photo's differ), else in the page.
+ * @throws Error when `ruleImg` is not the page's size.
+ */
+export async function tableRules(page: GrayImage, kind: Pick<PageKind, 'scale' | 'photo'>, ruleImg?: GrayImage): Promise<VerticalRule[]> {
+  const { data, width, height } = page;
+  if (ruleImg && (ruleImg.width !== width || ruleImg.height !== height)) throw new Error('rule image size differs from the page');
+  const mask = kind.photo ? await ruleMask(ruleImg ?? page, kind.scale) : undefined;
+  return removeRules(data, width, height, Math.round(80 * kind.scale), 170, mask);
 }
 
 /** Rotates a prepared page by a multiple of 90° clockwise (after orientation detection). */
 export async function rotatePage(page: PreparedPage, degrees: number): Promise<PreparedPage> {
-  return finish(page.source.clone().rotate(degrees), page);
+  return finish(page.source.clone().rotate(degrees), page, page.ruleSource?.clone().rotate(degrees));
 }
 
 /** Rotates a prepared page by a small angle (deskew), white background, canvas grown to keep the corners. */
 export async function deskewPage(page: PreparedPage, degrees: number): Promise<PreparedPage> {
-  return finish(page.source.clone().rotate(degrees, { background: '#ffffff' }), page);
+  return finish(
+    page.source.clone().rotate(degrees, { background: '#ffffff' }),
+    page,
+    page.ruleSource?.clone().rotate(degrees, { background: '#ffffff' }),
+  );
 }

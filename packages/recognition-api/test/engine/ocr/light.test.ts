@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { evenLight } from '../../../src/engine/ocr/light.js';
+import { evenLight, maxFilter, paperLight } from '../../../src/engine/ocr/light.js';
 import { preparePage } from '../../../src/engine/ocr/preprocess.js';
 
 const W = 1754;
@@ -74,4 +74,60 @@ describe('flat-field correction (light.ts)', () => {
     expect(m.paperSd).toBeLessThan(8);
     expect(m.contrast).toBeGreaterThan(120);
   }, 120_000);
+
+  // A phone photo's dense table: bold bars cover a quarter of the page, so a block mean sits far under the paper,
+  // and thin blurred strokes between them are only ~45 levels darker than the paper. Dividing by the mean
+  // (evenLight) takes those strokes to white; the brightest-block estimate keeps them.
+  it('paperLight keeps thin faint strokes of a dense page that evenLight takes to white', async () => {
+    const w = 1200;
+    const h = 960;
+    const px = new Uint8Array(w * h).fill(200);
+    for (let y0 = 0; y0 < h; y0 += 48) {
+      for (let y = y0; y < y0 + 12; y++) px.fill(60, y * w, (y + 1) * w);
+      for (let x = 6; x < w; x += 12) for (let y = y0 + 16; y < y0 + 32; y++) px[y * w + x] = 100;
+    }
+    const data = await sharp(px, { raw: { width: w, height: h, channels: 1 } })
+      .blur(1)
+      .toColourspace('b-w')
+      .raw()
+      .toBuffer();
+    const contrast = (out: Buffer) => {
+      const stroke: number[] = [];
+      const paper: number[] = [];
+      for (let y0 = 96; y0 < h - 96; y0 += 48)
+        for (let x = 102; x < w - 102; x += 12) {
+          stroke.push(out[(y0 + 24) * w + x]);
+          paper.push(out[(y0 + 24) * w + x + 6]);
+        }
+      const mean = (xs: number[]) => xs.reduce((a, v) => a + v, 0) / xs.length;
+      return { paper: mean(paper), contrast: mean(paper) - mean(stroke) };
+    };
+    const bright = contrast(await (await paperLight({ data, width: w, height: h })).toColourspace('b-w').raw().toBuffer());
+    const mean = contrast(await (await evenLight({ data, width: w, height: h })).toColourspace('b-w').raw().toBuffer());
+    expect(bright.paper).toBeGreaterThan(250);
+    expect(bright.contrast).toBeGreaterThan(30);
+    expect(mean.contrast).toBeLessThan(10);
+  });
+
+  it('paperLight leaves the white border of a warped sheet out of the paper estimate', async () => {
+    const w = 800;
+    const h = 600;
+    // Paper 180 with a faint stroke at 160 (0.89 × paper, just above the share taken to white).
+    const px = new Uint8Array(w * h).fill(180);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (x < 20 || y < 20 || x >= w - 20 || y >= h - 20) px[y * w + x] = 255;
+    const at = async (border: number) => {
+      const out = await (await paperLight({ data: Buffer.from(px), width: w, height: h }, border)).toColourspace('b-w').raw().toBuffer();
+      return out[300 * w + 40];
+    };
+    // The paper 20 px inside the border is paper; counting the border as paper would leave it grey.
+    expect(await at(20)).toBeGreaterThan(250);
+    expect(await at(0)).toBeLessThan(240);
+  });
+
+  it('maxFilter is a grey dilation with a (2r + 1)² window', () => {
+    const px = new Uint8Array(25);
+    px[12] = 9;
+    px[0] = 4;
+    expect(Array.from(maxFilter(px, 5, 5, 1))).toEqual([4, 4, 0, 0, 0, 4, 9, 9, 9, 0, 0, 9, 9, 9, 0, 0, 9, 9, 9, 0, 0, 0, 0, 0, 0]);
+  });
 });

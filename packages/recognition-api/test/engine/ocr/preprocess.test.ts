@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { photoOnTable, Rng } from '@app/docgen';
-import { preparePage } from '../../../src/engine/ocr/preprocess.js';
+import { preparePage, tableRules } from '../../../src/engine/ocr/preprocess.js';
 
 /** A flat A4 scan at 300 DPI filling the frame: white with dark text-like bars. */
 async function scan(): Promise<Buffer> {
@@ -34,4 +34,31 @@ describe('preparePage with the sheet-outline step', () => {
     expect(page.flattened).toBe(true);
     expect([page.width, page.height]).toEqual([3508, 2480]);
   }, 120_000);
+});
+
+describe('tableRules: a photo read from one image, its rules found in another', () => {
+  // A column rule the read image's light correction took almost to paper (15 levels, under the rule mask's 28),
+  // while the image the rules are found in keeps it dark.
+  const w = 400;
+  const h = 600;
+  const page = (rule: number) => {
+    const px = new Uint8Array(w * h).fill(250);
+    for (let y = 50; y < 550; y++) px[y * w + 200] = rule;
+    for (let y = 100; y < 112; y++) px.fill(40, y * w + 50, y * w + 150);
+    return px;
+  };
+
+  it('finds the rule in the rule image and erases it in the read one, text left alone', async () => {
+    const read = page(235);
+    const found = await tableRules({ data: read, width: w, height: h }, { scale: 1, photo: true }, { data: page(120), width: w, height: h });
+    expect(found.map((r) => r.x)).toEqual([200]);
+    expect(read[105 * w + 100]).toBe(40);
+  });
+
+  it('finds nothing in the read image alone, and refuses a rule image of another size', async () => {
+    expect(await tableRules({ data: page(235), width: w, height: h }, { scale: 1, photo: true })).toEqual([]);
+    await expect(
+      tableRules({ data: page(235), width: w, height: h }, { scale: 1, photo: true }, { data: page(120), width: w, height: h - 1 }),
+    ).rejects.toThrow(/size/);
+  });
 });
