@@ -120,4 +120,33 @@ describe('column layout by the rules alone on a UPD', () => {
     expect(columnAt(found!, 400)).toBe('1а');
     expect(rowByRules(groupLines([...titles, ...item(1040, '1', '—')]), FORMS.upd, updRules)).toBeNull();
   });
+
+  it('counts a border whose trace breaks off just above the first item, and skips the blurred column-number row', () => {
+    // The right outer border was traced only beside the table's header (it stops 80 px above the first item), and
+    // the column-number row came back with "1." in column 1 and "ла" for "1а": it has the shape of an item row.
+    const borders = [120, 298, 367, 1140, 1245, 1340, 1504, 1670, 1871, 2121, 2262, 2377, 2602, 2852, 2966, 3121];
+    const updRules: VerticalRule[] = [...borders.map((x) => ({ x, top: 900, bottom: 1300 })), { x: 3414, top: 850, bottom: 1000 }];
+    const numberRow = row(1000, [
+      [140, '^'],
+      [320, '1.'],
+      [700, 'ла'],
+      [1180, 'МЕ'],
+    ]);
+    const item = row(1060, [
+      [140, '00-0001'],
+      [320, '1'],
+      [400, 'Труба'],
+      [1280, '006'],
+      [3200, '—'],
+    ]);
+    const lines = groupLines([...titles, ...numberRow, ...item]);
+    const found = rowByRules(lines, FORMS.upd, updRules);
+    expect(found).not.toBeNull();
+    expect(found!.lineIndex).toBe(1); // the number row stands before the first item
+    expect(columnAt(found!, 400)).toBe('1а');
+    expect(columnAt(found!, 3200)).toBe('11');
+    // A border that ends far above the line (the header's own rules) is not one of its cells.
+    const far = [...updRules.slice(0, -1), { x: 3414, top: 600, bottom: 800 }];
+    expect(rowByRules(lines, FORMS.upd, far)).toBeNull();
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractTorg12Header, parsePartyWords, partyLine, TWIN_NAME_CONFIDENCE } from '../../src/engine/extract/header-torg12.js';
-import { splitInnKpp } from '../../src/engine/extract/header.js';
+import { splitInnKpp, taxIdRole } from '../../src/engine/extract/header.js';
 import { extractUpdHeader } from '../../src/engine/extract/header-upd.js';
 import { groupLines } from '../../src/engine/extract/words.js';
 import { generateTruth, partyLine as printedParty, type PartyStyle } from '@app/docgen';
@@ -218,6 +218,30 @@ describe('document dates printed in words', () => {
       kpp: '246601001',
       address: '660017, г. Красноярск, ул. Ленина, д. 5',
     });
+  });
+});
+
+describe('UPD tax-id lines whose role word a photo garbled', () => {
+  it('knows "продавца" and "покупателя" within three edits, and no other word', () => {
+    expect(['прадлжца:', 'продавца:', 'Продавец:'].map(taxIdRole)).toEqual(['seller', 'seller', 'seller']);
+    expect(['рокупателя:', 'покупателя'].map(taxIdRole)).toEqual(['buyer', 'buyer']);
+    expect(['Грузополучатель', 'продукты', 'пп', 'адрес'].map(taxIdRole)).toEqual([null, null, null, null]);
+  });
+
+  it("reads the buyer's INN from a line whose label and role word are both garbled", () => {
+    const lines = groupLines([
+      ...row(200, [[600, 'Счет-фактура № 77 от 02.03.2026']]),
+      ...row(260, [
+        [124, 'Покупатель:'],
+        [1550, 'ИП Тихонов Олег Ильич'],
+      ]),
+      ...row(320, [
+        [128, 'ИННКПИ рокупателя:'],
+        [1550, '500100732259'],
+        [3300, '(6б)'],
+      ]),
+    ]);
+    expect(extractUpdHeader(lines, {}).buyer).toMatchObject({ name: 'ИП Тихонов Олег Ильич', inn: '500100732259' });
   });
 });
 

@@ -13,11 +13,14 @@ describe('Russian number parsing', () => {
     ['0,99', 0.99],
     ['98,65.', 98.65],
     ['1О5,ЗО', 105.3],
+    // A blurred 5 read as "$", as a digit group of its own or inside one.
+    ['$ 586,46', 5586.46],
+    ['$10,54', 510.54],
   ])('reads %s as %d', (text, value) => {
     expect(parseRuNumber(text)).toBe(value);
   });
 
-  it.each(['', '--', 'без НДС', 'X', '12,5,6', 'акциза'])('rejects %j', (text) => {
+  it.each(['', '--', 'без НДС', 'X', '12,5,6', 'акциза', '$', '5$'])('rejects %j', (text) => {
     expect(parseRuNumber(text)).toBeNull();
   });
 

@@ -55,10 +55,74 @@ describe('digit repair from line arithmetic', () => {
     repairLine(it1, 0, warnings, {});
     expect(it1.quantity).toBe(25.8);
     expect(warnings[0].message).toContain('decimal separator lost');
-    // An integer quantity ×1000 is not a lost separator: 15 000 may be printed as such.
-    const it2 = line({ quantity: 5000, price: 55.55, amount_without_nds: 277.75 });
+    // A whole quantity printed with three decimals ("5,000") and read 5000, while the amounts say 5.
+    const it2 = line({ quantity: 5000 });
     repairLine(it2, 0, [], {});
-    expect(it2.quantity).toBe(5000);
+    expect(it2.quantity).toBe(5);
+    // … but 50 read for 5 is an extra digit, not a lost comma; and 5 000 printed as such keeps its amounts.
+    const it3 = line({ quantity: 50 });
+    repairLine(it3, 0, [], {});
+    expect(it3.quantity).toBe(50);
+    const it4 = line({ quantity: 5000, amount_without_nds: 277750, nds_amount: 61105, amount_with_nds: 338855 });
+    repairLine(it4, 0, [], {});
+    expect(it4.quantity).toBe(5000);
+  });
+
+  it('repairs two misread values of one line when a third equation proves them (photo)', () => {
+    // 40,000 × 10 666,00 = 426 640,00; VAT 22 % 93 860,80; gross 520 500,80. The photo lost the quantity's comma
+    // and read one digit of the VAT wrong; price and net prove the quantity, net and rate the VAT, the gross both.
+    const it1 = line({ quantity: 40000, price: 10666, amount_without_nds: 426640, nds_amount: 93868.8, amount_with_nds: 520500.8 });
+    const warnings: EngineWarning[] = [];
+    const conf: Record<string, number> = {};
+    repairLine(it1, 2, warnings, conf);
+    expect([it1.quantity, it1.nds_amount]).toEqual([40, 93860.8]);
+    expect(warnings.map((w) => w.field)).toEqual(['items[2].quantity', 'items[2].nds_amount']);
+    expect(warnings[0].message).toContain('decimal separator lost');
+    expect(conf['items[2].nds_amount']).toBe(REPAIRED_CONFIDENCE);
+  });
+
+  it('computes an amount that was not read from the rest of the line, and says so', () => {
+    const it1 = line({ amount_with_nds: null, nds_amount: null });
+    const warnings: EngineWarning[] = [];
+    repairLine(it1, 0, warnings, {});
+    expect([it1.nds_amount, it1.amount_with_nds]).toEqual([61.11, 338.86]);
+    expect(warnings[0].message).toMatch(/^not read, the line arithmetic gives 61.11/);
+    // Without a VAT rate two unread amounts leave nothing to check them by: left empty for validation to report.
+    const it2 = line({ nds_rate: null, amount_with_nds: null, nds_amount: null });
+    repairLine(it2, 0, [], {});
+    expect(it2.amount_with_nds).toBeNull();
+  });
+
+  it('puts back the separators a photo lost, from the cells as read, when the whole line then holds', () => {
+    // 350,125 × 140,88 = 49 325,61; VAT 20 % 9 865,12; gross 59 190,73 — read "350 125", "140 88", "4932561", the
+    // gross unreadable ("5% 190 73").
+    const it1 = line({ quantity: 350125, price: null, amount_without_nds: 4932561, nds_rate: 20, nds_amount: 9865.12, amount_with_nds: null });
+    const readings = { quantity: '350 125', price: '140 88', amount_without_nds: '4932561', nds_amount: '9 865 12', amount_with_nds: '5% 190 73' };
+    const warnings: EngineWarning[] = [];
+    repairLine(it1, 0, warnings, {}, readings);
+    expect([it1.quantity, it1.price, it1.amount_without_nds, it1.nds_amount, it1.amount_with_nds]).toEqual([
+      350.125, 140.88, 49325.61, 9865.12, 59190.73,
+    ]);
+    expect(warnings.find((w) => w.field === 'items[0].price')?.message).toBe(
+      'read "140 88", the line arithmetic gives 140.88 (decimal separator lost); corrected',
+    );
+    expect(warnings.find((w) => w.field === 'items[0].amount_with_nds')?.message).toContain('(not read)');
+    // Without the cells' texts the same line has too many unknowns: left as read.
+    const it2 = line({ quantity: 350125, price: null, amount_without_nds: 4932561, nds_rate: 20, nds_amount: 9865.12, amount_with_nds: null });
+    repairLine(it2, 0, [], {});
+    expect(it2.price).toBeNull();
+  });
+
+  it('changes nothing when two repairs of the same size disagree, or when more than two values are off', () => {
+    // Quantity and price both unread: quantity × price = net has many solutions.
+    const it1 = line({ quantity: null, price: null });
+    repairLine(it1, 0, [], {});
+    expect([it1.quantity, it1.price]).toEqual([null, null]);
+    const it2 = line({ quantity: 6, price: 55.56, amount_with_nds: 338.87 });
+    const warnings: EngineWarning[] = [];
+    repairLine(it2, 0, warnings, {});
+    expect(it2).toEqual(line({ quantity: 6, price: 55.56, amount_with_nds: 338.87 }));
+    expect(warnings).toEqual([]);
   });
 
   it('leaves a consistent line alone', () => {

@@ -141,11 +141,14 @@ export function findColumnRow(lines: TextLine[], form: FormColumns, rules?: Vert
   return rowByShape(lines, form, rules) ?? rowByRules(lines, form, rules);
 }
 
-/** The x positions of the vertical rules crossing height `y`, a rule traced twice a few px apart counted once. */
-function rulesAt(rules: VerticalRule[], y: number, minGap: number): number[] {
+/**
+ * The x positions of the vertical rules crossing height `y` or ending at most `reach` px above it, a rule traced
+ * twice a few px apart counted once.
+ */
+function rulesAt(rules: VerticalRule[], y: number, minGap: number, reach = 0): number[] {
   const xs: number[] = [];
   for (const x of rules
-    .filter((r) => r.top <= y && r.bottom >= y)
+    .filter((r) => r.top <= y && r.bottom >= y - reach)
     .map((r) => r.x)
     .sort((a, b) => a - b))
     if (xs.length === 0 || x - xs[xs.length - 1] > minGap) xs.push(x);
@@ -168,10 +171,12 @@ export function rowByRules(lines: TextLine[], form: FormColumns, rules: Vertical
   );
   for (const [i, line] of lines.entries()) {
     if (i === 0) continue;
-    const xs = rulesAt(rules, line.cy, 0.5 * line.words[0].height);
+    const h = line.words[0].height;
+    // A rule counts when it crosses the line or breaks off just above it: on a blurred photo a column border's trace
+    // often stops at the column-number row, and a table's outer border may be traced only beside the header.
+    const xs = rulesAt(rules, line.cy, 0.5 * h, 4 * median(line.words.map((w) => w.height)));
     // A photo's page edge or a double outer border makes an empty cell outside the table: not a column when there
     // is one cell too many, or when it is narrower than the forms' narrowest column ("№", over 3 text heights).
-    const h = line.words[0].height;
     const sliver = (a: number, b: number) =>
       (xs.length > n + 1 || b - a < 2.5 * h) && !line.words.some((w) => centerX(w) > a && centerX(w) < b && !RULE_TRACE.test(w.text));
     while (xs.length > 1 && sliver(xs[xs.length - 2], xs[xs.length - 1])) xs.pop();
@@ -183,6 +188,9 @@ export function rowByRules(lines: TextLine[], form: FormColumns, rules: Vertical
       .join('');
     // The number with at most one glyph the blur added (`1.`, `1}`), never another number or a word.
     if (!/^1[^\p{L}\d]?$/u.test(first)) continue;
+    // An item's name has a word; the column-number row's "1а" cell (read as "ла") does not.
+    const name = line.words.filter((w) => centerX(w) > xs[num + 1] && centerX(w) < xs[num + 2]).map((w) => w.text);
+    if (!name.some((t) => /\p{L}{3}/u.test(t))) continue;
     const centers = new Map<string, number>();
     const spans = new Map<string, [number, number]>();
     form.labels.forEach((label, k) => {

@@ -5,10 +5,11 @@ import { FORMS, findColumnRow, withRuleSpans, type ColumnRow, type FormColumns }
 import { extractTorg12Header } from './header-torg12.js';
 import { extractUpdHeader } from './header-upd.js';
 import { crossCheckConfidence, repairUnitCodes } from './cross-check.js';
-import { cellConfidence, rowToItem, type FieldConfidence } from './items.js';
+import { cellConfidence, lineReadings, numericText, rowToItem, type FieldConfidence } from './items.js';
 import { isExemptText, parseMoney } from './numbers.js';
 import { flagTotalsOneDigitOff, repairLine } from './repair.js';
 import { joinPages, readTable, type PageTable } from './table.js';
+import { footerParties, settleWithFooter } from './upd-footer.js';
 import { groupLines, type PageWords, type TextLine } from './words.js';
 
 /** What the layout extraction produces from the word boxes of all pages. */
@@ -43,7 +44,7 @@ function totalsOf(
   for (const key of ['amount_without_nds', 'nds_amount', 'amount_with_nds'] as const) {
     const cands = picks.map((p) => {
       const c = [...p.cells].find(([label]) => form.fields[label] === key)?.[1];
-      return { value: c && !isExemptText(c.text) ? parseMoney(c.text) : null, conf: cellConfidence(c) };
+      return { value: c && !isExemptText(c.text) ? parseMoney(numericText(c)) : null, conf: cellConfidence(c) };
     });
     const values = items.map((it) => (key === 'nds_amount' && it.nds_exempt ? 0 : it[key]));
     const sum = values.length > 0 && values.every((v) => v != null) ? Math.round(values.reduce<number>((a, v) => a + v! * 100, 0)) : null;
@@ -80,7 +81,8 @@ function rowsAboveHeader(lines: TextLine[], found: ColumnRow, numberLabel: strin
  * Layout-aware extraction (Spec: Recognised data): classifies the type when `auto`, reads the header above the
  * item table on page 1, finds each page's table by its column-number row (a continuation page without one reuses
  * the previous page's columns; vertical rules, when given, bound the columns), joins rows over pages, maps columns per form, repairs single misread digits
- * the arithmetic proves, and reads the totals line; unit codes misread in one digit are repaired from the unit name,
+ * the arithmetic proves, and reads the totals line; a UPD's parties are checked against their second print at its foot
+ * (upd-footer.ts); unit codes misread in one digit are repaired from the unit name,
  * and field confidences are capped where the document contradicts them (cross-check.ts); values no check can prove
  * and read with low confidence (names, the number) become warnings (confidence/doubtful-fields.ts). Pure: word
  * boxes in, data out.
@@ -121,6 +123,11 @@ export function extractDocument(pages: PageWords[], requested: DocumentType | 'a
   });
 
   const header = documentType === 'torg12' ? extractTorg12Header(headerLines, conf) : extractUpdHeader(headerLines, conf);
+  if (documentType !== 'torg12') {
+    const footer = footerParties(pageLines);
+    header.seller = settleWithFooter(header.seller, footer.seller, 'seller', conf);
+    header.buyer = settleWithFooter(header.buyer, footer.buyer, 'buyer', conf);
+  }
   const joined = joinPages(tables);
   const items = joined.rows.map((row, i) => rowToItem(row, form, i, conf));
   const correction = detectCorrection(first);
@@ -136,7 +143,7 @@ export function extractDocument(pages: PageWords[], requested: DocumentType | 'a
     });
   } else if (correction?.kind === 'revision')
     warnings.push({ field: 'document.number', message: `revision № ${correction.number} (line 1а): this document replaces an earlier one` });
-  for (const [i, it] of items.entries()) repairLine(it, i, warnings, conf);
+  for (const [i, it] of items.entries()) repairLine(it, i, warnings, conf, lineReadings(joined.rows[i], form));
   items.forEach((it, i) => {
     if (it.number !== i + 1)
       warnings.push({ field: `items[${i}].number`, message: `line number ${it.number} is out of sequence (expected ${i + 1})` });

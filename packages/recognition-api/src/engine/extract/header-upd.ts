@@ -8,6 +8,7 @@ import {
   splitInnKpp,
   stripRef,
   taxDigits,
+  taxIdRole,
   untilGap,
   wordsAfter,
   type HeaderFields,
@@ -54,9 +55,9 @@ function dateWords(after: Word[]): Word[] {
 
 function party(lines: TextLine[], role: 'seller' | 'buyer', conf: FieldConfidence): Party {
   const label = role === 'seller' ? /^Продав[ец]+:?$/i : /^Покупател[ья]:?$/i;
-  const innLabel = role === 'seller' ? /продавц/i : /покупател/i;
+  const innLabel = (text: string) => taxIdRole(text) === role;
   // "ИНН/КПП" loses letters on photos ("и ННКПП"): either half of the label will do beside the role word.
-  const innLine = lines.find((l) => /ИНН|КПП/i.test(l.text) && l.words.some((w) => innLabel.test(w.text)));
+  const innLine = lines.find((l) => /ИНН|КПП/i.test(l.text) && l.words.some((w) => innLabel(w.text)));
   const idWords = innLine ? stripRef(untilGap(wordsAfter(innLine, innLabel))) : [];
   let at = lines.findIndex((l) => l.words.some((w) => label.test(w.text)));
   let nameWords = at < 0 ? [] : stripRef(untilGap(wordsAfter(lines[at], label)));

@@ -1,3 +1,4 @@
+import { distance } from 'fastest-levenshtein';
 import type { Party } from '../engine.port.js';
 import type { FieldConfidence } from './items.js';
 import { cleanName } from './items.js';
@@ -25,8 +26,9 @@ export function taxDigits(text: string): string | null {
 }
 
 /** Words of `line` after the first word matching `label` (the label word itself excluded). */
-export function wordsAfter(line: TextLine, label: RegExp): Word[] {
-  const i = line.words.findIndex((w) => label.test(w.text));
+export function wordsAfter(line: TextLine, label: RegExp | ((text: string) => boolean)): Word[] {
+  const matches = typeof label === 'function' ? label : (t: string) => label.test(t);
+  const i = line.words.findIndex((w) => matches(w.text));
   if (i < 0) return [];
   // A colon read apart from its label ("продавца :") is not part of the value.
   let j = i + 1;
@@ -102,4 +104,22 @@ export function splitInnKpp(text: string): [string | undefined, string | undefin
   const splits = [10, 12].map((n) => ({ inn: digits.slice(0, n), skip: digits.length - n - 9 })).filter((c) => c.skip === 0 || c.skip === 1);
   const best = splits.find((c) => innHasValidLength(c.inn) && innChecksumOk(c.inn)) ?? splits[0];
   return best ? [best.inn, digits.slice(-9)] : [text, undefined];
+}
+
+/** The role words of the tax-id lines (2б) and (6б), "ИНН/КПП продавца:" and "ИНН/КПП покупателя:". */
+const ROLE_WORDS: [string, 'seller' | 'buyer'][] = [
+  ['продавца', 'seller'],
+  ['покупателя', 'buyer'],
+];
+
+/**
+ * The party a tax-id line's role word names: 'seller' for "продавца", 'buyer' for "покупателя", null for any other
+ * word. A blurred photo garbles a few letters ("прадлжца", "рокупателя"), so up to three edits are allowed in the
+ * word's letters (the form's own fixed text; the two words are 7 edits apart).
+ */
+export function taxIdRole(text: string): 'seller' | 'buyer' | null {
+  const t = text.toLowerCase().replace(/[^а-яё]/g, '');
+  if (t.length < 6) return null;
+  for (const [word, role] of ROLE_WORDS) if (t.startsWith(word.slice(0, 6)) || distance(t, word) <= 3) return role;
+  return null;
 }

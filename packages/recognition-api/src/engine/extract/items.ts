@@ -3,6 +3,7 @@ import type { LineItem } from '../engine.port.js';
 import type { FormColumns, ItemField } from './columns.js';
 import { isExemptText, parseLineNumber, parseMoney, parseRate, parseRuNumber } from './numbers.js';
 import { resolveLookalikes, toCyrillic } from './script.js';
+import type { LineReadings } from './repair.js';
 import type { Cell, RawRow } from './table.js';
 
 /** Field path → confidence 0..1 (the lowest Tesseract word confidence in the field's cell / 100). */
@@ -143,6 +144,19 @@ export function nameCellConfidence(cell: Cell | undefined): number {
   return Math.max(0, Math.min(...scores)) / 100;
 }
 
+/**
+ * A numeric cell's text without the stray glyphs a photo reads beside the number ("412,68 }", "195,00. у"): when a
+ * word of the cell holds a digit, the words with neither a digit nor only digit look-alikes are dropped. "без НДС" and a
+ * cell of letters only (a lone "З" for 3) are left as they are.
+ */
+export function numericText(cell: Cell | undefined): string {
+  if (!cell) return '';
+  // A digit group read as look-alike letters ("S 586,46", "З00") is part of the number (numbers.ts fixes it).
+  const digits = cell.words.filter((w) => /\d/.test(w.text) || /^[ОоOoЗзбlISBВ|$]{1,3}$/.test(w.text));
+  if (digits.length === 0 || digits.length === cell.words.length || isExemptText(cell.text)) return cell.text;
+  return digits.map((w) => w.text).join(' ');
+}
+
 function unitCode(text: string): string | null {
   const d = text
     .replace(/[^\dОоOЗб]/g, '')
@@ -174,6 +188,16 @@ function productCode(text: string): string | null {
   return t === '' || DASH.test(t) ? null : t;
 }
 
+/** The amounts' cell texts of a raw row as read ({@link numericText}), for the line repair (repair.ts). */
+export function lineReadings(row: RawRow, form: FormColumns): LineReadings {
+  const out: LineReadings = {};
+  for (const [label, cell] of row) {
+    const f = form.fields[label];
+    if (f === 'quantity' || f === 'price' || f === 'amount_without_nds' || f === 'nds_amount' || f === 'amount_with_nds') out[f] = numericText(cell);
+  }
+  return out;
+}
+
 /**
  * Turns one raw table row into a spec line item (Spec: Recognised data, items[]): line number, name, product
  * code, OKEI unit code (zero-padded to 3 digits) and name (lower-case), quantity, price, amounts, VAT rate with
@@ -187,6 +211,7 @@ export function rowToItem(row: RawRow, form: FormColumns, i: number, conf: Field
     if (f) byField.set(f, cell);
   }
   const text = (f: ItemField) => byField.get(f)?.text ?? '';
+  const number = (f: ItemField) => numericText(byField.get(f));
   const rate = parseRate(text('nds_rate'));
   const vatText = text('nds_amount');
   const exempt = rate === 'exempt' || isExemptText(vatText);
@@ -196,12 +221,12 @@ export function rowToItem(row: RawRow, form: FormColumns, i: number, conf: Field
     name: itemName(text('name')),
     product_code: productCode(text('product_code')),
     unit: { code: unitCode(text('unit_code')), name: unitName(text('unit_name')) },
-    quantity: parseRuNumber(text('quantity')),
-    price: parseMoney(text('price')),
-    amount_without_nds: parseMoney(text('amount_without_nds')),
+    quantity: parseRuNumber(number('quantity')),
+    price: parseMoney(number('price')),
+    amount_without_nds: parseMoney(number('amount_without_nds')),
     nds_rate: exempt ? null : numericRate,
-    nds_amount: exempt ? null : parseMoney(vatText),
-    amount_with_nds: parseMoney(text('amount_with_nds')),
+    nds_amount: exempt ? null : parseMoney(number('nds_amount')),
+    amount_with_nds: parseMoney(number('amount_with_nds')),
   };
   if (exempt) item.nds_exempt = true;
   const paths: [string, ItemField][] = [

@@ -42,7 +42,11 @@ export function parseRuNumber(text: string): number | null {
   // A lone "З" or "б" in a numeric cell is a 3 or a 6 whose glyph the rus model took for the letter (a quantity
   // "3" read "З" at 20 %); the line arithmetic then checks it. "О" alone stays unread: rings and bullets look like it.
   if (/^[Ззб]$/.test(t)) t = LOOKALIKE[t];
-  t = t.split(' ').map(fixLookalikes).join(' ');
+  t = t
+    .split(' ')
+    // A blurred leading 5 comes back as "$" ("$ 586,46", "$10,54"); after digits it is a speck, not a digit.
+    .map((g, k, groups) => fixLookalikes(k === 0 && (groups.length > 1 || /^\$\d/.test(g)) ? g.replace(/^\$/, '5') : g))
+    .join(' ');
   const m = /^(\d+(?: \d{3})*)(?:[,.](\d+))?$/.exec(t);
   if (!m) return null;
   const int = m[1].replace(/ /g, '');

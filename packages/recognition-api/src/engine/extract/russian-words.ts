@@ -7,6 +7,29 @@ export interface RussianWords {
   has(word: string): boolean;
 }
 
+const ALPHABET = 'абвгдежзийклмнопрстуфхцчшщъыьэюяё';
+
+/**
+ * The only known word form one edit (a letter changed, dropped or added) away from `word`, a lower-case Cyrillic word
+ * the dictionary does not know (`оцинковакный` → `оцинкованный`, `нержавеюшая` → `нержавеющая`); null when there is
+ * none or more than one (`красныи`: `красный`, `красные`, `красных`). About 800 lookups for a 12-letter word, 10–40 ms.
+ */
+export function nearestWord(word: string, dict: RussianWords): string | null {
+  const found = new Set<string>();
+  const tryWord = (w: string) => {
+    if (found.size < 2 && dict.has(w)) found.add(w);
+  };
+  for (let i = 0; i <= word.length; i++) {
+    for (const c of ALPHABET) {
+      if (i < word.length && c !== word[i]) tryWord(word.slice(0, i) + c + word.slice(i + 1));
+      tryWord(word.slice(0, i) + c + word.slice(i));
+    }
+    if (i < word.length) tryWord(word.slice(0, i) + word.slice(i + 1));
+    if (found.size > 1) return null;
+  }
+  return found.size === 1 ? [...found][0] : null;
+}
+
 let loading: Promise<RussianWords | null> | null = null;
 
 /**

@@ -1,3 +1,4 @@
+import { distance } from 'fastest-levenshtein';
 import { columnAt, type ColumnRow } from './columns.js';
 import { parseLineNumber } from './numbers.js';
 import { centerX, isJunk, median, right, type TextLine, type Word } from './words.js';
@@ -57,10 +58,32 @@ export function phrases(line: TextLine): Word[][] {
   return out;
 }
 
+/**
+ * Splits a phrase where its words fall into different rule-bounded cells (`cols.spans`): text never crosses a printed
+ * column border, yet on a photo the erased rule may leave a gap narrower than a word space ("ЦБ-00005929 1 Розетка",
+ * "3 301,44 без акциза 22%" read as one phrase). Words outside every span stay with the word before them, and so do a
+ * number's thousands groups.
+ */
+export function splitAtBorders(ph: Word[], cols: ColumnRow): Word[][] {
+  if (!cols.spans) return [ph];
+  const spanOf = (w: Word) => [...cols.spans!].find(([, [l, r]]) => centerX(w) >= l && centerX(w) <= r)?.[0];
+  const out: Word[][] = [];
+  let last: string | undefined;
+  for (const [i, w] of ph.entries()) {
+    const span = spanOf(w);
+    // A number's thousands group stays with its head ("5 586,46" in a narrow cell whose border the photo's tilt moved).
+    const group = i > 0 && /^\d{1,3}$/.test(ph[i - 1].text) && /^\d{3}(?:[,.]\d*)?$/.test(w.text);
+    if (out.length === 0 || (span != null && last != null && span !== last && !group)) out.push([w]);
+    else out[out.length - 1].push(w);
+    last = span ?? last;
+  }
+  return out;
+}
+
 /** Assigns a line's phrases to columns by their horizontal centre. */
 export function lineCells(line: TextLine, cols: ColumnRow): RawRow {
   const cells: RawRow = new Map();
-  for (const ph of phrases(line)) {
+  for (const ph of phrases(line).flatMap((p) => splitAtBorders(p, cols))) {
     const x = (ph[0].left + right(ph[ph.length - 1])) / 2;
     const label = columnAt(cols, x);
     if (!label) continue;
@@ -89,6 +112,28 @@ function splitAtTotal(words: Word[]): [Word[], Word[]] | null {
   return at > 0 ? [words.slice(0, at), words.slice(at)] : null;
 }
 
+/** The words of the forms' totals captions, each with the edit distance a blurred photo's reading may be off by. */
+const CAPTION_WORDS: [string, number, string][] = [
+  ['оплате', 2, 'всего к оплате'],
+  ['накладной', 2, 'всего по накладной'],
+  ['итого', 1, 'итого'],
+];
+
+/**
+ * The totals caption of a line whose caption a photo garbled ("Боно к салате" for "Всего к оплате"): one of the
+ * line's first three words within a small edit distance of a caption word ({@link CAPTION_WORDS}), on a line with
+ * no line number. The captions are the forms' own fixed text, so this matches the form, not the document.
+ */
+function garbledCaption(words: Word[], numberText: string | undefined): string | null {
+  if (numberText != null && parseLineNumber(numberText) != null) return null;
+  for (const w of words.slice(0, 3)) {
+    const t = w.text.toLowerCase().replace(/[^а-яё]/g, '');
+    const hit = CAPTION_WORDS.find(([word, d]) => Math.abs(t.length - word.length) <= d && t.length >= 5 && distance(t, word) <= d);
+    if (hit) return hit[2];
+  }
+  return null;
+}
+
 /**
  * Reads the item rows below the column-number row: a line whose number column holds an integer starts a row,
  * other lines (wrapped names, "без акциза" second lines) add to the open row; total lines are collected and
@@ -110,29 +155,33 @@ export function readTable(lines: TextLine[], cols: ColumnRow, numberLabel: strin
       .join(' ')
       .trim();
     const split = TOTAL_RE.test(text) ? null : splitAtTotal(words);
+    let total: PageTable['totals'][number] | null = null;
     if (split && current) {
       appendCells(current, lineCells({ ...line, words: split[0] }, cols));
-      out.totals.push({
+      total = {
         caption: /^итого$/i.test(split[1][0].text) ? 'итого' : /накладной/i.test(text) ? 'всего по накладной' : 'всего к оплате',
         cells: lineCells({ ...line, words: split[1] }, cols),
-      });
-      current = null;
-      continue;
-    }
-    if (TOTAL_RE.test(text) || /всего\s+к\s+оплате|всего\s+по\s+накладной/i.test(text)) {
-      out.totals.push({
+      };
+    } else if (TOTAL_RE.test(text) || /всего\s+к\s+оплате|всего\s+по\s+накладной/i.test(text)) {
+      total = {
         caption: text.toLowerCase().startsWith('итого')
           ? 'итого'
           : text.toLowerCase().includes('накладной')
             ? 'всего по накладной'
             : 'всего к оплате',
         cells: lineCells({ ...line, words }, cols),
-      });
+      };
+    } else if (STOP_RE.test(text)) break;
+    const cells = total ? total.cells : lineCells({ ...line, words }, cols);
+    const garbled = total || !current ? null : garbledCaption(words, cells.get(numberLabel)?.text);
+    if (garbled) total = { caption: garbled, cells };
+    if (total) {
+      out.totals.push(total);
+      // The document's grand total ends its table: what follows (the amount in words, the signatures) is no row.
+      if (total.caption !== 'итого') break;
       current = null;
       continue;
     }
-    if (STOP_RE.test(text)) break;
-    const cells = lineCells({ ...line, words }, cols);
     const num = cells.get(numberLabel);
     const hasName = nameLabel == null || /[а-яё]{2}/i.test(cells.get(nameLabel)?.text ?? '');
     const secondAmount = amountLabel != null && hasName && cells.has(amountLabel) && (current == null || current.has(amountLabel));

@@ -6,7 +6,7 @@ import type { PreparedPage } from './preprocess.js';
 import { runTesseract, type TesseractCall } from './tesseract.js';
 import { estimateSkew, levelRules, levelWords } from './skew.js';
 import { parseTsv } from './tsv.js';
-import { loadRussianWords, type RussianWords } from '../extract/russian-words.js';
+import { loadRussianWords, nearestWord, type RussianWords } from '../extract/russian-words.js';
 import { toCyrillic } from '../extract/script.js';
 
 /** The name column's label in each form (columns.ts). */
@@ -93,8 +93,9 @@ export async function rereadNameColumn(
   }
   const place = (ws: Word[], key: string) =>
     ws.map((c) => ({ ...c, left: c.left - MARGIN + box.left, top: c.top - MARGIN + box.top, line: `${key}.${c.line}` }));
-  const merged = mergeNameReadings(words, names, place(cross, 'names'), h, await loadRussianWords());
+  const dict = await loadRussianWords();
   const inBox = (w: Word) => centerX(w) > box.left && centerX(w) < box.left + box.width && centerY(w) > box.top && centerY(w) < box.top + box.height;
+  const merged = spellNames(mergeNameReadings(words, names, place(cross, 'names'), h, dict), inBox, dict);
   if (!merged.some((w) => inBox(w) && latinCandidate(w.text))) return merged;
   let latin: Word[];
   try {
@@ -104,6 +105,36 @@ export async function rereadNameColumn(
     throw err;
   }
   return mergeLatinReading(merged, merged.filter(inBox), place(latin, 'latin'), h);
+}
+
+/** Below this Tesseract score (0–100) a name word unknown to the dictionary is spelled ({@link spellNames}). */
+export const SPELL_BELOW = 80;
+
+/**
+ * Corrects the name column's unsure words (`inColumn`) by the dictionary: a Cyrillic word of 5 letters or more (each
+ * part of a hyphenated one) that the dictionary does not know, scored below {@link SPELL_BELOW}, becomes the only
+ * known word form one edit away ({@link nearestWord}: `оцинковакный` → `оцинкованный`, `шлифовалъная` →
+ * `шлифовальная`), a capital first letter kept; not a word in capitals only (a brand). The word keeps its low score,
+ * so the name is not reported as sure for it. A word with no such neighbour, or two, stays as read (catalogue
+ * compounds the dictionary lacks, `пенополистирольный`, have no known neighbour either). `dict` null returns `words`.
+ */
+export function spellNames(words: Word[], inColumn: (w: Word) => boolean, dict: RussianWords | null): Word[] {
+  if (!dict) return words;
+  return words.map((w) => {
+    if (!inColumn(w) || w.conf >= SPELL_BELOW) return w;
+    const m = /^([«"'(]*)([А-Яа-яЁё-]+)([»"'),.;:]*)$/.exec(w.text);
+    if (!m) return w;
+    let changed = false;
+    const parts = m[2].split('-').map((part) => {
+      // Capitals only are a brand or an abbreviation, which the dictionary does not judge.
+      if (part.length < 5 || part === part.toUpperCase() || dict.has(part)) return part;
+      const near = nearestWord(part.toLowerCase(), dict);
+      if (!near) return part;
+      changed = true;
+      return part[0] === part[0].toUpperCase() ? near[0].toUpperCase() + near.slice(1) : near;
+    });
+    return changed ? { ...w, text: `${m[1]}${parts.join('-')}${m[3]}` } : w;
+  });
 }
 
 /**

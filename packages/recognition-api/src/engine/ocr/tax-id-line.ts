@@ -1,13 +1,11 @@
 import sharp from 'sharp';
-import { splitInnKpp, stripRef, taxDigits } from '../extract/header.js';
+import { splitInnKpp, stripRef, taxDigits, taxIdRole } from '../extract/header.js';
 import { centerY, right, type Word } from '../extract/words.js';
 import { innChecksumOk, innHasValidLength, kppFormatOk } from '../validate/tax-ids.js';
 import type { PreparedPage } from './preprocess.js';
 import { runTesseract, type TesseractCall } from './tesseract.js';
 import { parseTsv } from './tsv.js';
 
-/** The role word of a UPD/invoice tax-id line: "ИНН/КПП продавца:" (2б), "ИНН/КПП покупателя:" (6б). */
-const ROLE = /^(продавц|покупател)/i;
 /** Either half of the "ИНН/КПП" label, as photos garble it ("и ННКПП", "ИНН/КП"). */
 const LABEL = /НН|КПП/i;
 /** Page segmentation modes tried on the crop, in turn, until one validates: a single text line, then a block. */
@@ -44,7 +42,7 @@ export async function rereadTaxIdLines(words: Word[], page: Pick<PreparedPage, '
   let out = words;
   const roles = words.filter(
     (w) =>
-      ROLE.test(w.text) &&
+      taxIdRole(w.text) != null &&
       words.some(
         (l) =>
           l !== w &&

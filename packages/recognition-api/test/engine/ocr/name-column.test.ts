@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Word } from '../../../src/engine/extract/words.js';
-import { loadRussianWords } from '../../../src/engine/extract/russian-words.js';
+import { loadRussianWords, nearestWord } from '../../../src/engine/extract/russian-words.js';
 import {
   AGREED_WORD_CONFIDENCE,
   latinCandidate,
@@ -9,6 +9,8 @@ import {
   mergeNameReadings,
   nameColumn,
   prefersLatin,
+  SPELL_BELOW,
+  spellNames,
   UNSETTLED_CONFIDENCE,
 } from '../../../src/engine/ocr/name-column.js';
 import { levelRules, levelWords } from '../../../src/engine/ocr/skew.js';
@@ -134,6 +136,25 @@ describe('loadRussianWords: the ru_RU Hunspell dictionary', () => {
     expect(words).not.toBeNull();
     for (const w of ['Масло', 'заземлением', 'Щётки', 'щетки', 'ОЦИНКОВАННЫЙ', 'штукатурная']) expect(words!.has(w), w).toBe(true);
     for (const w of ['Macno', 'ЩЁётки', 'Эсппеаег', 'Вофапа']) expect(words!.has(w), w).toBe(false);
+  }, 60_000);
+});
+
+describe('spellNames: an unsure name word one letter from a Russian word form', () => {
+  it('takes the only known word one edit away, and nothing when there are two or none', async () => {
+    const d = (await loadRussianWords())!;
+    expect(nearestWord('оцинковакный', d)).toBe('оцинкованный');
+    expect(nearestWord('шлифовалъная', d)).toBe('шлифовальная');
+    expect(nearestWord('красныи', d)).toBeNull(); // красный, красные, красных
+    expect(nearestWord('пенополистирольный', d)).toBeNull(); // a compound the dictionary lacks: no neighbour either
+  }, 60_000);
+
+  it('corrects unsure words of the column only, keeps a capital, the punctuation and the low score', async () => {
+    const d = await loadRussianWords();
+    const ws = [w('Полипрппиленовый', 40), w('нержавеюшая,', 70), w('нержавеюшая', SPELL_BELOW), w('ТЕХНОНИКОЛЬ', 30), w('Кронштейн', 20)];
+    const out = spellNames(ws, (x) => x !== ws[4], d);
+    expect(out.map((x) => x.text)).toEqual(['Полипропиленовый', 'нержавеющая,', 'нержавеюшая', 'ТЕХНОНИКОЛЬ', 'Кронштейн']);
+    expect(out[0].conf).toBe(40);
+    expect(spellNames(ws, () => true, null)).toBe(ws);
   }, 60_000);
 });
 
