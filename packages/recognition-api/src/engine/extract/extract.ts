@@ -5,9 +5,9 @@ import { FORMS, findColumnRow, withRuleSpans, type ColumnRow, type FormColumns }
 import { extractTorg12Header } from './header-torg12.js';
 import { extractUpdHeader } from './header-upd.js';
 import { crossCheckConfidence, repairUnitCodes } from './cross-check.js';
-import { cellConfidence, lineReadings, numericText, rowToItem, type FieldConfidence } from './items.js';
+import { cellConfidence, numericText, rowToItem, type FieldConfidence } from './items.js';
 import { isExemptText, parseMoney } from './numbers.js';
-import { flagTotalsOneDigitOff, repairLine } from './repair.js';
+import { flagTotalsOneDigitOff, lineReadings, repairLine } from './repair.js';
 import { joinPages, readTable, type PageTable } from './table.js';
 import { footerParties, settleWithFooter } from './upd-footer.js';
 import { groupLines, type PageWords, type TextLine } from './words.js';

@@ -3,7 +3,6 @@ import type { LineItem } from '../engine.port.js';
 import type { FormColumns, ItemField } from './columns.js';
 import { isExemptText, parseLineNumber, parseMoney, parseRate, parseRuNumber } from './numbers.js';
 import { resolveLookalikes, toCyrillic } from './script.js';
-import type { LineReadings } from './repair.js';
 import type { Cell, RawRow } from './table.js';
 
 /** Field path → confidence 0..1 (the lowest Tesseract word confidence in the field's cell / 100). */
@@ -186,16 +185,6 @@ function unitName(text: string): string | null {
 function productCode(text: string): string | null {
   const t = text.replace(/[|│¦]/g, '').trim();
   return t === '' || DASH.test(t) ? null : t;
-}
-
-/** The amounts' cell texts of a raw row as read ({@link numericText}), for the line repair (repair.ts). */
-export function lineReadings(row: RawRow, form: FormColumns): LineReadings {
-  const out: LineReadings = {};
-  for (const [label, cell] of row) {
-    const f = form.fields[label];
-    if (f === 'quantity' || f === 'price' || f === 'amount_without_nds' || f === 'nds_amount' || f === 'amount_with_nds') out[f] = numericText(cell);
-  }
-  return out;
 }
 
 /**

@@ -1,6 +1,8 @@
 import type { EngineWarning, LineItem, RecognizedData } from '../engine.port.js';
 import { priceTimesQuantityHolds } from '../validate/line-checks.js';
-import type { FieldConfidence } from './items.js';
+import type { FormColumns } from './columns.js';
+import { numericText, type FieldConfidence } from './items.js';
+import type { RawRow } from './table.js';
 
 type Key = 'quantity' | 'price' | 'amount_without_nds' | 'nds_amount' | 'amount_with_nds';
 
@@ -90,6 +92,16 @@ function misreadKind(key: Key, read: number, value: number): string | null {
 
 /** The numeric cells of a line as read (numbers.ts spelling), by amount; what {@link separatorReadings} reinterprets. */
 export type LineReadings = Partial<Record<Key, string>>;
+
+/** The amounts' cell texts of a raw row as read ({@link numericText}), for {@link repairLine}. */
+export function lineReadings(row: RawRow, form: FormColumns): LineReadings {
+  const out: LineReadings = {};
+  for (const [label, cell] of row) {
+    const f = form.fields[label];
+    if (f === 'quantity' || f === 'price' || f === 'amount_without_nds' || f === 'nds_amount' || f === 'amount_with_nds') out[f] = numericText(cell);
+  }
+  return out;
+}
 
 /**
  * Other values the digits of a numeric cell can stand for when a photo lost its separators: the forms print money
