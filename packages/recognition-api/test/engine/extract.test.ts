@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractDocument } from '../../src/engine/extract/extract.js';
+import { extractDocument, PHOTO_NAME_CONFIDENCE } from '../../src/engine/extract/extract.js';
 import type { RecognizedData } from '../../src/engine/engine.port.js';
 import { loadFixture } from './fixtures.js';
 
@@ -27,6 +27,19 @@ describe('layout extraction on real Tesseract output of docgen pages', () => {
     expect(without(ex.data, misread)).toEqual(without(f.truth, misread));
     // The rus model returns the Latin W as "\\/"; the name cleaner restores it.
     expect(ex.data.items[7].name).toBe('Масло моторное 5W-40');
+  });
+
+  it('never reports an item name read from a phone photo as sure: words may have vanished without a trace', () => {
+    const f = loadFixture('invoice-1page', 1);
+    const sure = extractDocument(f.pages, 'auto').fieldConfidence;
+    const names = Object.keys(sure).filter((k) => k.endsWith('].name'));
+    expect(names.some((k) => sure[k] >= 0.9)).toBe(true);
+    const photo = extractDocument(
+      f.pages.map((p) => ({ ...p, photo: true })),
+      'auto',
+    ).fieldConfidence;
+    for (const k of names) expect(photo[k], k).toBe(Math.min(sure[k], PHOTO_NAME_CONFIDENCE));
+    expect(photo['seller.inn']).toBe(sure['seller.inn']);
   });
 
   it('reads a one-page invoice and scores fields from word confidences', () => {

@@ -9,6 +9,16 @@ describe('item name cleaning: photo OCR classes of error', () => {
     expect(cleanName('Молоко пастеризованное 3.2%, 0,9 л')).toBe('Молоко пастеризованное 3,2%, 0,9 л');
   });
 
+  it('reads a point after a whole word, before a lower-case word or a number, as the comma a blur shortened', () => {
+    expect(cleanName('Клей плиточный Церезит. 25 кг')).toBe('Клей плиточный Церезит, 25 кг');
+    expect(cleanName('Шпатлёвка финишная Vetonit. белая')).toBe('Шпатлёвка финишная Vetonit, белая');
+    // Abbreviations keep their point; so does a point before a capital or at the end.
+    expect(cleanName('Саморез кровельный рис. 424-6')).toBe('Саморез кровельный рис. 424-6');
+    expect(cleanName('Бумага офисная (уп. 500 листов)')).toBe('Бумага офисная (уп. 500 листов)');
+    expect(cleanName('Набор отвёрток. Сталь CrV')).toBe('Набор отвёрток. Сталь CrV');
+    expect(cleanName('Провод монтажный ок. 100 м')).toBe('Провод монтажный ок. 100 м');
+  });
+
   it('keeps decimal points a catalogue prints: versions, standards, dates, Latin-only names', () => {
     expect(cleanName('Кабель USB 3.0 AM-BM')).toBe('Кабель USB 3.0 AM-BM');
     expect(cleanName('Кабель USB 3.0 AM-BM, 1,5 м')).toBe('Кабель USB 3.0 AM-BM, 1,5 м');

@@ -59,6 +59,9 @@ function totalsOf(
   return out;
 }
 
+/** Highest confidence (0..1) of an item name read from a phone photo (see {@link extractDocument}). */
+export const PHOTO_NAME_CONFIDENCE = 0.85;
+
 /** Where a repeated table header starts: "Страница 2" above it, or its caption words. */
 const TABLE_HEADER_RE = /^страница\s+\d+$|наименование|номер\s+по|единица\s+измерения|№\s*п\/п/i;
 
@@ -130,6 +133,10 @@ export function extractDocument(pages: PageWords[], requested: DocumentType | 'a
   }
   const joined = joinPages(tables);
   const items = joined.rows.map((row, i) => rowToItem(row, form, i, conf));
+  // On a phone photo Tesseract drops whole words of a name without a trace ("Кабель силовой медный" read as
+  // "Кабель медный" at 95): the words left say nothing of those lost, so no photographed name is reported as sure.
+  if (pages.some((p) => p.photo))
+    for (const i of items.keys()) conf[`items[${i}].name`] = Math.min(conf[`items[${i}].name`] ?? 0, PHOTO_NAME_CONFIDENCE);
   const correction = detectCorrection(first);
   if (correction?.kind === 'corrective') {
     // Amounts before/after the change and their difference are not a plain document's lines: none are returned,

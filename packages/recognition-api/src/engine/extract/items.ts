@@ -23,7 +23,7 @@ export function cellConfidence(cell: Cell | undefined): number {
  * Russian comma ({@link DECIMAL_POINT}), an SAE viscosity "5М/-40" (the rus model's W), the Latin C after a degree
  * sign, the superscript of м² read as "?" or "-", a multiplication sign glued to its unit ("ммх 50" → "мм х 50"),
  * "@", "©" or a lone "б" before a size for the diameter sign Ø, a clothing size L read as its mirror Г after "размер",
- * and a trailing comma. Case is kept as read
+ * a point after a whole word read for a comma, and a trailing comma. Case is kept as read
  * (names may begin lower-case, "п/э пакет", and a forced capital changed nothing a reader needs).
  */
 export function cleanName(text: string): string {
@@ -59,7 +59,11 @@ export function cleanName(text: string): string {
     // of a code ("AK№000517"), never a number sign, which stands before a number with or without a space.
     .replace(/(?<=[A-Z])№(?=\d)/g, 'N')
     // A name ends with a word, a figure, a unit or a closing bracket or quote, never with a comma: a speck after the last word.
-    .replace(/\s*[,;]$/, '');
+    .replace(/\s*[,;]$/, '')
+    // A point after a whole word (five letters or more), before a lower-case word or a number, is a comma whose tail
+    // the blur took ("Rotband. 30 кг"): names list their parts with commas, and only short abbreviations take a
+    // point there ("рис. 424", "уп. 200", "кат. 5e").
+    .replace(/(?<=(?:^|[\s«"(])\p{L}{5,})\.(?= [\p{Ll}\d])/gu, ',');
   return /\d,\d/.test(cleaned) ? cleaned.replace(DECIMAL_POINT, '$1,$2') : cleaned;
 }
 

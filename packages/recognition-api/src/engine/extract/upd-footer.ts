@@ -69,7 +69,7 @@ const fold = (s: string): string =>
   s
     .toLowerCase()
     .replace(/ё/g, 'е')
-    .replace(/[«»"“”„.,\s]/g, '');
+    .replace(/[^\p{L}\p{N}]/gu, '');
 const minConf = (ws: Word[]): number => (ws.length === 0 ? 0 : Math.max(0, Math.min(...ws.map((w) => w.conf))) / 100);
 
 /** Confidence (0..1) of a name the header and the footer read differently and that was pieced together from both. */

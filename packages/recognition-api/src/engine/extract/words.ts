@@ -23,6 +23,8 @@ export interface VerticalRule {
 export interface PageWords {
   words: Word[];
   rules?: VerticalRule[];
+  /** Read from a phone photo (preprocess.ts `PreparedPage.photo`): its words' scores say less (extract.ts). */
+  photo?: boolean;
 }
 
 /** A visual text line: words sorted left to right, with their joint box. */

@@ -65,9 +65,9 @@ export function createLocalOcrEngine(opts: LocalOcrOptions = {}): LocalOcrEngine
     if (input.images.length === 0) throw new RecognitionFailedError('no_document', 'no page images');
     const sources = await pagesOf(input);
     const pages = await Promise.all(
-      sources.map((src): Promise<Pick<PageOcr, 'words' | 'rules' | 'rotated'>> => {
+      sources.map((src): Promise<Pick<PageOcr, 'words' | 'rules' | 'rotated' | 'photo'>> => {
         // A text layer is the document's own text with exact boxes: no OCR; its rules come from a light rendering.
-        if (src.kind === 'text') return Promise.resolve({ words: src.words, rules: src.rules, rotated: 0 });
+        if (src.kind === 'text') return Promise.resolve({ words: src.words, rules: src.rules, rotated: 0, photo: false });
         return limiter.run(() => {
           if (input.signal?.aborted) throw new RecognitionFailedError('timeout', 'recognition aborted');
           return ocrPage(src.png, input.imageQuality, call(input.signal));
@@ -76,7 +76,7 @@ export function createLocalOcrEngine(opts: LocalOcrOptions = {}): LocalOcrEngine
     );
     if (pages.every((p) => p.words.length === 0)) throw new RecognitionFailedError('no_document', 'no text found on any page');
     const ex = extractDocument(
-      pages.map((p) => ({ words: p.words, rules: p.rules })),
+      pages.map((p) => ({ words: p.words, rules: p.rules, photo: p.photo })),
       input.documentType,
     );
     const warnings = [...ex.warnings];

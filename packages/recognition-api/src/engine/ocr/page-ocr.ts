@@ -19,6 +19,8 @@ export interface PageOcr {
   rotated: number;
   /** Skew found, degrees. */
   skew: number;
+  /** Read as a phone photo (preprocess.ts `PreparedPage.photo`). */
+  photo: boolean;
 }
 
 /**
@@ -81,7 +83,7 @@ export async function ocrPage(image: Buffer, quality: ImageQuality, call: Tesser
   words = await rereadNameColumn(words, page, call);
   words = levelWords(words, skew, page.width / 2, page.height / 2);
   const rules = levelRules(page.rules, skew, page.width / 2, page.height / 2);
-  return toPagePixels({ words, rules, width: page.width, height: page.height, rotated, skew }, page.scale);
+  return toPagePixels({ words, rules, width: page.width, height: page.height, rotated, skew, photo: page.photo }, page.scale);
 }
 
 /** A page read from an enlarged image (preprocess.ts `PreparedPage.scale`) in 300 DPI page pixels. */
