@@ -86,12 +86,20 @@ describe('unit code repair from the unit name (OKEI)', () => {
     expect(warnings.map((w) => w.field)).toEqual(['items[3].unit.name']);
   });
 
-  it('leaves a code more than one digit away, an ambiguous name and a matching pair alone', () => {
-    const d = doc([line({ unit: { code: '007', name: 'шт' } }), line({ unit: { code: '641', name: 'ед' } }), line()]);
+  it("leaves another unit's code more than one digit away, an ambiguous name and a matching pair alone", () => {
+    const d = doc([line({ unit: { code: '006', name: 'шт' } }), line({ unit: { code: '641', name: 'ед' } }), line()]);
     const warnings: EngineWarning[] = [];
     repairUnitCodes(d, warnings, {});
-    expect(d.items.map((it) => it.unit.code)).toEqual(['007', '641', '796']);
+    expect(d.items.map((it) => it.unit.code)).toEqual(['006', '641', '796']);
     expect(warnings).toEqual([]);
+  });
+
+  it('replaces a reading that is no OKEI code at all (a photo\'s "7." read as 007) by the code of the name', () => {
+    const d = doc([line({ unit: { code: '007', name: 'шт' } }), line({ unit: { code: '296', name: 'кг' } })]);
+    const warnings: EngineWarning[] = [];
+    repairUnitCodes(d, warnings, {});
+    expect(d.items.map((it) => it.unit.code)).toEqual(['796', '166']);
+    expect(warnings[1].message).toBe('read 296, the unit name «кг» gives OKEI 166 (no OKEI code); corrected');
   });
 });
 

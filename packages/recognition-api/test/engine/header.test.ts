@@ -250,6 +250,8 @@ describe('document number prefixes read by rus+eng', () => {
     const { fixNumberPrefix } = await import('../../src/engine/extract/header.js');
     expect(fixNumberPrefix('PH-00412')).toBe('РН-00412');
     expect(fixNumberPrefix('YT,03828')).toBe('УТ-03828');
+    expect(fixNumberPrefix('УТ.4410-')).toBe('УТ-4410'); // the field's underline read after the number
+    expect(fixNumberPrefix('5881_')).toBe('5881');
     expect(fixNumberPrefix('ЦБ-00017')).toBe('ЦБ-00017');
     expect(fixNumberPrefix('INV-7')).toBe('INV-7');
     expect(fixNumberPrefix('5881')).toBe('5881');

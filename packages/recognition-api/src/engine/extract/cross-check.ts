@@ -28,8 +28,8 @@ const CODE_BY_NAME = (() => {
 })();
 
 /**
- * A unit code misread in one digit (795 for 796, 539 for 839) while its name was read: the name's only OKEI code
- * replaces it when the two differ in exactly one digit. The name is the safer of the two: a word of letters
+ * A unit code misread in one digit (795 for 796, 539 for 839), or read as no OKEI code at all (007 for a photo's
+ * "7."), while its name was read: the name's only OKEI code replaces it; a code of another unit is kept. The name is the safer of the two: a word of letters
  * rather than three look-alike digits, and the printed pair must agree (OKEI). A unit name that is no OKEI name
  * and only a fragment (photo OCR's "к" for "кг", "ил" for "шт"), or a missing one, beside a known code becomes that
  * code's short name; a whole word ("штука", "бухта") is kept as printed. A warning names each repair.
@@ -52,10 +52,13 @@ export function repairUnitCodes(data: RecognizedData, warnings: EngineWarning[],
     }
     if (name == null) return;
     const want = CODE_BY_NAME.get(normaliseUnitName(name));
-    if (!want || !singleDigitDiff(code, want)) return;
+    // One misread digit, or a reading that is no OKEI code at all (a photo's "7." for 796, read as 007): a code that
+    // is another unit's stays, since then the name may be the misread one.
+    const why = !want ? null : singleDigitDiff(code, want) ? 'one misread digit' : OKEI_UNITS[code] ? null : 'no OKEI code';
+    if (!want || !why) return;
     warnings.push({
       field: `items[${i}].unit.code`,
-      message: `read ${code}, the unit name «${name}» gives OKEI ${want} (one misread digit); corrected`,
+      message: `read ${code}, the unit name «${name}» gives OKEI ${want} (${why}); corrected`,
     });
     it.unit.code = want;
     conf[`items[${i}].unit.code`] = REPAIRED_CONFIDENCE;

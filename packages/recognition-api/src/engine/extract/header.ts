@@ -81,12 +81,17 @@ export function untilGap(words: Word[], factor = 2.5): Word[] {
 }
 
 /**
- * 1C prefixes ("УТ-03828") whose hyphen OCR reads as a point or comma, and whose letters rus+eng may read as
+ * 1C prefixes ("УТ-03828") whose hyphen OCR reads as a point or comma (a dash or point after the last digit is the
+ * field's underline and goes), and whose letters rus+eng may read as
  * Latin twins ("PH-00412" for "РН-00412"): a prefix of look-alike capitals only is taken as Cyrillic, as 1C
  * prints it; a prefix with a Latin-only letter ("INV-7") stays Latin.
  */
 export const fixNumberPrefix = (t: string): string =>
-  t.replace(/^([А-ЯЁA-Z]{1,4})[.,·]\s*(\d+)$/, '$1-$2').replace(/^([ABCEHKMOPTXY]{1,4})(?=-\d)/, (prefix) => toCyrillic(prefix));
+  t
+    // A number never ends with a dash or a point: the underline of the number's field, read after it ("УТ-218-").
+    .replace(/(?<=\d)[-_–—.]+$/, '')
+    .replace(/^([А-ЯЁA-Z]{1,4})[.,·]\s*(\d+)$/, '$1-$2')
+    .replace(/^([ABCEHKMOPTXY]{1,4})(?=-\d)/, (prefix) => toCyrillic(prefix));
 
 /**
  * "inn/kpp" as printed → [inn, kpp] texts. Photo OCR often reads the slash as a digit ("6164062127 1 616401001"
