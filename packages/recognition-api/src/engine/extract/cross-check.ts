@@ -29,8 +29,9 @@ const CODE_BY_NAME = (() => {
 
 /**
  * A unit code misread in one digit (795 for 796, 539 for 839), or read as no OKEI code at all (007 for a photo's
- * "7."), while its name was read: the name's only OKEI code replaces it; a code of another unit is kept. The name is the safer of the two: a word of letters
- * rather than three look-alike digits, and the printed pair must agree (OKEI). A unit name that is no OKEI name
+ * "7."), while its name was read: the name's only OKEI code replaces it; a code of another unit is kept. The name
+ * is the safer of the two: a word of letters rather than three look-alike digits, and the printed pair must agree
+ * (OKEI). A unit name that is no OKEI name
  * and only a fragment (photo OCR's "к" for "кг", "ил" for "шт"), or a missing one, beside a known code becomes that
  * code's short name; a whole word ("штука", "бухта") is kept as printed. A warning names each repair.
  */

@@ -1,7 +1,7 @@
 import { AMBIGUOUS_NAME_CONFIDENCE, nameConfidenceCap } from '../confidence/doubtful-fields.js';
 import type { LineItem } from '../engine.port.js';
 import type { FormColumns, ItemField } from './columns.js';
-import { isExemptText, parseLineNumber, parseMoney, parseRate, parseRuNumber } from './numbers.js';
+import { isDigitGroup, isExemptText, parseLineNumber, parseMoney, parseRate, parseRuNumber } from './numbers.js';
 import { resolveLookalikes, toCyrillic } from './script.js';
 import type { Cell, RawRow } from './table.js';
 
@@ -154,8 +154,7 @@ export function nameCellConfidence(cell: Cell | undefined): number {
  */
 export function numericText(cell: Cell | undefined): string {
   if (!cell) return '';
-  // A digit group read as look-alike letters ("S 586,46", "З00") is part of the number (numbers.ts fixes it).
-  const digits = cell.words.filter((w) => /\d/.test(w.text) || /^[ОоOoЗзбlISBВ|$]{1,3}$/.test(w.text));
+  const digits = cell.words.filter((w) => isDigitGroup(w.text));
   if (digits.length === 0 || digits.length === cell.words.length || isExemptText(cell.text)) return cell.text;
   return digits.map((w) => w.text).join(' ');
 }

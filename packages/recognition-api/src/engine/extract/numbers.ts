@@ -27,6 +27,15 @@ function fixLookalikes(token: string): string {
 }
 
 /**
+ * Whether a word of a numeric cell is part of the number: it holds a digit, or it is a short digit group read as
+ * look-alikes only ("З00" has a digit; "S" or "ОО" alone stand for 5 and 00; "$" for a blurred leading 5).
+ */
+export const isDigitGroup = (token: string): boolean => /\d/.test(token) || /^[ОоOoЗзбlIS|BВ$]{1,3}$/.test(token);
+
+/** The digits of a number as read, look-alike letters inside its digit groups counted as their digits ("1О5 ЗО" → "10530"). */
+export const digitsOf = (text: string): string => text.split(/\s+/).map(fixLookalikes).join('').replace(/\D/g, '');
+
+/**
  * Parses one printed number: "1 234,56", "1 234,56", "12", "2,500", "1234.5" → number, or null when the text
  * is not a number (empty, "--", "без НДС"). Spaces are only accepted between groups of three digits, so two
  * separate numbers are never glued. A trailing comma/point or a leading "-" dash artefact is tolerated.

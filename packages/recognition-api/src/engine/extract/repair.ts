@@ -2,6 +2,7 @@ import type { EngineWarning, LineItem, RecognizedData } from '../engine.port.js'
 import { priceTimesQuantityHolds } from '../validate/line-checks.js';
 import type { FormColumns } from './columns.js';
 import { numericText, type FieldConfidence } from './items.js';
+import { digitsOf } from './numbers.js';
 import type { RawRow } from './table.js';
 
 type Key = 'quantity' | 'price' | 'amount_without_nds' | 'nds_amount' | 'amount_with_nds';
@@ -109,11 +110,7 @@ export function lineReadings(row: RawRow, form: FormColumns): LineReadings {
  * decimals, two, one or none ("350 125" for 350,125). Look-alike letters count as their digits (numbers.ts).
  */
 export function separatorReadings(key: Key, text: string | undefined): number[] {
-  const d = (text ?? '')
-    .replace(/[ОоOo]/g, '0')
-    .replace(/[Зз]/g, '3')
-    .replace(/б/g, '6')
-    .replace(/\D/g, '');
+  const d = digitsOf(text ?? '');
   if (d.length < 2 || d.length > 12) return [];
   const n = Number(d);
   return key === 'quantity' ? [n, n / 10, n / 100, n / 1000] : d.length >= 3 ? [n / 100] : [];

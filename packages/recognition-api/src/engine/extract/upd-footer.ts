@@ -1,7 +1,7 @@
 import { distance } from 'fastest-levenshtein';
 import type { Party } from '../engine.port.js';
 import { innChecksumOk, innHasValidLength } from '../validate/tax-ids.js';
-import { joinName, nameOf, splitInnKpp, taxDigits } from './header.js';
+import { joinName, nameOf, noteConf, splitInnKpp, taxDigits } from './header.js';
 import { TWIN_NAME_CONFIDENCE } from './header-torg12.js';
 import type { FieldConfidence } from './items.js';
 import type { TextLine, Word } from './words.js';
@@ -70,7 +70,6 @@ const fold = (s: string): string =>
     .toLowerCase()
     .replace(/ё/g, 'е')
     .replace(/[^\p{L}\p{N}]/gu, '');
-const minConf = (ws: Word[]): number => (ws.length === 0 ? 0 : Math.max(0, Math.min(...ws.map((w) => w.conf))) / 100);
 
 /** Confidence (0..1) of a name the header and the footer read differently and that was pieced together from both. */
 export const DISPUTED_NAME_CONFIDENCE = 0.5;
@@ -96,7 +95,8 @@ export function settleWithFooter(party: Party, footer: FooterParty | undefined, 
   if (footer.name != null) {
     if (out.name == null) {
       out.name = footer.name;
-      conf[key('name')] = Math.min(minConf(footer.nameWords), DISPUTED_NAME_CONFIDENCE);
+      noteConf(conf, key('name'), footer.nameWords);
+      conf[key('name')] = Math.min(conf[key('name')], DISPUTED_NAME_CONFIDENCE);
     } else if (fold(out.name) === fold(footer.name)) {
       conf[key('name')] = Math.max(conf[key('name')] ?? 0, TWIN_NAME_CONFIDENCE);
     } else {
@@ -113,12 +113,12 @@ export function settleWithFooter(party: Party, footer: FooterParty | undefined, 
   }
   if (!validInn(out.inn) && validInn(footer.inn)) {
     out.inn = footer.inn;
-    conf[key('inn')] = minConf(footer.idWords);
+    noteConf(conf, key('inn'), footer.idWords);
   }
   if (footer.kpp != null) {
     if (out.kpp == null) {
       out.kpp = footer.kpp;
-      conf[key('kpp')] = minConf(footer.idWords);
+      noteConf(conf, key('kpp'), footer.idWords);
     } else if (out.kpp === footer.kpp) conf[key('kpp')] = Math.max(conf[key('kpp')] ?? 0, TWIN_NAME_CONFIDENCE);
     else conf[key('kpp')] = Math.min(conf[key('kpp')] ?? 0, DISPUTED_NAME_CONFIDENCE);
   }
