@@ -62,13 +62,17 @@ function overlap(a: Word, b: Word): number {
 
 /**
  * Drops words that Tesseract returned twice for the same ink (it happens beside a box border: "С Самара,",
- * "от от"): of two boxes overlapping by more than half the smaller one, the more confident stays.
+ * "от от", each time in two different lines of its output): of two boxes of different lines overlapping by more than
+ * half the smaller one, the more confident stays. Two words of one line are never the same ink, however their boxes
+ * overlap: on a blurred photo a word's box may reach over the next words ("Общество" over "с"), and the long word
+ * was dropped for them.
  */
 export function dedupe(words: Word[]): Word[] {
   const sorted = [...words].sort((a, b) => a.left - b.left);
   const drop = new Set<Word>();
   for (let i = 0; i < sorted.length; i++) {
     for (let j = i + 1; j < sorted.length && sorted[j].left < sorted[i].left + sorted[i].width; j++) {
+      if (sorted[i].line === sorted[j].line) continue;
       if (overlap(sorted[i], sorted[j]) > 0.5) drop.add(sorted[i].conf >= sorted[j].conf ? sorted[j] : sorted[i]);
     }
   }
