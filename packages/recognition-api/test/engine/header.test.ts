@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { extractTorg12Header, parsePartyWords, partyLine, TWIN_NAME_CONFIDENCE } from '../../src/engine/extract/header-torg12.js';
+import { caption, extractTorg12Header, parsePartyWords, partyLine, TWIN_NAME_CONFIDENCE } from '../../src/engine/extract/header-torg12.js';
 import { splitInnKpp, taxIdRole } from '../../src/engine/extract/header.js';
 import { extractUpdHeader } from '../../src/engine/extract/header-upd.js';
 import { groupLines } from '../../src/engine/extract/words.js';
 import { generateTruth, partyLine as printedParty, type PartyStyle } from '@app/docgen';
-import { row } from './fixtures.js';
+import { row, word } from './fixtures.js';
 
 describe('TORG-12 party lines', () => {
   it('reads "name, ИНН, КПП, address" after the caption, cutting bank details', () => {
@@ -219,6 +219,42 @@ describe('document dates printed in words', () => {
       address: '660017, г. Красноярск, ул. Ленина, д. 5',
     });
   });
+
+  it('UPD date after "от" not split by the dashes of the empty correction line (1а) below', () => {
+    const caption = row(128, [[573, 'Счет-фактура № УТ-2183 от 13 декабря 2025 г.']]).map((w) => ({ ...w, height: 43 }));
+    // The dashes of line (1а) sit 41–43 px lower, just under one caption height.
+    const dashes = [word('-', 1054, 190), word('-', 1668, 190)].map((w) => ({ ...w, width: 9, height: 3 }));
+    const correction = row(178, [[575, 'Исправление № от']]).map((w) => ({ ...w, height: 38 }));
+    const h = extractUpdHeader(groupLines([...caption, ...dashes, ...correction]), {});
+    expect(h.number).toBe('УТ-2183');
+    expect(h.date).toBe('13.12.2025');
+  });
+
+  it("UPD party name of digits only is no name (another row's value taken by position)", () => {
+    const lines = groupLines([
+      ...row(200, [
+        [600, 'Счет-фактура № 77 от 02.03.2026'],
+        [2000, '(1)'],
+      ]),
+      ...row(260, [
+        [1550, '2466000018 246601001'],
+        [3300, '(2)'],
+      ]),
+      ...row(320, [
+        [600, 'Адрес:'],
+        [1550, '660017, г. Красноярск, ул. Ленина, д. 5'],
+      ]),
+      ...row(380, [
+        [600, 'ИНН/КПП продавца:'],
+        [1550, '2466000018/246601001'],
+      ]),
+    ]);
+    const conf: Record<string, number> = {};
+    const h = extractUpdHeader(lines, conf);
+    expect(h.seller.name).toBeNull();
+    expect(conf['seller.name']).toBe(0);
+    expect(h.seller.inn).toBe('2466000018');
+  });
 });
 
 describe('UPD tax-id lines whose role word a photo garbled', () => {
@@ -255,6 +291,49 @@ describe('document number prefixes read by rus+eng', () => {
     expect(fixNumberPrefix('ЦБ-00017')).toBe('ЦБ-00017');
     expect(fixNumberPrefix('INV-7')).toBe('INV-7');
     expect(fixNumberPrefix('5881')).toBe('5881');
+  });
+
+  it('a prefix of a capital and a digit that looks like one is two capitals; digit prefixes stay', async () => {
+    const { fixNumberPrefix } = await import('../../src/engine/extract/header.js');
+    expect(fixNumberPrefix('Т6-00154')).toBe('ТБ-00154');
+    expect(fixNumberPrefix('0Т-215')).toBe('ОТ-215');
+    expect(fixNumberPrefix('К3-77')).toBe('КЗ-77');
+    expect(fixNumberPrefix('00-00154')).toBe('00-00154');
+    expect(fixNumberPrefix('А1-00154')).toBe('А1-00154');
+    expect(fixNumberPrefix('167/4')).toBe('167/4');
+  });
+});
+
+describe('party names as a blurred photo reads them', () => {
+  it('a legal form one letter off is the only known form that near; two near forms settle nothing', async () => {
+    const { joinName, nearestLegalForm } = await import('../../src/engine/extract/header.js');
+    const name = (text: string) => joinName(text.split(' ').map((t, i) => word(t, 100 + i * 200, 300)));
+    expect(name('ПЛО «Северный мост»')).toBe('ПАО «Северный мост»');
+    expect(name('ЗЛО «Северный мост»')).toBe('ЗАО «Северный мост»');
+    expect(name('ООО «Северный мост»')).toBe('ООО «Северный мост»');
+    expect(nearestLegalForm('ОЗО')).toBe('ОЗО');
+    // Only before a quoted name: capitals opening another kind of name are left alone.
+    expect(name('ТЛО Сервис')).toBe('ТЛО Сервис');
+  });
+
+  it('digit zeros for the ООО and a colon inside a word are read as printed', async () => {
+    const { joinName } = await import('../../src/engine/extract/header.js');
+    const name = (text: string) => joinName(text.split(' ').map((t, i) => word(t, 100 + i * 200, 300)));
+    expect(name('000 Северный мост')).toBe('ООО Северный мост');
+    expect(name('ООО «Вектор:-Плюс»')).toBe('ООО «Вектор-Плюс»');
+    expect(name('ООО «Вектор», г. Тула: склад')).toBe('ООО «Вектор», г. Тула: склад');
+  });
+
+  it('a spelled-out legal form with a few letters garbled is the form as the law spells it; a stray quote before « goes', async () => {
+    const { joinName } = await import('../../src/engine/extract/header.js');
+    const name = (text: string) => joinName(text.split(' ').map((t, i) => word(t, 100 + i * 200, 300)));
+    expect(name('Общество © ограниченной ответственностью „«Северный мост»')).toBe('Общество с ограниченной ответственностью «Северный мост»');
+    expect(name('Общество с ограмиченной ответствениостью «Мост»')).toBe('Общество с ограниченной ответственностью «Мост»');
+    expect(name('Акционервое общество «Мост»')).toBe('Акционерное общество «Мост»');
+    expect(name('Индивидуальный предприниматель Зуев Олег Ильич')).toBe('Индивидуальный предприниматель Зуев Олег Ильич');
+    // Other words at the start are not a legal form, and a form alone is not changed.
+    expect(name('Общественная организация «Мост»')).toBe('Общественная организация «Мост»');
+    expect(name('Акционерное обшество')).toBe('Акционерное обшество');
   });
 });
 
@@ -318,5 +397,79 @@ describe('TORG-12 party name printed twice (Поставщик and Грузоо�
     const point: Record<string, number> = {};
     extractTorg12Header(lines('ИП Зуев Олег Ильич.', 'ИП Зуев Олег Ильич.'), point);
     expect(point['seller.name']).toBe(0.86);
+  });
+});
+
+describe('TORG-12 party lines of a blurred photo', () => {
+  const party = (captionText: string, text: string, label = caption('поставщик')) =>
+    parsePartyWords(
+      partyLine(
+        groupLines(
+          row(300, [
+            [100, captionText],
+            [400, text],
+          ]),
+        ),
+        [label],
+      ),
+      'seller',
+      {},
+    );
+
+  it('finds a caption read with up to two letters garbled', () => {
+    expect(party('Поставщия', 'ООО «Гранит», ИНН 7707083893, КПП 770701001').inn).toBe('7707083893');
+    expect(party('Пставщик:', 'ООО «Гранит», ИНН 7707083893, КПП 770701001').kpp).toBe('770701001');
+    expect(party('Плателыщия', 'ООО «Гранит», ИНН 7707083893', caption('плательщик')).name).toBe('ООО «Гранит»');
+    expect(party('Груюполучатель', 'ООО «Гранит», ИНН 7707083893', caption('грузополучатель')).name).toBe('ООО «Гранит»');
+  });
+
+  it('does not take another caption or a word three letters off for it', () => {
+    expect(party('Плательщик', 'ООО «Гранит», ИНН 7707083893').name).toBeNull();
+    expect(party('Пастащиа', 'ООО «Гранит», ИНН 7707083893').name).toBeNull();
+    expect(caption('грузоотправитель').test('Грузополучатель')).toBe(false);
+  });
+
+  it('drops a point read after the closing quote (the comma before ИНН), not one an initial ends with', () => {
+    expect(party('Поставщик', 'ООО «Гранит». ИНН 7707083893').name).toBe('ООО «Гранит»');
+    expect(party('Поставщик', 'ИП Зуев О.И., ИНН 770708389312').name).toBe('ИП Зуев О.И.');
+  });
+
+  it('reads on over a word the OCR lost inside the line', () => {
+    const lines = groupLines([
+      // 30 px text: the lost word leaves a gap of more than five text heights.
+      ...row(300, [
+        [400, 'АО «Северная'],
+        [770, 'фабрика», ИНН 7707083893, КПП 770701001'],
+      ]),
+      ...row(345, [
+        [100, 'Поставщик'],
+        [400, 'р/с 40702810000000000001'],
+      ]),
+    ]);
+    const p = parsePartyWords(partyLine(lines, [caption('поставщик')]), 'seller', {});
+    expect(p).toMatchObject({ name: 'АО «Северная фабрика»', inn: '7707083893', kpp: '770701001' });
+  });
+});
+
+describe('TORG-12 party name printed twice on a phone photo', () => {
+  it('is not raised: the same blur misreads the same glyph in both prints', () => {
+    const lines = groupLines(
+      [
+        ...row(300, [
+          [100, 'Грузоотправитель'],
+          [500, 'ООО «Козторг», ИНН 7707083893'],
+        ]),
+        ...row(400, [
+          [100, 'Поставщик'],
+          [500, 'ООО «Козторг», ИНН 7707083893'],
+        ]),
+      ].map((w) => ({ ...w, conf: 80 })),
+    );
+    const scan: Record<string, number> = {};
+    extractTorg12Header(lines, scan);
+    expect(scan['seller.name']).toBe(TWIN_NAME_CONFIDENCE);
+    const photo: Record<string, number> = {};
+    extractTorg12Header(lines, photo, true);
+    expect(photo['seller.name']).toBe(0.8);
   });
 });

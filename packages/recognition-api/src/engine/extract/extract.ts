@@ -125,7 +125,14 @@ export function extractDocument(pages: PageWords[], requested: DocumentType | 'a
     else if (lines.length > 0) warnings.push({ field: `pages[${p}]`, message: 'item table (column-number row) not found' });
   });
 
-  const header = documentType === 'torg12' ? extractTorg12Header(headerLines, conf) : extractUpdHeader(headerLines, conf);
+  const header =
+    documentType === 'torg12'
+      ? extractTorg12Header(
+          headerLines,
+          conf,
+          pages.some((p) => p.photo),
+        )
+      : extractUpdHeader(headerLines, conf);
   if (documentType !== 'torg12') {
     const footer = footerParties(pageLines);
     header.seller = settleWithFooter(header.seller, footer.seller, 'seller', conf);

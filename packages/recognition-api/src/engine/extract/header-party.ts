@@ -114,7 +114,8 @@ export function parsePartyWords(ws: Word[], role: string, conf: FieldConfidence)
   noteConf(conf, `${role}.kpp`, kpp ? kppWords : []);
   noteConf(conf, `${role}.address`, addrWords);
   return {
-    name: nameOf(joinName(nameWords)?.replace(/,$/, '') ?? null),
+    // A point after the closing quote is the comma before "ИНН" as a blurred photo reads it: no name ends "».".
+    name: nameOf(joinName(nameWords)?.replace(/,$|(?<=[»"”])[.;:]$/, '') ?? null),
     inn,
     kpp: kpp && kpp.length === 9 ? kpp : null,
     address: address === '' ? null : address,

@@ -1,3 +1,4 @@
+import { distance } from 'fastest-levenshtein';
 import { suspiciousName } from '../confidence/doubtful-fields.js';
 import type { Party } from '../engine.port.js';
 import { fixNumberPrefix, noteConf, normalizeDate, parseDate, untilGap, wordsAfter, type HeaderFields } from './header.js';
@@ -8,21 +9,58 @@ import { centerX, type TextLine, type Word } from './words.js';
 
 export { parsePartyWords } from './header-party.js';
 
+/** A caption of the form's fixed text, matched against one OCR word. */
+export interface Caption {
+  test(text: string): boolean;
+}
+
+/**
+ * The TORG-12 party caption `word` (lower case, "поставщик"), read with up to two letters garbled: a photo returns
+ * `Поставщия`, `Плателыщия`, `Груюполучатель`. Only the word's letters count (a colon or a speck after it does not);
+ * the four captions are five or more edits apart, so a garbled one is never taken for another.
+ */
+export function caption(word: string): Caption {
+  return {
+    test(text: string) {
+      const t = text
+        .toLowerCase()
+        .replace(/ё/g, 'е')
+        .replace(/[^а-я]/g, '');
+      return Math.abs(t.length - word.length) <= 2 && distance(t, word) <= 2;
+    },
+  };
+}
+
+/**
+ * A party line ends at a gap of this many text heights (untilGap): the form's code box is ten or more away, while a
+ * word a photo's OCR lost inside the line leaves a gap of its own width, up to five or six.
+ */
+const PARTY_GAP = 8;
+
 /**
  * The words of a party: those after its caption; when that line has no "ИНН" but the line just above (1C prints
  * long values that way: name and INN above, bank details on the caption line) starts right of the caption and
  * has one, that line comes first.
  */
-export function partyLine(lines: TextLine[], labels: RegExp[]): Word[] {
+export function partyLine(lines: TextLine[], labels: Caption[]): Word[] {
   for (const label of labels) {
     const at = lines.findIndex((l) => l.words.some((w) => label.test(w.text)));
     if (at < 0) continue;
-    const own = untilGap(wordsAfter(lines[at], label));
+    const own = untilGap(
+      wordsAfter(lines[at], (t) => label.test(t)),
+      PARTY_GAP,
+    );
     const caption = lines[at].words.find((w) => label.test(w.text))!;
     const above = lines[at - 1];
     const close = above && lines[at].top - above.bottom < 2 * caption.height;
     if (!own.some((w) => /^ИНН/i.test(w.text)) && close && above.words.some((w) => /^ИНН:?$/i.test(w.text))) {
-      return [...untilGap(above.words.filter((w) => w.left > caption.left + caption.width / 2)), ...own];
+      return [
+        ...untilGap(
+          above.words.filter((w) => w.left > caption.left + caption.width / 2),
+          PARTY_GAP,
+        ),
+        ...own,
+      ];
     }
     return own;
   }
@@ -101,9 +139,9 @@ function valuesOf(line: TextLine, caption: Word | undefined): { number: Word | n
 
 /**
  * Header of a TORG-12 (OKUD 0330212): seller from "Поставщик" (else "Грузоотправитель"), buyer from
- * "Плательщик" (else "Грузополучатель"), number and date from the box beside "ТОВАРНАЯ НАКЛАДНАЯ".
+ * "Плательщик" (else "Грузополучатель"), each caption read with up to two letters garbled ({@link caption}), number and date from the box beside "ТОВАРНАЯ НАКЛАДНАЯ".
  */
-export function extractTorg12Header(lines: TextLine[], conf: FieldConfidence): HeaderFields {
+export function extractTorg12Header(lines: TextLine[], conf: FieldConfidence, photo = false): HeaderFields {
   const { number, date } = numberAndDate(lines);
   noteConf(conf, 'document.number', number ? [number] : []);
   noteConf(conf, 'document.date', date);
@@ -114,8 +152,8 @@ export function extractTorg12Header(lines: TextLine[], conf: FieldConfidence): H
   return {
     number: number ? fixNumberPrefix(number.text) : null,
     date: date.length ? (normalizeDate(dateText) ?? parseDate(date.map((w) => w.text).join(' '))) : null,
-    seller: confirmedByTwin(lines, 'seller', /^Поставщик:?$/i, /^Грузоотправитель:?$/i, conf),
-    buyer: confirmedByTwin(lines, 'buyer', /^Плательщик:?$/i, /^Грузополучатель:?$/i, conf),
+    seller: confirmedByTwin(lines, 'seller', caption('поставщик'), caption('грузоотправитель'), conf, photo),
+    buyer: confirmedByTwin(lines, 'buyer', caption('плательщик'), caption('грузополучатель'), conf, photo),
   };
 }
 
@@ -130,12 +168,14 @@ export const TWIN_NAME_CONFIDENCE = 0.95;
  * {@link TWIN_NAME_CONFIDENCE} when the form prints it twice (Поставщик and Грузоотправитель, Плательщик and
  * Грузополучатель are mostly the same organisation) and both lines read to the same name: two prints of the same ink
  * misread the same way are rare. Not for a name holding a Latin letter or a glyph no name has, which the rus model
- * misreads the same way every time (it has no Latin N, G, R …), nor for one ending in a point or a comma.
+ * misreads the same way every time (it has no Latin N, G, R …), nor for one ending in a point or a comma, nor on a
+ * phone photo (`photo`): its blur turns the same glyph into the same wrong one in both prints (`Хозторг` read
+ * `Козторг` twice).
  */
-export function confirmedByTwin(lines: TextLine[], role: string, label: RegExp, twin: RegExp, conf: FieldConfidence): Party {
+export function confirmedByTwin(lines: TextLine[], role: string, label: Caption, twin: Caption, conf: FieldConfidence, photo = false): Party {
   const party = parsePartyWords(partyLine(lines, [label, twin]), role, conf);
   const own = lines.some((l) => l.words.some((w) => label.test(w.text)));
-  if (!own || party.name == null || /[A-Za-z]/.test(party.name) || suspiciousName(party.name) || !NAME_END.test(party.name)) return party;
+  if (photo || !own || party.name == null || /[A-Za-z]/.test(party.name) || suspiciousName(party.name) || !NAME_END.test(party.name)) return party;
   const other = parsePartyWords(partyLine(lines, [twin]), role, {});
   if (other.name === party.name) conf[`${role}.name`] = Math.max(conf[`${role}.name`] ?? 0, TWIN_NAME_CONFIDENCE);
   return party;

@@ -25,9 +25,10 @@ function numberAndDate(lines: TextLine[]): { number: Word[]; date: Word[] } {
     const label = line.words.find((w) => /фактур/i.test(w.text));
     if (!label) continue;
     // The bold caption line can be split by the line grouping ("№ 5881" a few pixels lower than "от …"):
-    // take every word to the right of the caption within one word height of it.
+    // take every word to the right of the caption within three quarters of a word height of it (a whole height
+    // took in the dashes of the empty line (1а) below, which split the date: "13 декабря - 2025").
     const cy = label.top + label.height / 2;
-    const after = all.filter((w) => w.left > label.left && Math.abs(w.top + w.height / 2 - cy) < label.height).sort((a, b) => a.left - b.left);
+    const after = all.filter((w) => w.left > label.left && Math.abs(w.top + w.height / 2 - cy) < 0.75 * label.height).sort((a, b) => a.left - b.left);
     const ws = NUMBER_SIGN.test(after[0].text) ? after.slice(1) : after;
     const ot = ws.findIndex((w) => /^от$/i.test(w.text));
     if (ot <= 0) continue;
@@ -72,6 +73,8 @@ function party(lines: TextLine[], role: 'seller' | 'buyer', conf: FieldConfidenc
       nameWords = stripRef(untilGap(lines[at].words.filter((w) => w.left >= x)));
     }
   }
+  // A name has letters: digits alone are another row's value (a tax-id pair taken by position), so the name is unread.
+  if (!nameWords.some((w) => /\p{L}/u.test(w.text))) nameWords = [];
   // The address is the next row of the same value column; its label can be garbled where the UPD's status box
   // shares the line ("Адр ес:"), so the value is taken by position: words starting at the name's left edge.
   const addrLine = at < 0 ? undefined : lines.slice(at + 1, at + 3).find((l) => /адр|ес:/i.test(l.text));

@@ -58,9 +58,59 @@ export const joinName = (words: Word[]): string | null => {
       .replace(/^[:\s]+/, ''),
   )
     .replace(/^(ип|ооо|ао|пао|зао|оао)(?=\s)/i, (m) => m.toUpperCase())
-    .replace(/^000(?=\s«)/, 'ООО');
-  return s === '' ? null : s;
+    .replace(/^000(?=\s)/, 'ООО')
+    .replace(/[„"“]+(?=«)/g, '')
+    .replace(/^([А-ЯЁ]{2,4})(?=\s«)/, (m) => nearestLegalForm(m))
+    // A colon inside a word ("Иртыш:-Логистик" read as "Вектор:-Плюс") is a speck: no company name has one there.
+    .replace(/(?<=\p{L}):(?=[-\p{L}])/gu, '');
+  return s === '' ? null : spelledLegalForm(s);
 };
+
+/** Legal forms spelled out, as a party name may open with them. */
+const SPELLED_FORMS = [
+  'Общество с ограниченной ответственностью',
+  'Публичное акционерное общество',
+  'Непубличное акционерное общество',
+  'Закрытое акционерное общество',
+  'Открытое акционерное общество',
+  'Акционерное общество',
+  'Индивидуальный предприниматель',
+];
+
+/**
+ * A name opening with a spelled-out legal form read with a few letters garbled (`Общество © ограниченной
+ * ответственностью`): the form's words, compared letters only within a tenth of their letters, are replaced by the
+ * form as the law spells it; the rest of the name is kept as read.
+ */
+export function spelledLegalForm(name: string): string {
+  const words = name.split(' ');
+  const letters = (ws: string[]) =>
+    ws
+      .join('')
+      .toLowerCase()
+      .replace(/ё/g, 'е')
+      .replace(/[^а-я]/g, '');
+  for (const form of SPELLED_FORMS) {
+    const n = form.split(' ').length;
+    if (words.length <= n) continue;
+    const want = letters([form]);
+    if (distance(letters(words.slice(0, n)), want) <= Math.floor(want.length / 10)) return [form, ...words.slice(n)].join(' ');
+  }
+  return name;
+}
+
+/** Abbreviated legal forms a Russian party name opens with (ОПФ, as 1C prints them before the quoted name). */
+const LEGAL_FORMS = ['ООО', 'ОАО', 'ЗАО', 'ПАО', 'НАО', 'АО', 'НКО', 'АНО', 'ГУП', 'МУП', 'ФГУП'];
+
+/**
+ * The legal form `text` stands for: itself when known, else the only known form one letter away (a photo reads
+ * `ПАО` as `ПЛО`), else `text` unchanged (two forms one letter away, `ОЗО`, settle nothing).
+ */
+export function nearestLegalForm(text: string): string {
+  if (LEGAL_FORMS.includes(text)) return text;
+  const near = LEGAL_FORMS.filter((f) => f.length === text.length && distance(f, text) === 1);
+  return near.length === 1 ? near[0] : text;
+}
 
 /** A party name with Latin/Cyrillic look-alikes settled per token ("ООО «Smart Tech»" read as "ООО «Ѕmаrt Тесh»"). */
 export const nameOf = (name: string | null): string | null => (name == null ? null : resolveLookalikes(name));
@@ -80,17 +130,23 @@ export function untilGap(words: Word[], factor = 2.5): Word[] {
   return out;
 }
 
+/** Capitals a photo reads as digits in a 1C number prefix. */
+const PREFIX_LETTER: Record<string, string> = { '0': 'О', '3': 'З', '6': 'Б', '8': 'В' };
+
 /**
  * 1C prefixes ("УТ-03828") whose hyphen OCR reads as a point or comma (a dash or point after the last digit is the
  * field's underline and goes), and whose letters rus+eng may read as
  * Latin twins ("PH-00412" for "РН-00412"): a prefix of look-alike capitals only is taken as Cyrillic, as 1C
- * prints it; a prefix with a Latin-only letter ("INV-7") stays Latin.
+ * prints it; a prefix with a Latin-only letter ("INV-7") stays Latin. A two-character prefix of a Cyrillic capital
+ * and a digit that looks like one (0 3 6 8) is two capitals ("Ц6-" → "ЦБ-"); a prefix of digits only stays.
  */
 export const fixNumberPrefix = (t: string): string =>
   t
     // A number never ends with a dash or a point: the underline of the number's field, read after it ("УТ-218-").
     .replace(/(?<=\d)[-_–—.]+$/, '')
     .replace(/^([А-ЯЁA-Z]{1,4})[.,·]\s*(\d+)$/, '$1-$2')
+    // A two-character prefix of a letter and a digit is letters misread ("ЦБ" as "Ц6"): 1C prefixes are letters.
+    .replace(/^(?:[А-ЯЁ][0368]|[0368][А-ЯЁ])(?=-\d)/, (prefix) => prefix.replace(/[0368]/, (d) => PREFIX_LETTER[d]))
     .replace(/^([ABCEHKMOPTXY]{1,4})(?=-\d)/, (prefix) => toCyrillic(prefix));
 
 /**
