@@ -19,6 +19,18 @@ describe('item name cleaning: photo OCR classes of error', () => {
     expect(cleanName('Провод монтажный ок. 100 м')).toBe('Провод монтажный ок. 100 м');
   });
 
+  it('reads a point after a unit symbol or between two numbers as a comma, and "мы" after a number as мм', () => {
+    expect(cleanName('Плитка настенная 200х300 мм. глянцевая')).toBe('Плитка настенная 200х300 мм, глянцевая');
+    expect(cleanName('Лампа светодиодная 10 Вт. 4000 К')).toBe('Лампа светодиодная 10 Вт, 4000 К');
+    expect(cleanName('Клей монтажный Moment 40. 125 мл')).toBe('Клей монтажный Moment 40, 125 мл');
+    expect(cleanName('Лента клейкая 19 мы х 33 м')).toBe('Лента клейкая 19 мм х 33 м');
+    // A decimal point, an abbreviation after a unit, "мы" as a word and "шт." are left as printed.
+    expect(cleanName('Кабель USB 3.0 AM-BM')).toBe('Кабель USB 3.0 AM-BM');
+    expect(cleanName('Гвозди 3,0х70 мм (уп. 5 кг)')).toBe('Гвозди 3,0х70 мм (уп. 5 кг)');
+    expect(cleanName('Набор «Мы рисуем» 12 цветов')).toBe('Набор «Мы рисуем» 12 цветов');
+    expect(cleanName('Конверт С5 (уп. 100 шт.)')).toBe('Конверт С5 (уп. 100 шт.)');
+  });
+
   it('keeps decimal points a catalogue prints: versions, standards, dates, Latin-only names', () => {
     expect(cleanName('Кабель USB 3.0 AM-BM')).toBe('Кабель USB 3.0 AM-BM');
     expect(cleanName('Кабель USB 3.0 AM-BM, 1,5 м')).toBe('Кабель USB 3.0 AM-BM, 1,5 м');

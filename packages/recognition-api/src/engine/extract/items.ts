@@ -16,6 +16,9 @@ export function cellConfidence(cell: Cell | undefined): number {
   return Math.max(0, Math.min(...cell.words.map((w) => w.conf))) / 100;
 }
 
+/** A point after a unit symbol written after its number (`10 мм.`, `2 кВт.`), before a lower-case word or a number. */
+const UNIT_POINT = /(?<=\d\s?(?:мм|см|км|кг|мл|Вт|кВт|ВА|Ач|ГБ|МБ|ТБ|[смк]?м[²³]))\.(?= [\p{Ll}\d])/gu;
+
 /**
  * Cleans a name cell: drops rule fragments and stray dashes, normalises quote pairs that OCR splits ("<<", ">>"), W.
  * Photo OCR's classes of error in names are fixed here too, each only where the name itself proves it: an opening
@@ -23,7 +26,8 @@ export function cellConfidence(cell: Cell | undefined): number {
  * Russian comma ({@link DECIMAL_POINT}), an SAE viscosity "5М/-40" (the rus model's W), the Latin C after a degree
  * sign, the superscript of м² read as "?" or "-", a multiplication sign glued to its unit ("ммх 50" → "мм х 50"),
  * "@", "©" or a lone "б" before a size for the diameter sign Ø, a clothing size L read as its mirror Г after "размер",
- * a point after a whole word read for a comma, and a trailing comma. Case is kept as read
+ * a point after a whole word, after a unit symbol or between two numbers read for a comma, "мы" after a number for
+ * "мм", and a trailing comma. Case is kept as read
  * (names may begin lower-case, "п/э пакет", and a forced capital changed nothing a reader needs).
  */
 export function cleanName(text: string): string {
@@ -63,7 +67,13 @@ export function cleanName(text: string): string {
     // A point after a whole word (five letters or more), before a lower-case word or a number, is a comma whose tail
     // the blur took ("Rotband. 30 кг"): names list their parts with commas, and only short abbreviations take a
     // point there ("рис. 424", "уп. 200", "кат. 5e").
-    .replace(/(?<=(?:^|[\s«"(])\p{L}{5,})\.(?= [\p{Ll}\d])/gu, ',');
+    .replace(/(?<=(?:^|[\s«"(])\p{L}{5,})\.(?= [\p{Ll}\d])/gu, ',')
+    // … and so is one after a unit symbol that follows its number ("90х90 мм. 5 цветов"), since unit symbols
+    // take no point in Russian, or after a number before another ("CS 25. 280 мл"): a decimal point has no space.
+    .replace(UNIT_POINT, ',')
+    .replace(/(?<=\d)\.(?= \d)/g, ',')
+    // "мы" after a number is the unit мм with its second м misread: the pronoun never follows a dimension.
+    .replace(/(?<=\d\s?)мы(?=[\s,;)]|$)/g, 'мм');
   return /\d,\d/.test(cleaned) ? cleaned.replace(DECIMAL_POINT, '$1,$2') : cleaned;
 }
 
