@@ -5,6 +5,7 @@ import {
   CONTRADICTED_CONFIDENCE,
   crossCheckConfidence,
   implausibleDocumentNumber,
+  repairLineNumbers,
   repairUnitCodes,
   UNCHECKED_CONFIDENCE,
 } from '../../src/engine/extract/cross-check.js';
@@ -101,6 +102,21 @@ describe('unit code repair from the unit name (OKEI)', () => {
     expect(d.items.map((it) => it.unit.code)).toEqual(['796', '166']);
     expect(warnings[1].message).toBe('read 296, the unit name «кг» gives OKEI 166 (no OKEI code); corrected');
   });
+
+  it('takes the code of a unit name one letter off when the code read confirms it', () => {
+    const d = doc([
+      line({ unit: { code: '735', name: 'руй' } }),
+      line({ unit: { code: '007', name: 'ши' } }),
+      // Not confirmed: the code is another unit's and more than one digit away, or the read name is one letter.
+      line({ unit: { code: '006', name: 'шп' } }),
+      line({ unit: { code: '007', name: 'ш!' } }),
+    ]);
+    const warnings: EngineWarning[] = [];
+    repairUnitCodes(d, warnings, {});
+    expect(d.items.map((it) => it.unit.code)).toEqual(['736', '796', '006', '007']);
+    // (The two-letter fragment beside a known code takes that code's name, as before.)
+    expect(warnings.map((w) => w.field)).toEqual(['items[0].unit.code', 'items[1].unit.code', 'items[2].unit.name']);
+  });
 });
 
 describe('cross-checked field confidence', () => {
@@ -159,5 +175,37 @@ describe('cross-checked field confidence', () => {
     crossCheckConfidence(d, conf);
     expect(conf['items[0].price']).toBe(0);
     expect(conf['items[0].quantity']).toBe(UNCHECKED_CONFIDENCE);
+  });
+});
+
+describe('line numbers misread where the lines around prove the sequence (repairLineNumbers)', () => {
+  const run = (numbers: number[]) => {
+    const items = numbers.map((number) => ({ number }));
+    const warnings: { field: string; message: string }[] = [];
+    repairLineNumbers(items, warnings);
+    return { numbers: items.map((it) => it.number), warnings };
+  };
+
+  it('a number between two that are two apart becomes the one between them, with a warning', () => {
+    const r = run([9, 10, 1, 12]);
+    expect(r.numbers).toEqual([9, 10, 11, 12]);
+    expect(run([1, 2, 3, 4]).warnings).toEqual([]);
+    const mid = run([1, 2, 8, 4, 5]);
+    expect(mid.numbers).toEqual([1, 2, 3, 4, 5]);
+    expect(mid.warnings).toEqual([{ field: 'items[2].number', message: 'line number read as 8, the lines around give 3; corrected' }]);
+  });
+
+  it('the first line before a 2 and the last after an unbroken sequence', () => {
+    expect(run([7, 2, 3]).numbers).toEqual([1, 2, 3]);
+    expect(run([1, 2, 3, 8]).numbers).toEqual([1, 2, 3, 4]);
+  });
+
+  it('leaves gaps the neighbours do not close, and a continuation page that starts later', () => {
+    // Lines 11–13 may be missing: nothing proves which number the odd one had.
+    expect(run([9, 10, 1, 14]).numbers).toEqual([9, 10, 1, 14]);
+    expect(run([32, 33, 34]).numbers).toEqual([32, 33, 34]);
+    expect(run([32, 33, 7]).numbers).toEqual([32, 33, 7]);
+    // Two misread in a row: neither is proven.
+    expect(run([1, 2, 9, 9, 5]).numbers).toEqual([1, 2, 9, 9, 5]);
   });
 });

@@ -1,3 +1,4 @@
+import { distance } from 'fastest-levenshtein';
 import type { EngineWarning, RecognizedData } from '../engine.port.js';
 import { checkUnit, normaliseUnitName, OKEI_UNITS } from '../validate/okei.js';
 import { innChecksumOk, innHasValidLength, kppFormatOk } from '../validate/tax-ids.js';
@@ -28,12 +29,30 @@ const CODE_BY_NAME = (() => {
 })();
 
 /**
+ * The OKEI code of a garbled unit name (`руй`, `ши`) that the code read beside it confirms: the codes with a name one
+ * letter away (letters only; two letters or more read), of which exactly one is one digit from the read code, or,
+ * when the read code is no OKEI code and none is one digit from it, exactly one at all. Undefined otherwise.
+ */
+function nearUnitCode(code: string, name: string): string | undefined {
+  const read = name.toLowerCase().replace(/[^а-яё]/g, '');
+  if (read.length < 2) return undefined;
+  const near = Object.entries(OKEI_UNITS)
+    .filter(([, names]) => names.some((n) => distance(normaliseUnitName(n), read) === 1))
+    .map(([c]) => c);
+  const oneDigit = near.filter((c) => singleDigitDiff(code, c));
+  if (oneDigit.length === 1) return oneDigit[0];
+  return !OKEI_UNITS[code] && oneDigit.length === 0 && near.length === 1 ? near[0] : undefined;
+}
+
+/**
  * A unit code misread in one digit (795 for 796, 539 for 839), or read as no OKEI code at all (007 for a photo's
  * "7."), while its name was read: the name's only OKEI code replaces it; a code of another unit is kept. The name
  * is the safer of the two: a word of letters rather than three look-alike digits, and the printed pair must agree
  * (OKEI). A unit name that is no OKEI name
  * and only a fragment (photo OCR's "к" for "кг", "ил" for "шт"), or a missing one, beside a known code becomes that
- * code's short name; a whole word ("штука", "бухта") is kept as printed. A warning names each repair.
+ * code's short name; a whole word ("штука", "бухта") is kept as printed. A name one letter off a unit's
+ * ("руй" beside 735) gives that unit's code when the read code confirms it ({@link nearUnitCode}). A warning names
+ * each repair.
  */
 export function repairUnitCodes(data: RecognizedData, warnings: EngineWarning[], conf: FieldConfidence): void {
   data.items.forEach((it, i) => {
@@ -52,7 +71,7 @@ export function repairUnitCodes(data: RecognizedData, warnings: EngineWarning[],
       return;
     }
     if (name == null) return;
-    const want = CODE_BY_NAME.get(normaliseUnitName(name));
+    const want = CODE_BY_NAME.get(normaliseUnitName(name)) ?? nearUnitCode(code, name);
     // One misread digit, or a reading that is no OKEI code at all (a photo's "7." for 796, read as 007): a code that
     // is another unit's stays, since then the name may be the misread one.
     const why = !want ? null : singleDigitDiff(code, want) ? 'one misread digit' : OKEI_UNITS[code] ? null : 'no OKEI code';
@@ -63,6 +82,26 @@ export function repairUnitCodes(data: RecognizedData, warnings: EngineWarning[],
     });
     it.unit.code = want;
     conf[`items[${i}].unit.code`] = REPAIRED_CONFIDENCE;
+  });
+}
+
+/**
+ * Line numbers (column "№ п/п") misread where the lines around prove the sequence: a number that is not its
+ * predecessor's + 1, between a predecessor and a successor two apart (`10, 1, 12` → 11; the first line before a 2,
+ * the last after its position's predecessor), becomes the number the sequence gives, with a warning; its confidence
+ * stays as read. A gap the neighbours do not close (`10, 1, 14`: lines may be missing) is left as read, and the
+ * out-of-sequence warning reports it. Items in place; spec "Recognised data" `items[].number`.
+ */
+export function repairLineNumbers(items: { number: number }[], warnings: EngineWarning[]): void {
+  items.forEach((it, i) => {
+    const prev = i === 0 ? 0 : items[i - 1].number;
+    const want = prev + 1;
+    if (it.number === want) return;
+    const next = items[i + 1]?.number;
+    const proven = next !== undefined ? next === prev + 2 : i > 0 && prev === i;
+    if (!proven) return;
+    warnings.push({ field: `items[${i}].number`, message: `line number read as ${it.number}, the lines around give ${want}; corrected` });
+    it.number = want;
   });
 }
 

@@ -4,7 +4,7 @@ import { detectCorrection, detectDocumentType } from './classify.js';
 import { FORMS, findColumnRow, withRuleSpans, type ColumnRow, type FormColumns } from './columns.js';
 import { extractTorg12Header } from './header-torg12.js';
 import { extractUpdHeader } from './header-upd.js';
-import { crossCheckConfidence, repairUnitCodes } from './cross-check.js';
+import { crossCheckConfidence, repairLineNumbers, repairUnitCodes } from './cross-check.js';
 import { cellConfidence, numericText, rowToItem, type FieldConfidence } from './items.js';
 import { isExemptText, parseMoney } from './numbers.js';
 import { flagTotalsOneDigitOff, lineReadings, repairLine } from './repair.js';
@@ -158,6 +158,7 @@ export function extractDocument(pages: PageWords[], requested: DocumentType | 'a
   } else if (correction?.kind === 'revision')
     warnings.push({ field: 'document.number', message: `revision № ${correction.number} (line 1а): this document replaces an earlier one` });
   for (const [i, it] of items.entries()) repairLine(it, i, warnings, conf, lineReadings(joined.rows[i], form));
+  repairLineNumbers(items, warnings);
   items.forEach((it, i) => {
     if (it.number !== i + 1)
       warnings.push({ field: `items[${i}].number`, message: `line number ${it.number} is out of sequence (expected ${i + 1})` });

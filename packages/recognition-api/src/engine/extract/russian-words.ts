@@ -30,6 +30,64 @@ export function nearestWord(word: string, dict: RussianWords): string | null {
   return found.size === 1 ? [...found][0] : null;
 }
 
+/**
+ * Letters a blurred photo's `rus` reading puts for one another (the stems and bowls that blur away: `н`/`м`/`п`/`л`,
+ * `к`/`ж`/`х`/`ч`, `т`/`г`, `о`/`р`/`е`/`с`), as seen in the development photos' misread words.
+ */
+const LOOKALIKE: Record<string, string> = {
+  н: 'мипл',
+  м: 'нл',
+  и: 'н',
+  п: 'лн',
+  л: 'пмн',
+  к: 'жхч',
+  ж: 'кхз',
+  х: 'кж',
+  ч: 'к',
+  з: 'ж',
+  т: 'г',
+  г: 'т',
+  о: 'ерс',
+  р: 'оф',
+  ф: 'р',
+  е: 'сов',
+  с: 'ео',
+  в: 'е',
+  ш: 'щ',
+  щ: 'шц',
+  ц: 'щ',
+  ы: 'ь',
+  ь: 'ы',
+};
+
+/** Below this length a word is not corrected by two letters ({@link nearestLookalikeWord}): too many words are that near. */
+export const TWO_LETTER_MIN_LENGTH = 8;
+
+/**
+ * The only known word form two look-alike letters away from `word` ({@link LOOKALIKE}: `штучатурмая` →
+ * `штукатурная`, `облицреочный` → `облицовочный`), for a lower-case Cyrillic word of at least
+ * {@link TWO_LETTER_MIN_LENGTH} letters that the dictionary does not know and that has no form one edit away
+ * ({@link nearestWord}); null when none or more than one. Only substitutions of letters that blur into each other
+ * are tried (under 1 000 lookups for a 12-letter word), so the two changes are the kind a photo makes.
+ */
+export function nearestLookalikeWord(word: string, dict: RussianWords): string | null {
+  if (word.length < TWO_LETTER_MIN_LENGTH) return null;
+  const found = new Set<string>();
+  const chars = [...word];
+  for (let i = 0; i < chars.length; i++) {
+    for (const a of LOOKALIKE[chars[i]] ?? '') {
+      for (let j = i + 1; j < chars.length; j++) {
+        for (const b of LOOKALIKE[chars[j]] ?? '') {
+          const w = [...chars.slice(0, i), a, ...chars.slice(i + 1, j), b, ...chars.slice(j + 1)].join('');
+          if (dict.has(w)) found.add(w);
+          if (found.size > 1) return null;
+        }
+      }
+    }
+  }
+  return found.size === 1 ? [...found][0] : null;
+}
+
 let loading: Promise<RussianWords | null> | null = null;
 
 /**

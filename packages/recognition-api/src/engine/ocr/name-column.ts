@@ -6,7 +6,7 @@ import type { PreparedPage } from './preprocess.js';
 import { runTesseract, type TesseractCall } from './tesseract.js';
 import { estimateSkew, levelRules, levelWords } from './skew.js';
 import { parseTsv } from './tsv.js';
-import { loadRussianWords, nearestWord, type RussianWords } from '../extract/russian-words.js';
+import { loadRussianWords, nearestLookalikeWord, nearestWord, type RussianWords } from '../extract/russian-words.js';
 import { toCyrillic } from '../extract/script.js';
 
 /** The name column's label in each form (columns.ts). */
@@ -128,7 +128,7 @@ export function spellNames(words: Word[], inColumn: (w: Word) => boolean, dict: 
     const parts = m[2].split('-').map((part) => {
       // Capitals only are a brand or an abbreviation, which the dictionary does not judge.
       if (part.length < 5 || part === part.toUpperCase() || dict.has(part)) return part;
-      const near = nearestWord(part.toLowerCase(), dict);
+      const near = nearestWord(part.toLowerCase(), dict) ?? nearestLookalikeWord(part.toLowerCase(), dict);
       if (!near) return part;
       changed = true;
       return part[0] === part[0].toUpperCase() ? near[0].toUpperCase() + near.slice(1) : near;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Word } from '../../../src/engine/extract/words.js';
-import { loadRussianWords, nearestWord } from '../../../src/engine/extract/russian-words.js';
+import { loadRussianWords, nearestLookalikeWord, nearestWord } from '../../../src/engine/extract/russian-words.js';
 import {
   AGREED_WORD_CONFIDENCE,
   latinCandidate,
@@ -146,6 +146,19 @@ describe('spellNames: an unsure name word one letter from a Russian word form', 
     expect(nearestWord('шлифовалъная', d)).toBe('шлифовальная');
     expect(nearestWord('красныи', d)).toBeNull(); // красный, красные, красных
     expect(nearestWord('пенополистирольный', d)).toBeNull(); // a compound the dictionary lacks: no neighbour either
+  }, 60_000);
+
+  it('takes the only known word two look-alike letters away in a long word, and only there', async () => {
+    const d = (await loadRussianWords())!;
+    expect(nearestLookalikeWord('оцинжованмый', d)).toBe('оцинкованный'); // ж for к, м for н
+    expect(nearestLookalikeWord('алюмимиевьй', d)).toBe('алюминиевый'); // м for н, ь for ы
+    expect(nearestLookalikeWord('ламимированмый', d)).toBe('ламинированный');
+    // Shorter than eight letters: too many words are two letters apart there.
+    expect(nearestLookalikeWord('краснмй', d)).toBeNull();
+    // Two changes that are not look-alikes (а for о, у for ы) are not tried.
+    expect(nearestLookalikeWord('оцинкавонный', d)).toBeNull();
+    const ws = [w('Профиль', 90), w('оцинжованмый', 40)];
+    expect(spellNames(ws, () => true, d).map((x) => x.text)).toEqual(['Профиль', 'оцинкованный']);
   }, 60_000);
 
   it('corrects unsure words of the column only, keeps a capital, the punctuation and the low score', async () => {
