@@ -82,6 +82,18 @@ describe('item table reading on TSV word boxes', () => {
     expect(items[1]).toMatchObject({ number: 2, name: 'Сахар песок', unit: { code: '166', name: 'кг' }, quantity: 23.2, nds_rate: 10 });
   });
 
+  it('starts a row at a line of figures whose number and name a photo lost, not at a wrapped name', () => {
+    // Item 2 as a blurred photo gives it: no line number, no name, the figures all there.
+    const figuresOnly = item2.filter((w) => !['2', 'Сахар', 'песок'].includes(w.text));
+    const ls = groupLines(parseTsv(toTsv([...numberRow, ...item1, ...wrap, ...figuresOnly, ...total])));
+    const cols = withRuleSpans(findColumnRow(ls, FORMS.torg12)!, RULES);
+    const table = readTable(ls, cols, '1', '15', '2');
+    expect(table.rows).toHaveLength(2);
+    const items = table.rows.map((r, i) => rowToItem(r, FORMS.torg12, i, {}));
+    expect(items[0]).toMatchObject({ number: 1, name: 'Профиль направляющий 27х28', amount_with_nds: 5774.47 });
+    expect(items[1]).toMatchObject({ number: 2, name: '', quantity: 23.2, amount_with_nds: 1699.63 });
+  });
+
   it('keeps an amount in its column when "без акциза" follows it at a word space (200 DPI scan)', () => {
     // Invoice columns: the amount (5) ends one word space before the excise text (6) that starts at its border.
     const inv = row(

@@ -139,7 +139,8 @@ function garbledCaption(words: Word[], numberText: string | undefined): string |
  * other lines (wrapped names, "без акциза" second lines) add to the open row; total lines are collected and
  * signature blocks end the table. `numberLabel` is the "№ п/п" column's label. A line whose line number is
  * unreadable still starts a row when it has a name (`nameLabel`) and an amount (`amountLabel`) and no row is open
- * or the open row has an amount already.
+ * or the open row has an amount already, or, without a name, when it has figures in four columns or more and the
+ * open row has its amount.
  */
 export function readTable(lines: TextLine[], cols: ColumnRow, numberLabel: string, amountLabel?: string, nameLabel?: string): PageTable {
   const out: PageTable = { rows: [], totals: [], continuesPrevious: false };
@@ -184,7 +185,13 @@ export function readTable(lines: TextLine[], cols: ColumnRow, numberLabel: strin
     }
     const num = cells.get(numberLabel);
     const hasName = nameLabel == null || /[а-яё]{2}/i.test(cells.get(nameLabel)?.text ?? '');
-    const secondAmount = amountLabel != null && hasName && cells.has(amountLabel) && (current == null || current.has(amountLabel));
+    // A line of figures in four columns or more is a line item even when its name was lost as well (a blurred
+    // photo's last row): a wrapped name or a "без акциза" second line holds one figure at most.
+    const figures = [...cells].filter(([label, c]) => label !== numberLabel && /\d/.test(c.text) && !/[а-яё]{2}/i.test(c.text)).length;
+    const secondAmount =
+      amountLabel != null &&
+      cells.has(amountLabel) &&
+      ((hasName && (current == null || current.has(amountLabel))) || (figures >= 4 && current != null && current.has(amountLabel)));
     if ((num && parseLineNumber(num.text) != null) || secondAmount) {
       current = cells;
       out.rows.push(cells);
