@@ -31,6 +31,13 @@ describe('item name cleaning: photo OCR classes of error', () => {
     expect(cleanName('Конверт С5 (уп. 100 шт.)')).toBe('Конверт С5 (уп. 100 шт.)');
   });
 
+  it('joins a size whose multiplication sign OCR left glued before a space, and keeps the spaced form', () => {
+    expect(cleanName('Плита OSB-3 2500х 1250х12 мм')).toBe('Плита OSB-3 2500х1250х12 мм');
+    expect(cleanName('Брус 50х 50 мм')).toBe('Брус 50х50 мм');
+    expect(cleanName('Скотч 48 мм х 66 м')).toBe('Скотч 48 мм х 66 м');
+    expect(cleanName('Кабель ВВГ 3 х 2,5')).toBe('Кабель ВВГ 3 х 2,5');
+  });
+
   it('keeps decimal points a catalogue prints: versions, standards, dates, Latin-only names', () => {
     expect(cleanName('Кабель USB 3.0 AM-BM')).toBe('Кабель USB 3.0 AM-BM');
     expect(cleanName('Кабель USB 3.0 AM-BM, 1,5 м')).toBe('Кабель USB 3.0 AM-BM, 1,5 м');

@@ -24,7 +24,8 @@ const UNIT_POINT = /(?<=\d\s?(?:мм|см|км|кг|мл|Вт|кВт|ВА|Ач|�
  * Photo OCR's classes of error in names are fixed here too, each only where the name itself proves it: an opening
  * quote with no closing one (a speck read as “), a decimal point in a name that prints its other fractions with the
  * Russian comma ({@link DECIMAL_POINT}), an SAE viscosity "5М/-40" (the rus model's W), the Latin C after a degree
- * sign, the superscript of м² read as "?" or "-", a multiplication sign glued to its unit ("ммх 50" → "мм х 50"),
+ * sign, the superscript of м² read as "?" or "-", a multiplication sign glued to its unit ("ммх 50" → "мм х 50"), a
+ * space OCR put after a multiplication sign glued to the size before it ("600х 300х200"),
  * "@", "©" or a lone "б" before a size for the diameter sign Ø, a clothing size L read as its mirror Г after "размер",
  * a point after a whole word, after a unit symbol or between two numbers read for a comma, "мы" after a number for
  * "мм", and a trailing comma. Case is kept as read
@@ -49,6 +50,8 @@ export function cleanName(text: string): string {
     .replace(/(?<=(?:\d\s?|\/)[смк]?м)[?-](?=[\s,.;)]|$)/g, '²')
     // "48 мм х 50 м": the multiplication sign keeps its spaces; photo OCR glues it to the unit ("48 ммх 50 м").
     .replace(/(?<=\d\s?[смк]?м)х(?=\s\d)/g, ' х')
+    // … while a size glued to its sign before it has no space after it either: "1380х 193х8" is a space OCR put in.
+    .replace(/(?<=\d[хx]) (?=\d)/g, '')
     // The diameter sign Ø has no glyph in the rus model, which returns "@" or "©" before the size.
     .replace(/(?<=^|\s)[@©](?=\s?\d|$)/g, 'Ø')
     // "б/у", "б/г", "б/н" (без …): the rus model reads the б as a 6, which never stands before "/" and a letter.
