@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { caption, extractTorg12Header, parsePartyWords, partyLine, TWIN_NAME_CONFIDENCE } from '../../src/engine/extract/header-torg12.js';
+import {
+  BORROWED_ID_CONFIDENCE,
+  caption,
+  extractTorg12Header,
+  parsePartyWords,
+  partyLine,
+  TWIN_NAME_CONFIDENCE,
+} from '../../src/engine/extract/header-torg12.js';
 import { splitInnKpp, taxIdRole } from '../../src/engine/extract/header.js';
 import { extractUpdHeader } from '../../src/engine/extract/header-upd.js';
 import { groupLines } from '../../src/engine/extract/words.js';
@@ -471,5 +478,33 @@ describe('TORG-12 party name printed twice on a phone photo', () => {
     const photo: Record<string, number> = {};
     extractTorg12Header(lines, photo, true);
     expect(photo['seller.name']).toBe(0.8);
+  });
+});
+
+describe('TORG-12 tax ids from the twin line', () => {
+  const lines = (payer: string, consignee: string) =>
+    groupLines([
+      ...row(300, [
+        [100, 'Грузополучатель'],
+        [500, consignee],
+      ]),
+      ...row(400, [
+        [100, 'Плательщик'],
+        [500, payer],
+      ]),
+    ]);
+
+  it('takes INN and KPP from Грузополучатель when the payer line reads an INN that fails, for the same organisation', () => {
+    const conf: Record<string, number> = {};
+    const h = extractTorg12Header(lines('ООО «Сфера», ИНН 77070833893', 'ООО «Сфера», ИНН 7707083893, КПП 773601001'), conf);
+    expect(h.buyer).toMatchObject({ name: 'ООО «Сфера»', inn: '7707083893', kpp: '773601001' });
+    expect(conf['buyer.inn']).toBe(BORROWED_ID_CONFIDENCE);
+  });
+
+  it('keeps a payer INN that passes, and borrows nothing from another organisation', () => {
+    const own = extractTorg12Header(lines('ООО «Сфера», ИНН 7736207543', 'ООО «Сфера», ИНН 7707083893'), {});
+    expect(own.buyer.inn).toBe('7736207543');
+    const other = extractTorg12Header(lines('ООО «Сфера», ИНН 77070833893', 'АО «Гранит-Логистика», ИНН 7707083893'), {});
+    expect(other.buyer.inn).not.toBe('7707083893');
   });
 });

@@ -5,6 +5,7 @@ import { fixNumberPrefix, noteConf, normalizeDate, parseDate, untilGap, wordsAft
 import { parsePartyWords } from './header-party.js';
 import type { FieldConfidence } from './items.js';
 import { monthNumber } from './dates.js';
+import { innChecksumOk, innHasValidLength } from '../validate/tax-ids.js';
 import { centerX, type TextLine, type Word } from './words.js';
 
 export { parsePartyWords } from './header-party.js';
@@ -175,8 +176,38 @@ export const TWIN_NAME_CONFIDENCE = 0.95;
 export function confirmedByTwin(lines: TextLine[], role: string, label: Caption, twin: Caption, conf: FieldConfidence, photo = false): Party {
   const party = parsePartyWords(partyLine(lines, [label, twin]), role, conf);
   const own = lines.some((l) => l.words.some((w) => label.test(w.text)));
-  if (photo || !own || party.name == null || /[A-Za-z]/.test(party.name) || suspiciousName(party.name) || !NAME_END.test(party.name)) return party;
-  const other = parsePartyWords(partyLine(lines, [twin]), role, {});
+  if (!own) return party;
+  const otherConf: FieldConfidence = {};
+  const other = parsePartyWords(partyLine(lines, [twin]), role, otherConf);
+  borrowTaxIds(party, other, role, conf, otherConf);
+  if (photo || party.name == null || /[A-Za-z]/.test(party.name) || suspiciousName(party.name) || !NAME_END.test(party.name)) return party;
   if (other.name === party.name) conf[`${role}.name`] = Math.max(conf[`${role}.name`] ?? 0, TWIN_NAME_CONFIDENCE);
   return party;
+}
+
+/** Highest confidence (0..1) of a tax id taken from the twin line ({@link borrowTaxIds}): one reading, repaired. */
+export const BORROWED_ID_CONFIDENCE = 0.85;
+
+const lettersOf = (name: string) => name.toLowerCase().replace(/[^а-яёa-z0-9]/g, '');
+
+/**
+ * The INN and KPP of a party whose own line's INN is unread or fails its length or check digits, from the twin line
+ * (Грузополучатель for Плательщик, Грузоотправитель for Поставщик) when that names the same organisation (names
+ * within a fifth of their letters) and its INN passes: a photo read `5027500478099` on one line and the right
+ * twelve digits on the other. The KPP comes along only when the own one is unread. Confidence: the twin's, at most
+ * {@link BORROWED_ID_CONFIDENCE}. `party` and `conf` in place.
+ */
+export function borrowTaxIds(party: Party, other: Party, role: string, conf: FieldConfidence, otherConf: FieldConfidence): void {
+  if (!party.name || !other.name) return;
+  const a = lettersOf(party.name);
+  const b = lettersOf(other.name);
+  if (distance(a, b) > Math.max(a.length, b.length) / 5) return;
+  const valid = (inn: string | null) => inn != null && innHasValidLength(inn) && innChecksumOk(inn);
+  if (valid(party.inn) || !valid(other.inn)) return;
+  party.inn = other.inn;
+  conf[`${role}.inn`] = Math.min(otherConf[`${role}.inn`] ?? 0, BORROWED_ID_CONFIDENCE);
+  if (party.kpp == null && other.kpp != null) {
+    party.kpp = other.kpp;
+    conf[`${role}.kpp`] = Math.min(otherConf[`${role}.kpp`] ?? 0, BORROWED_ID_CONFIDENCE);
+  }
 }
