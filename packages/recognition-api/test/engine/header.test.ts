@@ -7,7 +7,7 @@ import {
   partyLine,
   TWIN_NAME_CONFIDENCE,
 } from '../../src/engine/extract/header-torg12.js';
-import { splitInnKpp, taxIdRole } from '../../src/engine/extract/header.js';
+import { joinName, splitInnKpp, taxIdRole } from '../../src/engine/extract/header.js';
 import { extractUpdHeader } from '../../src/engine/extract/header-upd.js';
 import { groupLines } from '../../src/engine/extract/words.js';
 import { generateTruth, partyLine as printedParty, type PartyStyle } from '@app/docgen';
@@ -312,9 +312,9 @@ describe('document number prefixes read by rus+eng', () => {
 });
 
 describe('party names as a blurred photo reads them', () => {
+  const name = (text: string) => joinName(text.split(' ').map((t, i) => word(t, 100 + i * 200, 300)));
   it('a legal form one letter off is the only known form that near; two near forms settle nothing', async () => {
-    const { joinName, nearestLegalForm } = await import('../../src/engine/extract/header.js');
-    const name = (text: string) => joinName(text.split(' ').map((t, i) => word(t, 100 + i * 200, 300)));
+    const { nearestLegalForm } = await import('../../src/engine/extract/header.js');
     expect(name('ПЛО «Северный мост»')).toBe('ПАО «Северный мост»');
     expect(name('ЗЛО «Северный мост»')).toBe('ЗАО «Северный мост»');
     expect(name('ООО «Северный мост»')).toBe('ООО «Северный мост»');
@@ -323,17 +323,13 @@ describe('party names as a blurred photo reads them', () => {
     expect(name('ТЛО Сервис')).toBe('ТЛО Сервис');
   });
 
-  it('digit zeros for the ООО and a colon inside a word are read as printed', async () => {
-    const { joinName } = await import('../../src/engine/extract/header.js');
-    const name = (text: string) => joinName(text.split(' ').map((t, i) => word(t, 100 + i * 200, 300)));
+  it('digit zeros for the ООО and a colon inside a word are read as printed', () => {
     expect(name('000 Северный мост')).toBe('ООО Северный мост');
     expect(name('ООО «Вектор:-Плюс»')).toBe('ООО «Вектор-Плюс»');
     expect(name('ООО «Вектор», г. Тула: склад')).toBe('ООО «Вектор», г. Тула: склад');
   });
 
-  it('a spelled-out legal form with a few letters garbled is the form as the law spells it; a stray quote before « goes', async () => {
-    const { joinName } = await import('../../src/engine/extract/header.js');
-    const name = (text: string) => joinName(text.split(' ').map((t, i) => word(t, 100 + i * 200, 300)));
+  it('a spelled-out legal form with a few letters garbled is the form as the law spells it; a stray quote before « goes', () => {
     expect(name('Общество © ограниченной ответственностью „«Северный мост»')).toBe('Общество с ограниченной ответственностью «Северный мост»');
     expect(name('Общество с ограмиченной ответствениостью «Мост»')).toBe('Общество с ограниченной ответственностью «Мост»');
     expect(name('Акционервое общество «Мост»')).toBe('Акционерное общество «Мост»');
