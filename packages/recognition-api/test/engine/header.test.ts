@@ -337,6 +337,11 @@ describe('party names as a blurred photo reads them', () => {
     // Other words at the start are not a legal form, and a form alone is not changed.
     expect(name('Общественная организация «Мост»')).toBe('Общественная организация «Мост»');
     expect(name('Акционерное обшество')).toBe('Акционерное обшество');
+    // Two forms two letters apart: an exact one stays, one near both is left as read.
+    expect(name('Открытое акционерное общество «Мост»')).toBe('Открытое акционерное общество «Мост»');
+    expect(name('Закрытое акционерное общество «Мост»')).toBe('Закрытое акционерное общество «Мост»');
+    expect(name('Публичное акционерное общество «Мост»')).toBe('Публичное акционерное общество «Мост»');
+    expect(name('Зткрытое акционерное общество «Мост»')).toBe('Зткрытое акционерное общество «Мост»');
   });
 });
 

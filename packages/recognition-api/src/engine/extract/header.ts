@@ -80,7 +80,8 @@ const SPELLED_FORMS = [
 /**
  * A name opening with a spelled-out legal form read with a few letters garbled (`Общество © ограниченной
  * ответственностью`): the form's words, compared letters only within a tenth of their letters, are replaced by the
- * form as the law spells it; the rest of the name is kept as read.
+ * form as the law spells it when exactly one form is that near (`Открытое` and `Закрытое акционерное общество` are two
+ * letters apart: a reading near both is left as read); the rest of the name is kept as read.
  */
 export function spelledLegalForm(name: string): string {
   const words = name.split(' ');
@@ -90,13 +91,17 @@ export function spelledLegalForm(name: string): string {
       .toLowerCase()
       .replace(/ё/g, 'е')
       .replace(/[^а-я]/g, '');
+  const near: { form: string; n: number; d: number }[] = [];
   for (const form of SPELLED_FORMS) {
     const n = form.split(' ').length;
     if (words.length <= n) continue;
     const want = letters([form]);
-    if (distance(letters(words.slice(0, n)), want) <= Math.floor(want.length / 10)) return [form, ...words.slice(n)].join(' ');
+    const d = distance(letters(words.slice(0, n)), want);
+    if (d <= Math.floor(want.length / 10)) near.push({ form, n, d });
   }
-  return name;
+  // An exact form is kept as read; forms near each other ("Открытое" / "Закрытое") settle nothing unless one is exact.
+  if (near.length !== 1 || near[0].d === 0) return name;
+  return [near[0].form, ...words.slice(near[0].n)].join(' ');
 }
 
 /** Abbreviated legal forms a Russian party name opens with (ОПФ, as 1C prints them before the quoted name). */
