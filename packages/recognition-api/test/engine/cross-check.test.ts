@@ -105,7 +105,7 @@ describe('unit code repair from the unit name (OKEI)', () => {
 
   it('takes the code of a unit name one letter off when the code read confirms it', () => {
     const d = doc([
-      line({ unit: { code: '735', name: 'руй' } }),
+      line({ unit: { code: '735', name: 'руп' } }),
       line({ unit: { code: '007', name: 'ши' } }),
       // Not confirmed: the code is another unit's and more than one digit away, or the read name is one letter.
       line({ unit: { code: '006', name: 'шп' } }),

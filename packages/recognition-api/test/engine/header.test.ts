@@ -315,7 +315,7 @@ describe('party names as a blurred photo reads them', () => {
   const name = (text: string) => joinName(text.split(' ').map((t, i) => word(t, 100 + i * 200, 300)));
   it('a legal form one letter off is the only known form that near; two near forms settle nothing', async () => {
     const { nearestLegalForm } = await import('../../src/engine/extract/header.js');
-    expect(name('ПЛО «Северный мост»')).toBe('ПАО «Северный мост»');
+    expect(name('ПАЮ «Северный мост»')).toBe('ПАО «Северный мост»');
     expect(name('ЗЛО «Северный мост»')).toBe('ЗАО «Северный мост»');
     expect(name('ООО «Северный мост»')).toBe('ООО «Северный мост»');
     expect(nearestLegalForm('ОЗО')).toBe('ОЗО');
@@ -425,10 +425,10 @@ describe('TORG-12 party lines of a blurred photo', () => {
     );
 
   it('finds a caption read with up to two letters garbled', () => {
-    expect(party('Поставщия', 'ООО «Гранит», ИНН 7707083893, КПП 770701001').inn).toBe('7707083893');
+    expect(party('Поставщнк', 'ООО «Гранит», ИНН 7707083893, КПП 770701001').inn).toBe('7707083893');
     expect(party('Пставщик:', 'ООО «Гранит», ИНН 7707083893, КПП 770701001').kpp).toBe('770701001');
-    expect(party('Плателыщия', 'ООО «Гранит», ИНН 7707083893', caption('плательщик')).name).toBe('ООО «Гранит»');
-    expect(party('Груюполучатель', 'ООО «Гранит», ИНН 7707083893', caption('грузополучатель')).name).toBe('ООО «Гранит»');
+    expect(party('Платеяьщик', 'ООО «Гранит», ИНН 7707083893', caption('плательщик')).name).toBe('ООО «Гранит»');
+    expect(party('Грузополуматель', 'ООО «Гранит», ИНН 7707083893', caption('грузополучатель')).name).toBe('ООО «Гранит»');
   });
 
   it('does not take another caption or a word three letters off for it', () => {

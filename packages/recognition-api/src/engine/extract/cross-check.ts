@@ -29,7 +29,7 @@ const CODE_BY_NAME = (() => {
 })();
 
 /**
- * The OKEI code of a garbled unit name (`руй`, `ши`) that the code read beside it confirms: the codes with a name one
+ * The OKEI code of a garbled unit name (`руп`, `шг`) that the code read beside it confirms: the codes with a name one
  * letter away (letters only; two letters or more read), of which exactly one is one digit from the read code, or,
  * when the read code is no OKEI code and none is one digit from it, exactly one at all. Undefined otherwise.
  */
@@ -51,7 +51,7 @@ function nearUnitCode(code: string, name: string): string | undefined {
  * (OKEI). A unit name that is no OKEI name
  * and only a fragment (photo OCR's "к" for "кг", "ил" for "шт"), or a missing one, beside a known code becomes that
  * code's short name; a whole word ("штука", "бухта") is kept as printed. A name one letter off a unit's
- * ("руй" beside 735) gives that unit's code when the read code confirms it ({@link nearUnitCode}). A warning names
+ * ("руп" beside 735) gives that unit's code when the read code confirms it ({@link nearUnitCode}). A warning names
  * each repair.
  */
 export function repairUnitCodes(data: RecognizedData, warnings: EngineWarning[], conf: FieldConfidence): void {

@@ -17,7 +17,7 @@ export interface Caption {
 
 /**
  * The TORG-12 party caption `word` (lower case, "поставщик"), read with up to two letters garbled: a photo returns
- * `Поставщия`, `Плателыщия`, `Груюполучатель`. Only the word's letters count (a colon or a speck after it does not);
+ * `Поставщнк`, `Платеяьщик`, `Грузополуматель`. Only the word's letters count (a colon or a speck after it does not);
  * the four captions are five or more edits apart, so a garbled one is never taken for another.
  */
 export function caption(word: string): Caption {
@@ -193,8 +193,8 @@ const lettersOf = (name: string) => name.toLowerCase().replace(/[^а-яёa-z0-9]
 /**
  * The INN and KPP of a party whose own line's INN is unread or fails its length or check digits, from the twin line
  * (Грузополучатель for Плательщик, Грузоотправитель for Поставщик) when that names the same organisation (names
- * within a fifth of their letters) and its INN passes: a photo read `5027500478099` on one line and the right
- * twelve digits on the other. The KPP comes along only when the own one is unread. Confidence: the twin's, at most
+ * within a fifth of their letters) and its INN passes: a photo read thirteen digits on one line and the right
+ * twelve on the other. The KPP comes along only when the own one is unread. Confidence: the twin's, at most
  * {@link BORROWED_ID_CONFIDENCE}. `party` and `conf` in place.
  */
 export function borrowTaxIds(party: Party, other: Party, role: string, conf: FieldConfidence, otherConf: FieldConfidence): void {

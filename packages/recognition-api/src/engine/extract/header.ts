@@ -61,7 +61,7 @@ export const joinName = (words: Word[]): string | null => {
     .replace(/^000(?=\s)/, 'ООО')
     .replace(/[„"“]+(?=«)/g, '')
     .replace(/^([А-ЯЁ]{2,4})(?=\s«)/, (m) => nearestLegalForm(m))
-    // A colon inside a word ("Иртыш:-Логистик" read as "Вектор:-Плюс") is a speck: no company name has one there.
+    // A colon inside a word ("Вектор:-Плюс" for "Вектор-Плюс") is a speck: no company name has one there.
     .replace(/(?<=\p{L}):(?=[-\p{L}])/gu, '');
   return s === '' ? null : spelledLegalForm(s);
 };
@@ -109,7 +109,7 @@ const LEGAL_FORMS = ['ООО', 'ОАО', 'ЗАО', 'ПАО', 'НАО', 'АО', '
 
 /**
  * The legal form `text` stands for: itself when known, else the only known form one letter away (a photo reads
- * `ПАО` as `ПЛО`), else `text` unchanged (two forms one letter away, `ОЗО`, settle nothing).
+ * `ЗАО` as `ЗЛО`), else `text` unchanged (two forms one letter away, `ОЗО`, settle nothing).
  */
 export function nearestLegalForm(text: string): string {
   if (LEGAL_FORMS.includes(text)) return text;
@@ -143,14 +143,14 @@ const PREFIX_LETTER: Record<string, string> = { '0': 'О', '3': 'З', '6': 'Б',
  * field's underline and goes), and whose letters rus+eng may read as
  * Latin twins ("PH-00412" for "РН-00412"): a prefix of look-alike capitals only is taken as Cyrillic, as 1C
  * prints it; a prefix with a Latin-only letter ("INV-7") stays Latin. A two-character prefix of a Cyrillic capital
- * and a digit that looks like one (0 3 6 8) is two capitals ("Ц6-" → "ЦБ-"); a prefix of digits only stays.
+ * and a digit that looks like one (0 3 6 8) is two capitals ("Т6-" → "ТБ-"); a prefix of digits only stays.
  */
 export const fixNumberPrefix = (t: string): string =>
   t
     // A number never ends with a dash or a point: the underline of the number's field, read after it ("УТ-218-").
     .replace(/(?<=\d)[-_–—.]+$/, '')
     .replace(/^([А-ЯЁA-Z]{1,4})[.,·]\s*(\d+)$/, '$1-$2')
-    // A two-character prefix of a letter and a digit is letters misread ("ЦБ" as "Ц6"): 1C prefixes are letters.
+    // A two-character prefix of a letter and a digit is letters misread ("ТБ" as "Т6"): 1C prefixes are letters.
     .replace(/^(?:[А-ЯЁ][0368]|[0368][А-ЯЁ])(?=-\d)/, (prefix) => prefix.replace(/[0368]/, (d) => PREFIX_LETTER[d]))
     .replace(/^([ABCEHKMOPTXY]{1,4})(?=-\d)/, (prefix) => toCyrillic(prefix));
 

@@ -25,7 +25,7 @@ const UNIT_POINT = /(?<=\d\s?(?:мм|см|км|кг|мл|Вт|кВт|ВА|Ач|�
  * quote with no closing one (a speck read as “), a decimal point in a name that prints its other fractions with the
  * Russian comma ({@link DECIMAL_POINT}), an SAE viscosity "5М/-40" (the rus model's W), the Latin C after a degree
  * sign, the superscript of м² read as "?" or "-", a multiplication sign glued to its unit ("ммх 50" → "мм х 50"), a
- * space OCR put after a multiplication sign glued to the size before it ("600х 300х200"),
+ * space OCR put after a multiplication sign glued to the size before it ("2500х 1250х12"),
  * "@", "©" or a lone "б" before a size for the diameter sign Ø, a clothing size L read as its mirror Г after "размер",
  * a point after a whole word, after a unit symbol or between two numbers read for a comma, "мы" after a number for
  * "мм", and a trailing comma. Case is kept as read
@@ -71,8 +71,8 @@ export function cleanName(text: string): string {
     // the blur took ("Rotband. 30 кг"): names list their parts with commas, and only short abbreviations take a
     // point there ("рис. 424", "уп. 200", "кат. 5e").
     .replace(/(?<=(?:^|[\s«"(])\p{L}{5,})\.(?= [\p{Ll}\d])/gu, ',')
-    // … and so is one after a unit symbol that follows its number ("90х90 мм. 5 цветов"), since unit symbols
-    // take no point in Russian, or after a number before another ("CS 25. 280 мл"): a decimal point has no space.
+    // … and so is one after a unit symbol that follows its number ("200х300 мм. глянцевая"), since unit symbols
+    // take no point in Russian, or after a number before another ("Moment 40. 125 мл"): a decimal point has no space.
     .replace(UNIT_POINT, ',')
     .replace(/(?<=\d)\.(?= \d)/g, ',')
     // "мы" after a number is the unit мм with its second м misread: the pronoun never follows a dimension.

@@ -64,8 +64,8 @@ const LOOKALIKE: Record<string, string> = {
 export const TWO_LETTER_MIN_LENGTH = 8;
 
 /**
- * The only known word form two look-alike letters away from `word` ({@link LOOKALIKE}: `штучатурмая` →
- * `штукатурная`, `облицреочный` → `облицовочный`), for a lower-case Cyrillic word of at least
+ * The only known word form two look-alike letters away from `word` ({@link LOOKALIKE}: `оцинжованмый` →
+ * `оцинкованный`, `алюмимиевьй` → `алюминиевый`), for a lower-case Cyrillic word of at least
  * {@link TWO_LETTER_MIN_LENGTH} letters that the dictionary does not know and that has no form one edit away
  * ({@link nearestWord}); null when none or more than one. Only substitutions of letters that blur into each other
  * are tried (under 1 000 lookups for a 12-letter word), so the two changes are the kind a photo makes.

@@ -28,7 +28,7 @@ export function parseTsv(tsv: string): Word[] {
 
 /**
  * Tesseract's LSTM sometimes returns a word box far wider than its glyphs on blurred text (a photographed
- * `Растворитель` 407 px wide over the `646. ГОСТ` after it): the box then covers the next words of its line, and the
+ * twelve-letter word 407 px wide over the two words after it): the box then covers the next words of its line, and the
  * duplicate-word removal (words.ts `dedupe`) took the covered, more confident word for a second reading of the same
  * ink and dropped the long one. Words of one Tesseract line never share ink, so a box that covers the whole of the
  * line's next word (TSV order is reading order) ends a word space before that word. Page px in and out.
