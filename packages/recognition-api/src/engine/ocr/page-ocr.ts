@@ -3,7 +3,7 @@ import type { VerticalRule, Word } from '../extract/words.js';
 import { deskewPage, preparePage, rotatePage, type PreparedPage } from './preprocess.js';
 import { rereadNameColumn } from './name-column.js';
 import { rereadNumberBox } from './number-box.js';
-import { rereadTaxIdLines } from './tax-id-line.js';
+import { rereadMissingTaxIdLines, rereadTaxIdLines } from './tax-id-line.js';
 import { estimateSkew, levelRules, levelWords } from './skew.js';
 import { parseOsdRotation, runTesseract, type TesseractCall } from './tesseract.js';
 import { parseTsv } from './tsv.js';
@@ -80,6 +80,7 @@ export async function ocrPage(image: Buffer, quality: ImageQuality, call: Tesser
   }
   words = await rereadNumberBox(words, page, call);
   words = await rereadTaxIdLines(words, page, call);
+  words = await rereadMissingTaxIdLines(words, page, call);
   words = await rereadNameColumn(words, page, call);
   words = levelWords(words, skew, page.width / 2, page.height / 2);
   const rules = levelRules(page.rules, skew, page.width / 2, page.height / 2);

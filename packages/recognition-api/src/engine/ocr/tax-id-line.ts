@@ -29,18 +29,9 @@ const valueText = (ws: Word[]): string =>
     .map((w) => w.text)
     .join('');
 
-/**
- * Phone photos sometimes lose the value of a UPD's "ИНН/КПП продавца: 6164731610/616401001" line whole: the
- * page's Tesseract layout returns a lone "4" for it although the digits are sharp (docgen photo-table seeds
- * 13003, 13009). For each tax-id line whose value fails its checks, the value's region — from the label to the
- * form's field reference "(2б)" or the page edge — is cropped, enlarged and read again as a single line
- * (`--psm 7`, then `--psm 6`); the re-read replaces the line's value words only when it validates (INN check
- * digits, KPP format), so a wrong first read is never swapped for another wrong one. At most two lines per page,
- * two reads each. Coordinates stay in page pixels, like {@link rereadNumberBox}.
- */
-export async function rereadTaxIdLines(words: Word[], page: Pick<PreparedPage, 'png' | 'width' | 'height'>, call: TesseractCall): Promise<Word[]> {
-  let out = words;
-  const roles = words.filter(
+/** Role words ("продавца", "покупателя") with the "ИНН/КПП" label just left of them: the tax-id lines of a page. */
+const roleWords = (words: Word[]): Word[] =>
+  words.filter(
     (w) =>
       taxIdRole(w.text) != null &&
       words.some(
@@ -52,6 +43,19 @@ export async function rereadTaxIdLines(words: Word[], page: Pick<PreparedPage, '
           Math.abs(centerY(l) - centerY(w)) < w.height,
       ),
   );
+
+/**
+ * Phone photos sometimes lose the value of a UPD's "ИНН/КПП продавца: 6164731610/616401001" line whole: the
+ * page's Tesseract layout returns a lone "4" for it although the digits are sharp (docgen photo-table seeds
+ * 13003, 13009). For each tax-id line whose value fails its checks, the value's region — from the label to the
+ * form's field reference "(2б)" or the page edge — is cropped, enlarged and read again as a single line
+ * (`--psm 7`, then `--psm 6`); the re-read replaces the line's value words only when it validates (INN check
+ * digits, KPP format), so a wrong first read is never swapped for another wrong one. At most two lines per page,
+ * two reads each. Coordinates stay in page pixels, like {@link rereadNumberBox}.
+ */
+export async function rereadTaxIdLines(words: Word[], page: Pick<PreparedPage, 'png' | 'width' | 'height'>, call: TesseractCall): Promise<Word[]> {
+  let out = words;
+  const roles = roleWords(words);
   for (const role of roles.slice(0, 2)) {
     const h = role.height;
     const band = (w: Word) => Math.abs(centerY(w) - centerY(role)) < h;
@@ -91,6 +95,73 @@ export async function rereadTaxIdLines(words: Word[], page: Pick<PreparedPage, '
       }));
       const old = new Set(value);
       out = [...out.filter((w) => !old.has(w)), ...mapped];
+      break;
+    }
+  }
+  return out;
+}
+
+/** Caption words of the party lines (2) and (6) on a UPD or an invoice. */
+const PARTY_CAPTION: Record<'seller' | 'buyer', RegExp> = { seller: /^Продав/i, buyer: /^Покупат/i };
+
+/**
+ * A UPD's or invoice's tax-id line (2б) or (6б) that the page's Tesseract layout skipped entirely (a photo: the
+ * lines (2а) and (3) read, nothing between them): for a party whose role word ("продавца" / "покупателя") is nowhere
+ * on the page, the band between its address line (the first "Адрес" under the party's caption) and the next line
+ * read is cropped across the page, enlarged and read as one line (`--psm 7`, then `--psm 6`). Its words are added
+ * only when they hold the party's role word and a tax-id pair that validates (INN check digits, KPP format), so a
+ * band with anything else in it changes nothing. At most one band per party, two reads each. Page px in and out.
+ */
+export async function rereadMissingTaxIdLines(
+  words: Word[],
+  page: Pick<PreparedPage, 'png' | 'width' | 'height'>,
+  call: TesseractCall,
+): Promise<Word[]> {
+  let out = words;
+  for (const role of ['seller', 'buyer'] as const) {
+    if (roleWords(out).some((w) => taxIdRole(w.text) === role)) continue;
+    const caption = out.find((w) => PARTY_CAPTION[role].test(w.text));
+    if (!caption) continue;
+    const h = caption.height;
+    const address = out
+      .filter((w) => /^Адр/i.test(w.text) && w.top > caption.top && w.top - caption.top < 4 * h && Math.abs(w.left - caption.left) < 2 * h)
+      .sort((a, b) => a.top - b.top)[0];
+    if (!address) continue;
+    const bottomOf = (w: Word) => w.top + w.height;
+    const line = out.filter((w) => Math.abs(centerY(w) - centerY(address)) < h / 2);
+    const top = Math.max(...line.map(bottomOf));
+    const below = out.filter((w) => w.top > top + h / 4).map((w) => w.top);
+    if (below.length === 0) continue;
+    const bottom = Math.min(...below);
+    // A line fits between them only when the gap is most of a text line high.
+    if (bottom - top < 0.7 * h) continue;
+    const box = { left: Math.max(0, Math.round(caption.left - h)), top: Math.round(top), width: 0, height: Math.round(bottom - top) };
+    box.width = page.width - box.left;
+    box.height = Math.min(box.height, page.height - box.top);
+    if (box.height < h / 2) continue;
+    const crop = await sharp(page.png)
+      .extract(box)
+      .resize({ width: box.width * SCALE })
+      .extend({ top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN, background: '#ffffff' })
+      .png()
+      .toBuffer();
+    for (const psm of MODES) {
+      const found = parseTsv(await runTesseract(crop, ['-l', 'rus', '--psm', psm, '--dpi', '300', 'tsv'], call)).filter(
+        (w) => w.text.trim() !== '' && !/^[:;.,|]+$/.test(w.text),
+      );
+      const at = found.findIndex((w) => taxIdRole(w.text) === role);
+      if (at < 0 || !taxIdPairValid(valueText(found.slice(at + 1)))) continue;
+      out = [
+        ...out,
+        ...found.map((w) => ({
+          ...w,
+          left: box.left + (w.left - MARGIN) / SCALE,
+          top: box.top + (w.top - MARGIN) / SCALE,
+          width: w.width / SCALE,
+          height: w.height / SCALE,
+          line: `taxid-band.${w.line}`,
+        })),
+      ];
       break;
     }
   }
