@@ -1,11 +1,10 @@
 import { distance } from 'fastest-levenshtein';
 import { suspiciousName } from '../confidence/doubtful-fields.js';
 import type { Party } from '../engine.port.js';
-import { fixNumberPrefix, noteConf, normalizeDate, parseDate, untilGap, wordsAfter, type HeaderFields } from './header.js';
+import { fixNumberPrefix, nameLetters, noteConf, normalizeDate, parseDate, untilGap, validInn, wordsAfter, type HeaderFields } from './header.js';
 import { parsePartyWords } from './header-party.js';
 import type { FieldConfidence } from './items.js';
 import { monthNumber } from './dates.js';
-import { innChecksumOk, innHasValidLength } from '../validate/tax-ids.js';
 import { centerX, type TextLine, type Word } from './words.js';
 
 export { parsePartyWords } from './header-party.js';
@@ -188,8 +187,6 @@ export function confirmedByTwin(lines: TextLine[], role: string, label: Caption,
 /** Highest confidence (0..1) of a tax id taken from the twin line ({@link borrowTaxIds}): one reading, repaired. */
 export const BORROWED_ID_CONFIDENCE = 0.85;
 
-const lettersOf = (name: string) => name.toLowerCase().replace(/[^а-яёa-z0-9]/g, '');
-
 /**
  * The INN and KPP of a party whose own line's INN is unread or fails its length or check digits, from the twin line
  * (Грузополучатель for Плательщик, Грузоотправитель for Поставщик) when that names the same organisation (names
@@ -199,11 +196,10 @@ const lettersOf = (name: string) => name.toLowerCase().replace(/[^а-яёa-z0-9]
  */
 export function borrowTaxIds(party: Party, other: Party, role: string, conf: FieldConfidence, otherConf: FieldConfidence): void {
   if (!party.name || !other.name) return;
-  const a = lettersOf(party.name);
-  const b = lettersOf(other.name);
+  const a = nameLetters(party.name);
+  const b = nameLetters(other.name);
   if (distance(a, b) > Math.max(a.length, b.length) / 5) return;
-  const valid = (inn: string | null) => inn != null && innHasValidLength(inn) && innChecksumOk(inn);
-  if (valid(party.inn) || !valid(other.inn)) return;
+  if (validInn(party.inn) || !validInn(other.inn)) return;
   party.inn = other.inn;
   conf[`${role}.inn`] = Math.min(otherConf[`${role}.inn`] ?? 0, BORROWED_ID_CONFIDENCE);
   if (party.kpp == null && other.kpp != null) {

@@ -43,6 +43,16 @@ export function stripRef(words: Word[]): Word[] {
   return ws;
 }
 
+/** True for an INN of a valid length whose check digits hold. */
+export const validInn = (inn: string | null): boolean => inn != null && innHasValidLength(inn) && innChecksumOk(inn);
+
+/** A name's letters and digits only, lower case, ё as е: two prints of one name compared by edits. */
+export const nameLetters = (s: string): string =>
+  s
+    .toLowerCase()
+    .replace(/ё/g, 'е')
+    .replace(/[^\p{L}\p{N}]/gu, '');
+
 /** Records the lowest confidence (0..1) of `words` under `path`, or 0 when there are none. */
 export function noteConf(conf: FieldConfidence, path: string, words: Word[]): void {
   conf[path] = words.length === 0 ? 0 : Math.max(0, Math.min(...words.map((w) => w.conf))) / 100;

@@ -1,7 +1,6 @@
 import { distance } from 'fastest-levenshtein';
 import type { Party } from '../engine.port.js';
-import { innChecksumOk, innHasValidLength } from '../validate/tax-ids.js';
-import { joinName, nameOf, noteConf, splitInnKpp, taxDigits } from './header.js';
+import { joinName, nameLetters, nameOf, noteConf, splitInnKpp, taxDigits, validInn } from './header.js';
 import { TWIN_NAME_CONFIDENCE } from './header-torg12.js';
 import type { FieldConfidence } from './items.js';
 import type { TextLine, Word } from './words.js';
@@ -64,13 +63,6 @@ function footerParty(words: Word[]): FooterParty | undefined {
   };
 }
 
-const validInn = (inn: string | null): boolean => inn != null && innHasValidLength(inn) && innChecksumOk(inn);
-const fold = (s: string): string =>
-  s
-    .toLowerCase()
-    .replace(/ё/g, 'е')
-    .replace(/[^\p{L}\p{N}]/gu, '');
-
 /** Confidence (0..1) of a name the header and the footer read differently and that was pieced together from both. */
 export const DISPUTED_NAME_CONFIDENCE = 0.5;
 
@@ -88,7 +80,9 @@ export const DISPUTED_NAME_CONFIDENCE = 0.5;
  */
 export function settleWithFooter(party: Party, footer: FooterParty | undefined, role: 'seller' | 'buyer', conf: FieldConfidence): Party {
   if (!footer) return party;
-  const near = party.name == null || (footer.name != null && distance(fold(party.name), fold(footer.name)) <= 0.3 * fold(footer.name).length);
+  const near =
+    party.name == null ||
+    (footer.name != null && distance(nameLetters(party.name), nameLetters(footer.name)) <= 0.3 * nameLetters(footer.name).length);
   if (!near) return party;
   const out = { ...party };
   const key = (f: string) => `${role}.${f}`;
@@ -97,7 +91,7 @@ export function settleWithFooter(party: Party, footer: FooterParty | undefined, 
       out.name = footer.name;
       noteConf(conf, key('name'), footer.nameWords);
       conf[key('name')] = Math.min(conf[key('name')], DISPUTED_NAME_CONFIDENCE);
-    } else if (fold(out.name) === fold(footer.name)) {
+    } else if (nameLetters(out.name) === nameLetters(footer.name)) {
       conf[key('name')] = Math.max(conf[key('name')] ?? 0, TWIN_NAME_CONFIDENCE);
     } else {
       const a = out.name.split(' ');

@@ -29,6 +29,40 @@ const valueText = (ws: Word[]): string =>
     .map((w) => w.text)
     .join('');
 
+/**
+ * Reads a region of the page again: cropped, enlarged {@link SCALE}×, read with `--psm 7`, then `--psm 6`, until
+ * `accept` takes the words; they come back in page px (their lines keyed `key`), or null when no read was accepted.
+ */
+async function readBox(
+  page: Pick<PreparedPage, 'png'>,
+  box: { left: number; top: number; width: number; height: number },
+  call: TesseractCall,
+  key: string,
+  accept: (words: Word[]) => boolean,
+): Promise<Word[] | null> {
+  const crop = await sharp(page.png)
+    .extract(box)
+    .resize({ width: box.width * SCALE })
+    .extend({ top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN, background: '#ffffff' })
+    .png()
+    .toBuffer();
+  for (const psm of MODES) {
+    const found = parseTsv(await runTesseract(crop, ['-l', 'rus', '--psm', psm, '--dpi', '300', 'tsv'], call)).filter(
+      (w) => w.text.trim() !== '' && !/^[:;.,|]+$/.test(w.text),
+    );
+    if (!accept(found)) continue;
+    return found.map((w) => ({
+      ...w,
+      left: box.left + (w.left - MARGIN) / SCALE,
+      top: box.top + (w.top - MARGIN) / SCALE,
+      width: w.width / SCALE,
+      height: w.height / SCALE,
+      line: `${key}.${w.line}`,
+    }));
+  }
+  return null;
+}
+
 /** Role words ("продавца", "покупателя") with the "ИНН/КПП" label just left of them: the tax-id lines of a page. */
 const roleWords = (words: Word[]): Word[] =>
   words.filter(
@@ -74,29 +108,10 @@ export async function rereadTaxIdLines(words: Word[], page: Pick<PreparedPage, '
     box.width = Math.round(Math.min(end, page.width) - box.left);
     box.height = Math.min(box.height, page.height - box.top);
     if (box.width < 8 * h || box.height < h) continue;
-    const crop = await sharp(page.png)
-      .extract(box)
-      .resize({ width: box.width * SCALE })
-      .extend({ top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN, background: '#ffffff' })
-      .png()
-      .toBuffer();
-    for (const psm of MODES) {
-      const found = parseTsv(await runTesseract(crop, ['-l', 'rus', '--psm', psm, '--dpi', '300', 'tsv'], call)).filter(
-        (w) => w.text.trim() !== '' && !/^[:;.,|]+$/.test(w.text),
-      );
-      if (!taxIdPairValid(valueText(found))) continue;
-      const mapped = found.map((w) => ({
-        ...w,
-        left: box.left + (w.left - MARGIN) / SCALE,
-        top: box.top + (w.top - MARGIN) / SCALE,
-        width: w.width / SCALE,
-        height: w.height / SCALE,
-        line: `taxid.${w.line}`,
-      }));
-      const old = new Set(value);
-      out = [...out.filter((w) => !old.has(w)), ...mapped];
-      break;
-    }
+    const found = await readBox(page, box, call, 'taxid', (ws) => taxIdPairValid(valueText(ws)));
+    if (!found) continue;
+    const old = new Set(value);
+    out = [...out.filter((w) => !old.has(w)), ...found];
   }
   return out;
 }
@@ -139,31 +154,11 @@ export async function rereadMissingTaxIdLines(
     box.width = page.width - box.left;
     box.height = Math.min(box.height, page.height - box.top);
     if (box.height < h / 2) continue;
-    const crop = await sharp(page.png)
-      .extract(box)
-      .resize({ width: box.width * SCALE })
-      .extend({ top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN, background: '#ffffff' })
-      .png()
-      .toBuffer();
-    for (const psm of MODES) {
-      const found = parseTsv(await runTesseract(crop, ['-l', 'rus', '--psm', psm, '--dpi', '300', 'tsv'], call)).filter(
-        (w) => w.text.trim() !== '' && !/^[:;.,|]+$/.test(w.text),
-      );
-      const at = found.findIndex((w) => taxIdRole(w.text) === role);
-      if (at < 0 || !taxIdPairValid(valueText(found.slice(at + 1)))) continue;
-      out = [
-        ...out,
-        ...found.map((w) => ({
-          ...w,
-          left: box.left + (w.left - MARGIN) / SCALE,
-          top: box.top + (w.top - MARGIN) / SCALE,
-          width: w.width / SCALE,
-          height: w.height / SCALE,
-          line: `taxid-band.${w.line}`,
-        })),
-      ];
-      break;
-    }
+    const found = await readBox(page, box, call, 'taxid-band', (ws) => {
+      const at = ws.findIndex((w) => taxIdRole(w.text) === role);
+      return at >= 0 && taxIdPairValid(valueText(ws.slice(at + 1)));
+    });
+    if (found) out = [...out, ...found];
   }
   return out;
 }
