@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanName, itemName, rowToItem } from '../../src/engine/extract/items.js';
+import { cleanName, codeDigits, itemName, rowToItem, unitLookalike } from '../../src/engine/extract/items.js';
 import { word } from './fixtures.js';
 import { FORMS } from '../../src/engine/extract/columns.js';
 
@@ -139,5 +139,63 @@ describe('item names: typography once the script is settled', () => {
     expect(nameOf('Газобетон 0600 625х250х300')).toBe('Газобетон D600 625х250х300');
     expect(nameOf('Свеча Bosch 0 242 229 659')).toBe('Свеча Bosch 0 242 229 659');
     expect(nameOf('Смазка литиевая 0,400 кг')).toBe('Смазка литиевая 0,400 кг');
+  });
+});
+
+describe('item names: zeros, fives and separators of photographed codes and sizes', () => {
+  it('reads O beside digits of a model code as zero and S between digits as five, and leaves real letters', () => {
+    expect(codeDigits('Фильтр HF2O1O5')).toBe('Фильтр HF20105');
+    expect(codeDigits('Картридж CE5O5A')).toBe('Картридж CE505A');
+    expect(codeDigits('Реле KR3S0O-M')).toBe('Реле KR3500-M');
+    expect(codeDigits('Датчик Т-12О,')).toBe('Датчик Т-120,'); // Cyrillic О of a code read by the rus model
+    expect(codeDigits('Тонер MLT-D111S')).toBe('Тонер MLT-D111S'); // S after the digits is a letter of the code
+    expect(codeDigits('Резистор 10Ом')).toBe('Резистор 10Ом'); // Ом, the unit
+    expect(codeDigits('Датчик O2 Bosch')).toBe('Датчик O2 Bosch');
+    expect(codeDigits('ООО «Вектор»')).toBe('ООО «Вектор»');
+    expect(codeDigits('Плитка SxS см')).toBe('Плитка 5х5 см');
+    expect(codeDigits('Футболка XS')).toBe('Футболка XS');
+  });
+
+  it('on a photo takes every Russian-style decimal point for the comma, and keeps versions and Latin codes', () => {
+    expect(itemName('Провод ПуГВ 1х2.5 мм, 100 м', true)).toBe('Провод ПуГВ 1х2,5 мм, 100 м');
+    expect(itemName('Грунт 0.9 л', true)).toBe('Грунт 0,9 л');
+    expect(itemName('Грунт 0.9 л')).toBe('Грунт 0.9 л'); // a scan reads the point that was printed
+    expect(itemName('Кабель USB 3.0 AM-BM', true)).toBe('Кабель USB 3.0 AM-BM');
+    expect(itemName('Адаптер Wi-Fi 802.11ac', true)).toBe('Адаптер Wi-Fi 802.11ac');
+  });
+
+  it('reads a short non-unit after a number as the only unit one look-alike letter away', () => {
+    expect(unitLookalike('Вг')).toBe('Вт');
+    expect(unitLookalike('п')).toBe('л');
+    expect(unitLookalike('кг')).toBeNull();
+    expect(unitLookalike('на')).toBeNull();
+    expect(cleanName('Обогреватель 2000 Вг, белый')).toBe('Обогреватель 2000 Вт, белый');
+    expect(cleanName('Антифриз G12 зелёный, 5 п')).toBe('Антифриз G12 зелёный, 5 л');
+    expect(cleanName('Доска 6 на 2 м')).toBe('Доска 6 на 2 м');
+  });
+
+  it('reads points as the commas a blur shortened: after a unit or a code, before a standard, in "мы."', () => {
+    expect(cleanName('Шнур 20 м. ПВХ')).toBe('Шнур 20 м, ПВХ');
+    expect(cleanName('Кислота лимонная. ГОСТ 908-2004')).toBe('Кислота лимонная, ГОСТ 908-2004');
+    expect(cleanName('Кольцо 25. ТУ 2500-001')).toBe('Кольцо 25, ТУ 2500-001');
+    expect(cleanName('Фреза 12 мы. хвостовик 8')).toBe('Фреза 12 мм, хвостовик 8');
+    expect(cleanName('Кирпич М200. полнотелый')).toBe('Кирпич М200, полнотелый');
+    expect(cleanName('Роутер AX30-EU. 2 антенны')).toBe('Роутер AX30-EU, 2 антенны');
+    expect(cleanName('Плита 1200х600ж50 мм')).toBe('Плита 1200х600х50 мм');
+    expect(cleanName('Грунт до +150 °C. бесцветный')).toBe('Грунт до +150 °C, бесцветный');
+    // A year, pieces and abbreviations keep their point.
+    expect(cleanName('Календарь 2027 г. настенный')).toBe('Календарь 2027 г. настенный');
+    expect(cleanName('Скрепки (уп. 100 шт.)')).toBe('Скрепки (уп. 100 шт.)');
+    expect(cleanName('Сверло ст. 5 мм')).toBe('Сверло ст. 5 мм');
+  });
+
+  it('closes a round bracket that photo OCR closed with } or ], reads a lone $ as 5 and a quote after м as ²', () => {
+    expect(cleanName('Скрепки (уп. 100 шт.}')).toBe('Скрепки (уп. 100 шт.)');
+    expect(cleanName('Набор (2 шт]')).toBe('Набор (2 шт)');
+    expect(cleanName('Пакет (уп. 50 шт.)')).toBe('Пакет (уп. 50 шт.)');
+    expect(cleanName('Фломастеры, $ цветов')).toBe('Фломастеры, 5 цветов');
+    expect(cleanName('Сувенир $100')).toBe('Сувенир $100');
+    expect(cleanName("Плёнка 200 г/м', 3х10 м")).toBe('Плёнка 200 г/м², 3х10 м');
+    expect(cleanName('Профлист 12 м’')).toBe('Профлист 12 м²');
   });
 });

@@ -139,11 +139,11 @@ export function extractDocument(pages: PageWords[], requested: DocumentType | 'a
     header.buyer = settleWithFooter(header.buyer, footer.buyer, 'buyer', conf);
   }
   const joined = joinPages(tables);
-  const items = joined.rows.map((row, i) => rowToItem(row, form, i, conf));
+  const photo = pages.some((p) => p.photo);
+  const items = joined.rows.map((row, i) => rowToItem(row, form, i, conf, photo));
   // On a phone photo Tesseract drops whole words of a name without a trace ("Кабель силовой медный" read as
   // "Кабель медный" at 95): the words left say nothing of those lost, so no photographed name is reported as sure.
-  if (pages.some((p) => p.photo))
-    for (const i of items.keys()) conf[`items[${i}].name`] = Math.min(conf[`items[${i}].name`] ?? 0, PHOTO_NAME_CONFIDENCE);
+  if (photo) for (const i of items.keys()) conf[`items[${i}].name`] = Math.min(conf[`items[${i}].name`] ?? 0, PHOTO_NAME_CONFIDENCE);
   const correction = detectCorrection(first);
   if (correction?.kind === 'corrective') {
     // Amounts before/after the change and their difference are not a plain document's lines: none are returned,

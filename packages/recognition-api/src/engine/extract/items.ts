@@ -2,6 +2,7 @@ import { AMBIGUOUS_NAME_CONFIDENCE, nameConfidenceCap } from '../confidence/doub
 import type { LineItem } from '../engine.port.js';
 import type { FormColumns, ItemField } from './columns.js';
 import { isDigitGroup, isExemptText, parseLineNumber, parseMoney, parseRate, parseRuNumber } from './numbers.js';
+import { readsLookalike } from './russian-words.js';
 import { resolveLookalikes, toCyrillic } from './script.js';
 import type { Cell, RawRow } from './table.js';
 
@@ -16,8 +17,61 @@ export function cellConfidence(cell: Cell | undefined): number {
   return Math.max(0, Math.min(...cell.words.map((w) => w.conf))) / 100;
 }
 
-/** A point after a unit symbol written after its number (`10 мм.`, `2 кВт.`), before a lower-case word or a number. */
-const UNIT_POINT = /(?<=\d\s?(?:мм|см|км|кг|мл|Вт|кВт|ВА|Ач|ГБ|МБ|ТБ|[смк]?м[²³]))\.(?= [\p{Ll}\d])/gu;
+/**
+ * A point after a unit symbol written after its number (`10 мм.`, `2 кВт.`, `30 м.`), before another word or a
+ * number. Not after `г` (`2020 г.` is a year) nor `шт` (`250 шт.` is printed with its point).
+ */
+const UNIT_POINT = /(?<=\d\s?(?:мм|см|км|кг|мл|Вт|кВт|ВА|Ач|ГБ|МБ|ТБ|[смк]?м[²³]|м|л|°C))\.(?= [\p{L}\d])/gu;
+
+/** A point before the reference of a standard (`…646. ГОСТ 18188`), after a word or a number: a name lists it after a comma. */
+const STANDARD_POINT = /(?<=[\p{L}\d]{2})\.(?= (?:ГОСТ|ОСТ|ТУ|СТО)\s)/gu;
+
+/** Units printed after a number in a name, for {@link unitLookalike}. */
+const NAME_UNITS = ['г', 'кг', 'мг', 'т', 'л', 'мл', 'м', 'мм', 'см', 'км', 'шт', 'уп', 'Вт', 'кВт', 'В', 'А', 'Ач', 'ВА'];
+
+/** Whether `word` is a unit symbol a name prints after a number ({@link NAME_UNITS}: `кг`, `Вт`, `мм`), exactly. */
+export function isNameUnit(word: string): boolean {
+  return NAME_UNITS.includes(word);
+}
+
+/**
+ * The unit of {@link NAME_UNITS} that `word` (read after a number) is one look-alike letter away from
+ * (russian-words.ts `readsLookalike`: `Вг` → `Вт`, `п` → `л`), when there is exactly one; null for a unit itself,
+ * for a word with none (`на`, `до`) or with two.
+ */
+export function unitLookalike(word: string): string | null {
+  if (NAME_UNITS.includes(word)) return null;
+  const near = NAME_UNITS.filter(
+    (u) =>
+      u.length === word.length &&
+      [...u].filter((c, i) => c !== word[i]).length === 1 &&
+      [...u].every((c, i) => c === word[i] || readsLookalike(word[i], c)),
+  );
+  return near.length === 1 ? near[0] : null;
+}
+
+/** A size "a×b(×c)" of figures, S and O only (`SxS`, `5х5O`), its marks read as Latin or Cyrillic x. */
+const SIZE_OF_LETTERS = /^[\dSOО]+(?:[хx][\dSOО]+)+(?=[,.;)]*$)/;
+
+/**
+ * A model code's zeros and fives as printed, where OCR read them as letters: Latin `O` or Cyrillic `О` in a run of
+ * digits and O's that holds at least two digits and is not followed by a lower-case letter (`ATNOOO124`,
+ * `GDB1S5O`, `В-41ОА`; not `10Ом`), and a Latin `S` after a digit and before a digit or such an O (`BX7SOMI`); no code puts those letters
+ * there. Only in words without a lower-case Cyrillic letter (codes, not Russian words); a lone O beside one digit
+ * (`O2`) and an S after the digits (`MLT-D111S`) stay. A size of figures and those letters only ({@link SIZE_OF_LETTERS}:
+ * `SxS мм`) is all figures.
+ */
+export function codeDigits(text: string): string {
+  return text.replace(/\S+/g, (word) =>
+    SIZE_OF_LETTERS.test(word)
+      ? word.replace(/[SOОxх]/g, (c) => ({ S: '5', O: '0', О: '0' })[c] ?? 'х')
+      : /[а-яё]/.test(word)
+        ? word
+        : word
+            .replace(/(?<=\d)S(?=[\dOО])/g, '5')
+            .replace(/[0-9OО]+(?![a-zа-яё])/g, (run) => ((run.match(/\d/g)?.length ?? 0) >= 2 ? run.replace(/[OО]/g, '0') : run)),
+  );
+}
 
 /**
  * Cleans a name cell: drops rule fragments and stray dashes, normalises quote pairs that OCR splits ("<<", ">>"), W.
@@ -46,8 +100,8 @@ export function cleanName(text: string): string {
     .trim()
     .replace(/^[“”„"'‘’«]\s*(?=[^“”„"'‘’«»]*$)/, '')
     .replace(/°\s?С/g, '°C') // the degree sign is followed by Latin C (°С with Cyrillic С is a look-alike)
-    // The superscript of м²/см²/мм² read as "?" or "-" at the end of the unit; "10 м-20" (a range) keeps its dash.
-    .replace(/(?<=(?:\d\s?|\/)[смк]?м)[?-](?=[\s,.;)]|$)/g, '²')
+    // The superscript of м²/см²/мм² read as "?", "-" or a quote at the end of the unit; "10 м-20" (a range) keeps its dash.
+    .replace(/(?<=(?:\d\s?|\/)[смк]?м)[?'’"-](?=[\s,.;)]|$)/g, '²')
     // "48 мм х 50 м": the multiplication sign keeps its spaces; photo OCR glues it to the unit ("48 ммх 50 м").
     .replace(/(?<=\d\s?[смк]?м)х(?=\s\d)/g, ' х')
     // … while a size glued to its sign before it has no space after it either: "1380х 193х8" is a space OCR put in.
@@ -73,11 +127,33 @@ export function cleanName(text: string): string {
     .replace(/(?<=(?:^|[\s«"(])\p{L}{5,})\.(?= [\p{Ll}\d])/gu, ',')
     // … and so is one after a unit symbol that follows its number ("200х300 мм. глянцевая"), since unit symbols
     // take no point in Russian, or after a number before another ("Moment 40. 125 мл"): a decimal point has no space.
-    .replace(UNIT_POINT, ',')
-    .replace(/(?<=\d)\.(?= \d)/g, ',')
     // "мы" after a number is the unit мм with its second м misread: the pronoun never follows a dimension.
-    .replace(/(?<=\d\s?)мы(?=[\s,;)]|$)/g, 'мм');
-  return /\d,\d/.test(cleaned) ? cleaned.replace(DECIMAL_POINT, '$1,$2') : cleaned;
+    .replace(/(?<=\d\s?)мы(?=[\s,.;)]|$)/g, 'мм')
+    // A short word after a number that is no unit but one look-alike letter from exactly one ("50 Вг", "10 п").
+    .replace(/(?<=\d\s)[А-Яа-яЁё]{1,3}(?=[\s,.;)]|$)/g, (word) => unitLookalike(word) ?? word)
+    .replace(UNIT_POINT, ',')
+    .replace(STANDARD_POINT, ',')
+    .replace(/(?<=\d)\.(?= \d)/g, ',')
+    // … or after a number before a lower-case word ("М150. красный"): a name has no sentence to end there.
+    .replace(/(?<=\d)\.(?= \p{Ll})/gu, ',')
+    // "600х300ж200": a multiplication sign read as ж, which never stands between two digits.
+    .replace(/(?<=\d)[жЖ](?=\d)/g, 'х')
+    // The rus model reads a 5 as "$", a sign no Russian name prints before a word or alone.
+    .replace(/(?<=^|\s)\$(?=\s\p{L}|[\s,]|$)/gu, '5')
+    // A point after a model code before a lower-case word or a number ("BX750MI-GR. 750 ВА"): a comma, as after a number.
+    .replace(/(?<=\d[\p{L}\d-]*)\.(?= [\p{Ll}\d])/gu, ',');
+  const closed = closeBracket(cleaned);
+  return /\d,\d/.test(closed) ? closed.replace(DECIMAL_POINT, '$1,$2') : closed;
+}
+
+/**
+ * A name with an opening bracket and no closing one whose last "}" or "]" after it is the ")" photo OCR misread
+ * ("(уп. 100 шт.}"): a name never opens a round bracket to close it with another kind.
+ */
+function closeBracket(name: string): string {
+  const open = name.lastIndexOf('(');
+  if (open < 0 || name.indexOf(')', open) >= 0) return name;
+  return name.replace(/[}\]](?=[^}\]]*$)/, (c) => (name.lastIndexOf(c) > open ? ')' : c));
 }
 
 /**
@@ -97,12 +173,16 @@ const DECIMAL_POINT = /(?<=[а-яё].*)(?<![\d.]|[A-Za-z][\s-]?)(\d{1,3})\.(\d{1
 const ZERO_FOR_D = /(?<=^|\s)0(?=\d{3}(?:[\s,;]|$))/;
 
 /**
- * An item name as printed from its cell text: cleaned, look-alike letters brought to one script per word
- * ({@link resolveLookalikes}), then cleaned again, because "6/r" and "r/m?" become "б/г" and "г/м²" only once they
- * are Cyrillic, and a zero-led number read back as its D ({@link ZERO_FOR_D}).
+ * An item name as printed from its cell text: model codes' digits ({@link codeDigits}), cleaned, look-alike letters
+ * brought to one script per word ({@link resolveLookalikes}), then cleaned again, because "6/r" and "r/m?" become
+ * "б/г" and "г/м²" only once they are Cyrillic, and a zero-led number read back as its D ({@link ZERO_FOR_D}).
+ * `photo`: read from a phone photo, where Tesseract cannot tell a blurred comma from a point, so every decimal
+ * point of the Russian kind ({@link DECIMAL_POINT}: not in "USB 3.0", "802.11ac", "1.2.3") is taken for the
+ * Russian decimal comma, as on the printed page.
  */
-export function itemName(cell: string): string {
-  return cleanName(resolveLookalikes(cleanName(cell))).replace(ZERO_FOR_D, 'D');
+export function itemName(cell: string, photo = false): string {
+  const name = cleanName(resolveLookalikes(cleanName(codeDigits(cell)))).replace(ZERO_FOR_D, 'D');
+  return photo ? name.replace(DECIMAL_POINT, '$1,$2') : name;
 }
 
 /**
@@ -207,9 +287,9 @@ function productCode(text: string): string | null {
  * Turns one raw table row into a spec line item (Spec: Recognised data, items[]): line number, name, product
  * code, OKEI unit code (zero-padded to 3 digits) and name (lower-case), quantity, price, amounts, VAT rate with
  * "без НДС" as `nds_exempt` and a null VAT amount. Unreadable cells become null. Confidences go to `conf`
- * under `items[i].<field>`.
+ * under `items[i].<field>`. `photo`: the page was a phone photo ({@link itemName}).
  */
-export function rowToItem(row: RawRow, form: FormColumns, i: number, conf: FieldConfidence): LineItem {
+export function rowToItem(row: RawRow, form: FormColumns, i: number, conf: FieldConfidence, photo = false): LineItem {
   const byField = new Map<ItemField, Cell>();
   for (const [label, cell] of row) {
     const f = form.fields[label];
@@ -223,7 +303,7 @@ export function rowToItem(row: RawRow, form: FormColumns, i: number, conf: Field
   const numericRate = rate === 'exempt' ? null : rate;
   const item: LineItem = {
     number: parseLineNumber(text('number')) ?? i + 1,
-    name: itemName(text('name')),
+    name: itemName(text('name'), photo),
     product_code: productCode(text('product_code')),
     unit: { code: unitCode(text('unit_code')), name: unitName(text('unit_name')) },
     quantity: parseRuNumber(number('quantity')),

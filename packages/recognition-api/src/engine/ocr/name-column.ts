@@ -8,6 +8,7 @@ import { estimateSkew, levelRules, levelWords } from './skew.js';
 import { parseTsv } from './tsv.js';
 import { loadRussianWords, nearestLookalikeWord, nearestWord, type RussianWords } from '../extract/russian-words.js';
 import { toCyrillic } from '../extract/script.js';
+import { isNameUnit } from '../extract/items.js';
 
 /** The name column's label in each form (columns.ts). */
 const NAME_LABEL = { upd: '1а', invoice: '1а', torg12: '2' } as const;
@@ -41,17 +42,31 @@ export function nameColumn(words: Word[], rules: VerticalRule[]): { left: number
   return { left, right: rightX, top: row.y };
 }
 
+/** Below this score (0–100) an eng-model reading of a name word is a guess, never taken ({@link prefersLatin}). */
+export const MIN_LATIN_SCORE = 20;
+/** A rus reading of a number: digits, and at most one lower-case letter after them (`50`, `5е`), with punctuation. */
+const NUMBER_READ = /^\d+[a-zа-яё]?[.,;:)]*$/;
+const digits = (text: string) => text.replace(/\D/g, '').length;
+
 /**
  * Whether the `rus+eng` reading `cross` should replace the `rus` words `main` it covers: it must hold a Latin letter
  * with no Cyrillic twin (or the rus words hold a glyph the rus model uses for Latin letters it lacks), must not
  * replace a confident Russian word (one with a Cyrillic-only letter), and must be at least about as confident —
  * except over rus words of look-alike capitals and digits only (`МСК` for `NGK`), where its Latin-only letter
- * decides at a fair confidence (≥ 50).
+ * decides at a fair confidence (≥ 50). Never a reading under {@link MIN_LATIN_SCORE}, one with fewer digits than a
+ * number the rus model read ({@link NUMBER_READ}), lower-case Latin letters only over lower-case Cyrillic, or one over a unit.
  */
 export function prefersLatin(cross: Word, main: Word[], mainIsWord?: boolean): boolean {
-  if (main.length === 0 || !LATIN.test(cross.text)) return false;
+  if (main.length === 0 || !LATIN.test(cross.text) || cross.conf < MIN_LATIN_SCORE) return false;
   const mainText = main.map((w) => w.text).join('');
   const mainConf = Math.min(...main.map((w) => w.conf));
+  // A number read by rus (digits, at most a lower-case letter after them) against fewer digits read by eng: the
+  // digits' Latin look-alikes (`50`/`SO`, `750`/`7S0`, `5е`/`Se`). Junk digits in a garbled word (`K1-45`) decide nothing.
+  if (NUMBER_READ.test(mainText) && digits(cross.text) < digits(mainText)) return false;
+  // Lower-case Latin only over a word with lower-case Cyrillic (`мм`/`ww`, `до`/`go`, `пищевая`/`magesaor`):
+  // catalogues write no brand so; and a unit symbol (`Вт`/`Br`) stays what it is.
+  if (/^[a-z]+[.,;:)]*$/.test(cross.text) && /[а-яё]/.test(mainText)) return false;
+  if (isNameUnit(mainText.replace(/[.,;:)]+$/, ''))) return false;
   const junk = JUNK_GLYPH.test(mainText);
   if (!STRONG_LATIN.test(cross.text) && !junk) return false;
   const russian = ONLY_CYRILLIC.test(mainText);
@@ -71,7 +86,7 @@ export function prefersLatin(cross: Word, main: Word[], mainIsWord?: boolean): b
  */
 export async function rereadNameColumn(
   words: Word[],
-  page: Pick<PreparedPage, 'png' | 'width' | 'height' | 'rules'>,
+  page: Pick<PreparedPage, 'png' | 'width' | 'height' | 'rules'> & { photo?: boolean },
   call: TesseractCall,
 ): Promise<Word[]> {
   if (call.languages && call.languages !== 'rus') return words; // the page itself was read with Latin already
@@ -95,7 +110,7 @@ export async function rereadNameColumn(
     ws.map((c) => ({ ...c, left: c.left - MARGIN + box.left, top: c.top - MARGIN + box.top, line: `${key}.${c.line}` }));
   const dict = await loadRussianWords();
   const inBox = (w: Word) => centerX(w) > box.left && centerX(w) < box.left + box.width && centerY(w) > box.top && centerY(w) < box.top + box.height;
-  const merged = spellNames(mergeNameReadings(words, names, place(cross, 'names'), h, dict), inBox, dict);
+  const merged = spellNames(mergeNameReadings(words, names, place(cross, 'names'), h, dict), inBox, dict, page.photo);
   if (!merged.some((w) => inBox(w) && latinCandidate(w.text))) return merged;
   let latin: Word[];
   try {
@@ -118,17 +133,20 @@ export const SPELL_BELOW = 80;
  * so the name is not reported as sure for it. A word with no such neighbour, or two, stays as read (catalogue
  * compounds the dictionary lacks, `пенополистирольный`, have no known neighbour either). `dict` null returns `words`.
  */
-export function spellNames(words: Word[], inColumn: (w: Word) => boolean, dict: RussianWords | null): Word[] {
+export function spellNames(words: Word[], inColumn: (w: Word) => boolean, dict: RussianWords | null, photo = false): Word[] {
   if (!dict) return words;
   return words.map((w) => {
-    if (!inColumn(w) || w.conf >= SPELL_BELOW) return w;
+    const sure = w.conf >= SPELL_BELOW;
+    if (!inColumn(w) || (sure && !photo)) return w;
     const m = /^([«"'(]*)([А-Яа-яЁё-]+)([»"'),.;:]*)$/.exec(w.text);
     if (!m) return w;
     let changed = false;
     const parts = m[2].split('-').map((part) => {
       // Capitals only are a brand or an abbreviation, which the dictionary does not judge.
       if (part.length < 5 || part === part.toUpperCase() || dict.has(part)) return part;
-      const near = nearestWord(part.toLowerCase(), dict) ?? nearestLookalikeWord(part.toLowerCase(), dict);
+      const near = sure
+        ? nearestWord(part.toLowerCase(), dict, true)
+        : (nearestWord(part.toLowerCase(), dict) ?? nearestLookalikeWord(part.toLowerCase(), dict));
       if (!near) return part;
       changed = true;
       return part[0] === part[0].toUpperCase() ? near[0].toUpperCase() + near.slice(1) : near;

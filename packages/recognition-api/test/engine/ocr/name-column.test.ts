@@ -44,6 +44,19 @@ describe('prefersLatin: a rus+eng reading of a name word against the rus one', (
     expect(prefersLatin(w('125х1,2', 95), [w('125х1.2', 60)])).toBe(false);
     expect(prefersLatin(w('Schneider', 96), [])).toBe(false);
   });
+
+  it('keeps digits against their Latin look-alikes, lower-case Cyrillic against lower-case Latin, units, and guesses', () => {
+    expect(prefersLatin(w('SO', 70), [w('40', 62)])).toBe(false);
+    expect(prefersLatin(w('3S0', 80), [w('350', 70)])).toBe(false);
+    expect(prefersLatin(w('Se', 87), [w('6е', 88)])).toBe(false);
+    expect(prefersLatin(w('SSD', 92), [w('$50', 93)])).toBe(true); // not a number: a glyph the rus model lacks
+    expect(prefersLatin(w('RJ-11', 60), [w('К1-11', 62)])).toBe(true); // junk digits in a garbled code decide nothing
+    expect(prefersLatin(w('ww', 87), [w('мм', 66)])).toBe(false);
+    expect(prefersLatin(w('nostavki', 60), [w('поставжи', 14)])).toBe(false);
+    expect(prefersLatin(w('Br', 58), [w('Вт', 78)])).toBe(false);
+    expect(prefersLatin(w('Rfeqws', 5), [w('жёлтыи', 0)])).toBe(false);
+    expect(prefersLatin(w('Makita', 45), [w('Маюта', 0)])).toBe(true);
+  });
 });
 
 describe('mergeNameReadings: the rus read and the rus+eng read of the name column, word by word', () => {
@@ -146,6 +159,22 @@ describe('spellNames: an unsure name word one letter from a Russian word form', 
     expect(nearestWord('шлифовалъная', d)).toBe('шлифовальная');
     expect(nearestWord('красныи', d)).toBeNull(); // красный, красные, красных
     expect(nearestWord('пенополистирольный', d)).toBeNull(); // a compound the dictionary lacks: no neighbour either
+  }, 60_000);
+
+  it('among several known words one edit away, takes the only one reached by a look-alike letter', async () => {
+    const d = (await loadRussianWords())!;
+    expect(nearestWord('пластима', d)).toBe('пластина'); // м for н; the other forms change other letters
+    expect(nearestWord('бомтов', d)).toBe('болтов');
+    // Only look-alike candidates when asked (a confident photo word): one unrelated edit is no evidence.
+    expect(nearestWord('шлифовалъная', d, true)).toBeNull(); // ъ for ь is not a blur of the photo
+    expect(nearestWord('пластима', d, true)).toBe('пластина');
+  }, 60_000);
+
+  it('on a photo spells a confident unknown word only by a look-alike letter; elsewhere it stays as read', async () => {
+    const d = await loadRussianWords();
+    const ws = [w('пластима', 92), w('шлифовалъная', 92), w('Кронштейн', 95)];
+    expect(spellNames(ws, () => true, d, true).map((x) => x.text)).toEqual(['пластина', 'шлифовалъная', 'Кронштейн']);
+    expect(spellNames(ws, () => true, d, false).map((x) => x.text)).toEqual(['пластима', 'шлифовалъная', 'Кронштейн']);
   }, 60_000);
 
   it('takes the only known word two look-alike letters away in a long word, and only there', async () => {
