@@ -33,6 +33,8 @@ export function nearestWord(word: string, dict: RussianWords, lookalikeOnly = fa
       tryWord(word.slice(0, i) + c + word.slice(i));
     }
     if (i < word.length) tryWord(word.slice(0, i) + word.slice(i + 1));
+    // Settled as "none" already: too many forms, or two look-alike ones (and at least two forms in all).
+    if (found.size > MAX_ONE_EDIT_FORMS || lookalike.size > 1) return null;
   }
   if (found.size === 1 && !lookalikeOnly) return [...found][0];
   if (found.size > MAX_ONE_EDIT_FORMS) return null;

@@ -44,6 +44,8 @@ export function nameColumn(words: Word[], rules: VerticalRule[]): { left: number
 
 /** Below this score (0–100) an eng-model reading of a name word is a guess, never taken ({@link prefersLatin}). */
 export const MIN_LATIN_SCORE = 20;
+/** From this score (0–100) an eng-model reading may put letters where the rus model read a number ({@link prefersLatin}). */
+export const SURE_LATIN_SCORE = 90;
 /** A rus reading of a number: digits, and at most one lower-case letter after them (`50`, `5е`), with punctuation. */
 const NUMBER_READ = /^\d+[a-zа-яё]?[.,;:)]*$/;
 const digits = (text: string) => text.replace(/\D/g, '').length;
@@ -53,16 +55,24 @@ const digits = (text: string) => text.replace(/\D/g, '').length;
  * with no Cyrillic twin (or the rus words hold a glyph the rus model uses for Latin letters it lacks), must not
  * replace a confident Russian word (one with a Cyrillic-only letter), and must be at least about as confident —
  * except over rus words of look-alike capitals and digits only (`МСК` for `NGK`), where its Latin-only letter
- * decides at a fair confidence (≥ 50). Never a reading under {@link MIN_LATIN_SCORE}, one with fewer digits than a
- * number the rus model read ({@link NUMBER_READ}), lower-case Latin letters only over lower-case Cyrillic, or one over a unit.
+ * decides at a fair confidence (≥ 50). Never a reading under {@link MIN_LATIN_SCORE}; nor one of four characters
+ * or fewer, below {@link SURE_LATIN_SCORE}, with fewer digits than a number the rus model read ({@link NUMBER_READ});
+ * nor lower-case Latin letters only over lower-case Cyrillic, nor one over a unit symbol.
  */
 export function prefersLatin(cross: Word, main: Word[], mainIsWord?: boolean): boolean {
   if (main.length === 0 || !LATIN.test(cross.text) || cross.conf < MIN_LATIN_SCORE) return false;
   const mainText = main.map((w) => w.text).join('');
   const mainConf = Math.min(...main.map((w) => w.conf));
-  // A number read by rus (digits, at most a lower-case letter after them) against fewer digits read by eng: the
-  // digits' Latin look-alikes (`50`/`SO`, `750`/`7S0`, `5е`/`Se`). Junk digits in a garbled word (`K1-45`) decide nothing.
-  if (NUMBER_READ.test(mainText) && digits(cross.text) < digits(mainText)) return false;
+  // A short number read by rus (digits, at most a lower-case letter after them) against fewer digits read by eng,
+  // not sure: the digits' Latin look-alikes (`50`/`SO`, `750`/`7S0`, `5е`/`Se`). A longer code goes the other way
+  // (`6081550` is the rus model's `GDB1550`), and so does a sure eng reading (`550`/`SSD`); junk digits in a garbled
+  // word (`K1-45`) decide nothing.
+  const alnum = cross.text.replace(/[^\p{L}\p{N}]/gu, '').length;
+  if (NUMBER_READ.test(mainText) && digits(cross.text) < digits(mainText)) {
+    // A number with a lower-case suffix (`5е`, `6а`: a category, a grade) is no Latin word of two letters at any score.
+    if (/^\d+[a-zа-яё]/.test(mainText) && alnum <= 2) return false;
+    if (alnum <= 4 && cross.conf < SURE_LATIN_SCORE) return false;
+  }
   // Lower-case Latin only over a word with lower-case Cyrillic (`мм`/`ww`, `до`/`go`, `пищевая`/`magesaor`):
   // catalogues write no brand so; and a unit symbol (`Вт`/`Br`) stays what it is.
   if (/^[a-z]+[.,;:)]*$/.test(cross.text) && /[а-яё]/.test(mainText)) return false;

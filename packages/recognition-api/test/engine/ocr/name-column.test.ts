@@ -49,7 +49,10 @@ describe('prefersLatin: a rus+eng reading of a name word against the rus one', (
     expect(prefersLatin(w('SO', 70), [w('40', 62)])).toBe(false);
     expect(prefersLatin(w('3S0', 80), [w('350', 70)])).toBe(false);
     expect(prefersLatin(w('Se', 87), [w('6е', 88)])).toBe(false);
+    expect(prefersLatin(w('Ga', 95), [w('6а', 80)])).toBe(false); // a number with a suffix, at any score
     expect(prefersLatin(w('SSD', 92), [w('$50', 93)])).toBe(true); // not a number: a glyph the rus model lacks
+    expect(prefersLatin(w('SSD', 93), [w('550', 90)])).toBe(true); // a sure eng reading
+    expect(prefersLatin(w('GDB1550', 80), [w('6081550', 85)])).toBe(true); // a code's letters read as digits
     expect(prefersLatin(w('RJ-11', 60), [w('К1-11', 62)])).toBe(true); // junk digits in a garbled code decide nothing
     expect(prefersLatin(w('ww', 87), [w('мм', 66)])).toBe(false);
     expect(prefersLatin(w('nostavki', 60), [w('поставжи', 14)])).toBe(false);
