@@ -56,10 +56,10 @@ const SIZE_OF_LETTERS = /^[\dSOО]+(?:[хx][\dSOО]+)+(?=[,.;)]*$)/;
 /**
  * A model code's zeros and fives as printed, where OCR read them as letters: Latin `O` or Cyrillic `О` in a run of
  * digits and O's that holds at least two digits and is not followed by a lower-case letter (`ATNOOO124`,
- * `GDB1S5O`, `В-41ОА`; not `10Ом`), and a Latin `S` after a digit and before a digit or such an O (`BX7SOMI`); no code puts those letters
- * there. Only in words without a lower-case Cyrillic letter (codes, not Russian words); a lone O beside one digit
- * (`O2`) and an S after the digits (`MLT-D111S`) stay. A size of figures and those letters only ({@link SIZE_OF_LETTERS}:
- * `SxS мм`) is all figures.
+ * `GDB1S5O`, `В-41ОА`; not `10Ом`), and a Latin `S` after a digit and before a digit or such an O (`BX7SOMI`); no
+ * code puts those letters there. Only in words without a lower-case Cyrillic letter (codes, not Russian words); a
+ * lone O beside one digit (`O2`) and an S after the digits (`MLT-D111S`) stay. A size of figures and those letters
+ * only ({@link SIZE_OF_LETTERS}: `SxS мм`) is all figures.
  */
 export function codeDigits(text: string): string {
   return text.replace(/\S+/g, (word) =>
@@ -81,8 +81,9 @@ export function codeDigits(text: string): string {
  * sign, the superscript of м² read as "?" or "-", a multiplication sign glued to its unit ("ммх 50" → "мм х 50"), a
  * space OCR put after a multiplication sign glued to the size before it ("2500х 1250х12"),
  * "@", "©" or a lone "б" before a size for the diameter sign Ø, a clothing size L read as its mirror Г after "размер",
- * a point after a whole word, after a unit symbol or between two numbers read for a comma, "мы" after a number for
- * "мм", and a trailing comma. Case is kept as read
+ * a point after a whole word, after a unit symbol or a model code, before a standard or between two numbers read
+ * for a comma, "мы" after a number for "мм", a unit one look-alike letter off ({@link unitLookalike}), "ж" between
+ * digits for "х", a lone "$" for 5, "}" closing a round bracket, and a trailing comma. Case is kept as read
  * (names may begin lower-case, "п/э пакет", and a forced capital changed nothing a reader needs).
  */
 export function cleanName(text: string): string {
@@ -125,12 +126,13 @@ export function cleanName(text: string): string {
     // the blur took ("Rotband. 30 кг"): names list their parts with commas, and only short abbreviations take a
     // point there ("рис. 424", "уп. 200", "кат. 5e").
     .replace(/(?<=(?:^|[\s«"(])\p{L}{5,})\.(?= [\p{Ll}\d])/gu, ',')
-    // … and so is one after a unit symbol that follows its number ("200х300 мм. глянцевая"), since unit symbols
-    // take no point in Russian, or after a number before another ("Moment 40. 125 мл"): a decimal point has no space.
     // "мы" after a number is the unit мм with its second м misread: the pronoun never follows a dimension.
     .replace(/(?<=\d\s?)мы(?=[\s,.;)]|$)/g, 'мм')
     // A short word after a number that is no unit but one look-alike letter from exactly one ("50 Вг", "10 п").
     .replace(/(?<=\d\s)[А-Яа-яЁё]{1,3}(?=[\s,.;)]|$)/g, (word) => unitLookalike(word) ?? word)
+    // A point after a unit symbol that follows its number is a comma too ("200х300 мм. глянцевая"), since unit
+    // symbols take no point in Russian, and so is one after a number before another ("Moment 40. 125 мл"): a
+    // decimal point has no space.
     .replace(UNIT_POINT, ',')
     .replace(STANDARD_POINT, ',')
     .replace(/(?<=\d)\.(?= \d)/g, ',')
