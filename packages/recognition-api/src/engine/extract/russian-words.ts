@@ -37,7 +37,6 @@ export function nearestWord(word: string, dict: RussianWords, lookalikeOnly = fa
     if (found.size > MAX_ONE_EDIT_FORMS || lookalike.size > 1) return null;
   }
   if (found.size === 1 && !lookalikeOnly) return [...found][0];
-  if (found.size > MAX_ONE_EDIT_FORMS) return null;
   return lookalike.size === 1 ? [...lookalike][0] : null;
 }
 
