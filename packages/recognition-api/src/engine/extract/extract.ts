@@ -80,6 +80,9 @@ function rowsAboveHeader(lines: TextLine[], found: ColumnRow, numberLabel: strin
   return rows.length > 0 || pre.totals.length > 0 ? { rows, totals: pre.totals, continuesPrevious: false } : null;
 }
 
+/** The warning of a page with text whose item table was not found (`pages[i]`); the OCR may read such a photo again. */
+export const TABLE_NOT_FOUND = 'item table (column-number row) not found';
+
 /**
  * Layout-aware extraction (Spec: Recognised data): classifies the type when `auto`, reads the header above the
  * item table on page 1, finds each page's table by its column-number row (a continuation page without one reuses
@@ -122,7 +125,7 @@ export function extractDocument(pages: PageWords[], requested: DocumentType | 'a
     }
     if (found) cols = found;
     if (use) tables.push(readTable(lines, use, numberLabel, amountLabel, nameLabel));
-    else if (lines.length > 0) warnings.push({ field: `pages[${p}]`, message: 'item table (column-number row) not found' });
+    else if (lines.length > 0) warnings.push({ field: `pages[${p}]`, message: TABLE_NOT_FOUND });
   });
 
   const header =

@@ -103,6 +103,72 @@ export function nearestLookalikeWord(word: string, dict: RussianWords): string |
   return found.size === 1 ? [...found][0] : null;
 }
 
+/** Number and quantity stems that open Russian compounds without a linking vowel (`трёхкомпонентный`, `полуавтомат`). */
+const COMPOUND_PREFIX = /^(?:одно|двух|трёх|трех|четырёх|четырех|пяти|шести|восьми|десяти|много|мало|полу|само|обще)/;
+/** The shortest second part a compound is accepted with: shorter known words are too easily a misread's tail. */
+const MIN_COMPOUND_TAIL = 5;
+
+/**
+ * Whether `prefix` (lower case) is the first part of a Russian compound up to its linking vowel: a stem of three
+ * letters or more that is a known word itself or the stem of one (`газо` from `газ`, `стекло`, `керамо` from
+ * `керамика`, `гидро` from `гидра`), then `о` or `е`; or a number or quantity stem ({@link COMPOUND_PREFIX}).
+ */
+function isCompoundPrefix(prefix: string, dict: RussianWords): boolean {
+  if (COMPOUND_PREFIX.exec(prefix)?.[0] === prefix) return true;
+  if (prefix.length < 4 || !/[ое]$/.test(prefix)) return false;
+  const stem = prefix.slice(0, -1);
+  // The linking vowel follows the stem: `е` after a hissing consonant, `ц`, `й` or a soft stem (`сталь` → `стале-`),
+  // `о` after a hard one; so a misread linking vowel has one correction, not two. (A known word ending in `е` is
+  // mostly a case form, `газе`, not a compound's first part; one ending in `о` may be, `стекло`.)
+  if (prefix.endsWith('е')) return /[жшчщцй]$/.test(stem) ? dict.has(stem) : dict.has(`${stem}ь`);
+  return ['', 'а', 'ия', 'ика'].some((end) => dict.has(stem + end)) || dict.has(prefix);
+}
+
+/**
+ * Whether a lower-case word the dictionary does not know is a compound of known parts, as catalogue names are full
+ * of (`газобетонный`, `стеклотканевая`, `керамогранит`, `трёхкомпонентный`): a {@link isCompoundPrefix} first part
+ * and a known word of {@link MIN_COMPOUND_TAIL} letters or more after it. Hunspell's ru_RU has no compounding rules,
+ * so such a word would otherwise be "spelled" into something else or stay unjudged.
+ */
+export function isCompound(word: string, dict: RussianWords): boolean {
+  for (let k = 3; k <= word.length - MIN_COMPOUND_TAIL; k++) {
+    if (isCompoundPrefix(word.slice(0, k), dict) && dict.has(word.slice(k))) return true;
+  }
+  return false;
+}
+
+/**
+ * The only compound one edit away from `word` (lower case, unknown to the dictionary, no known form one edit away):
+ * the word ends in a known word of {@link MIN_COMPOUND_TAIL} letters or more, and one letter changed, dropped or
+ * added in what comes before it makes that a {@link isCompoundPrefix} (`газюбетонный` → `газобетонный`,
+ * `стежлотканевая` → `стеклотканевая`); among several, the only one reached by a look-alike letter, as
+ * {@link nearestWord} decides; null otherwise. The tail is taken as read: a misread in it is the one-edit search's
+ * job. A few hundred lookups a word.
+ */
+export function nearestCompound(word: string, dict: RussianWords): string | null {
+  const found = new Set<string>();
+  const lookalike = new Set<string>();
+  for (let k = 3; k <= word.length - MIN_COMPOUND_TAIL; k++) {
+    const tail = word.slice(k);
+    if (!dict.has(tail)) continue;
+    const head = word.slice(0, k);
+    const tryHead = (h: string, blurred = false) => {
+      if (h.length < 3 || !isCompoundPrefix(h, dict)) return;
+      found.add(h + tail);
+      if (blurred) lookalike.add(h + tail);
+    };
+    for (let i = 0; i <= head.length; i++) {
+      for (const c of ALPHABET) {
+        if (i < head.length && c !== head[i]) tryHead(head.slice(0, i) + c + head.slice(i + 1), LOOKALIKE[head[i]]?.includes(c));
+        tryHead(head.slice(0, i) + c + head.slice(i));
+      }
+      if (i < head.length) tryHead(head.slice(0, i) + head.slice(i + 1));
+    }
+  }
+  if (found.size === 1) return [...found][0];
+  return lookalike.size === 1 ? [...lookalike][0] : null;
+}
+
 let loading: Promise<RussianWords | null> | null = null;
 
 /**

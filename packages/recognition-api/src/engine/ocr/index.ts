@@ -1,6 +1,6 @@
 import { cpus } from 'node:os';
 import { RecognitionFailedError, type EngineHealth, type RecognitionEngine, type RecognitionInput, type RecognitionOutput } from '../engine.port.js';
-import { extractDocument, type Extraction } from '../extract/extract.js';
+import { extractDocument, TABLE_NOT_FOUND, type Extraction } from '../extract/extract.js';
 import { isPdf, readPdfPages, type PdfPage } from '../pdf/pdf-pages.js';
 import { tiffPages } from '../tiff-pages.js';
 import { Limiter } from './limiter.js';
@@ -64,21 +64,35 @@ export function createLocalOcrEngine(opts: LocalOcrOptions = {}): LocalOcrEngine
   async function recognizeDetailed(input: RecognitionInput) {
     if (input.images.length === 0) throw new RecognitionFailedError('no_document', 'no page images');
     const sources = await pagesOf(input);
-    const pages = await Promise.all(
-      sources.map((src): Promise<Pick<PageOcr, 'words' | 'rules' | 'rotated' | 'photo'>> => {
-        // A text layer is the document's own text with exact boxes: no OCR; its rules come from a light rendering.
-        if (src.kind === 'text') return Promise.resolve({ words: src.words, rules: src.rules, rotated: 0, photo: false });
-        return limiter.run(() => {
-          if (input.signal?.aborted) throw new RecognitionFailedError('timeout', 'recognition aborted');
-          return ocrPage(src.png, input.imageQuality, call(input.signal));
-        });
-      }),
-    );
+    const read = (src: PdfPage, opts?: { deblur: boolean }): Promise<Pick<PageOcr, 'words' | 'rules' | 'rotated' | 'photo' | 'deblurred'>> => {
+      // A text layer is the document's own text with exact boxes: no OCR; its rules come from a light rendering.
+      if (src.kind === 'text') return Promise.resolve({ words: src.words, rules: src.rules, rotated: 0, photo: false, deblurred: false });
+      return limiter.run(() => {
+        if (input.signal?.aborted) throw new RecognitionFailedError('timeout', 'recognition aborted');
+        return ocrPage(src.png, input.imageQuality, call(input.signal), opts);
+      });
+    };
+    const pages = await Promise.all(sources.map((src) => read(src)));
     if (pages.every((p) => p.words.length === 0)) throw new RecognitionFailedError('no_document', 'no text found on any page');
-    const ex = extractDocument(
-      pages.map((p) => ({ words: p.words, rules: p.rules, photo: p.photo })),
-      input.documentType,
+    const extract = () =>
+      extractDocument(
+        pages.map((p) => ({ words: p.words, rules: p.rules, photo: p.photo })),
+        input.documentType,
+      );
+    let ex = extract();
+    // A photo page whose table was not found on its deconvolved image is read once more as photographed: the
+    // sharpening that reads most photos' digits and letters better can also break the thin column-number row
+    // (docs/recognition-photo.md). The other reading is kept only when it finds more line items.
+    const retry = pages.flatMap((p, i) =>
+      p.deblurred && ex.warnings.some((w) => w.field === `pages[${i}]` && w.message === TABLE_NOT_FOUND) ? [i] : [],
     );
+    if (retry.length > 0) {
+      const first = [...pages];
+      for (const [i, page] of await Promise.all(retry.map(async (i) => [i, await read(sources[i], { deblur: false })] as const))) pages[i] = page;
+      const other = extract();
+      if ((other.data.items?.length ?? 0) > (ex.data.items?.length ?? 0)) ex = other;
+      else pages.splice(0, pages.length, ...first);
+    }
     const warnings = [...ex.warnings];
     for (const [i, p] of pages.entries()) if (p.rotated) warnings.push({ field: `pages[${i}]`, message: `page was turned ${p.rotated}° to read it` });
     return { documentType: ex.documentType, data: ex.data, warnings, pages: pages.length, fieldConfidence: ex.fieldConfidence };

@@ -6,7 +6,7 @@ import type { PreparedPage } from './preprocess.js';
 import { runTesseract, type TesseractCall } from './tesseract.js';
 import { estimateSkew, levelRules, levelWords } from './skew.js';
 import { parseTsv } from './tsv.js';
-import { loadRussianWords, nearestLookalikeWord, nearestWord, type RussianWords } from '../extract/russian-words.js';
+import { isCompound, loadRussianWords, nearestCompound, nearestLookalikeWord, nearestWord, type RussianWords } from '../extract/russian-words.js';
 import { toCyrillic } from '../extract/script.js';
 import { isNameUnit } from '../extract/items.js';
 
@@ -140,8 +140,9 @@ export const SPELL_BELOW = 80;
  * part of a hyphenated one) that the dictionary does not know, scored below {@link SPELL_BELOW}, becomes the only
  * known word form one edit away ({@link nearestWord}: `оцинковакный` → `оцинкованный`, `шлифовалъная` →
  * `шлифовальная`), a capital first letter kept; not a word in capitals only (a brand). The word keeps its low score,
- * so the name is not reported as sure for it. A word with no such neighbour, or two, stays as read (catalogue
- * compounds the dictionary lacks, `пенополистирольный`, have no known neighbour either). `dict` null returns `words`.
+ * so the name is not reported as sure for it. A compound of known parts (`газобетонный`, {@link isCompound}) counts as
+ * known; an unsure word with no known form near may become the only compound one edit away ({@link nearestCompound}:
+ * `газюбетонный` → `газобетонный`). A word with no such neighbour, or two, stays as read. `dict` null returns `words`.
  */
 export function spellNames(words: Word[], inColumn: (w: Word) => boolean, dict: RussianWords | null, photo = false): Word[] {
   if (!dict) return words;
@@ -153,10 +154,11 @@ export function spellNames(words: Word[], inColumn: (w: Word) => boolean, dict: 
     let changed = false;
     const parts = m[2].split('-').map((part) => {
       // Capitals only are a brand or an abbreviation, which the dictionary does not judge.
-      if (part.length < 5 || part === part.toUpperCase() || dict.has(part)) return part;
+      if (part.length < 5 || part === part.toUpperCase() || dict.has(part) || isCompound(part.toLowerCase(), dict)) return part;
+      const lower = part.toLowerCase();
       const near = sure
-        ? nearestWord(part.toLowerCase(), dict, true)
-        : (nearestWord(part.toLowerCase(), dict) ?? nearestLookalikeWord(part.toLowerCase(), dict));
+        ? nearestWord(lower, dict, true)
+        : (nearestWord(lower, dict) ?? nearestLookalikeWord(lower, dict) ?? nearestCompound(lower, dict));
       if (!near) return part;
       changed = true;
       return part[0] === part[0].toUpperCase() ? near[0].toUpperCase() + near.slice(1) : near;
@@ -327,5 +329,5 @@ function isRussianWord(text: string, dict: RussianWords | null): boolean {
   if (core === core.toUpperCase()) return false;
   const parts = core.split('-');
   if (parts.length === 0 || parts.some((p) => !/^[А-Яа-яЁё]{3,}$/.test(p))) return false;
-  return parts.every((p) => dict.has(p));
+  return parts.every((p) => dict.has(p) || isCompound(p.toLowerCase(), dict));
 }

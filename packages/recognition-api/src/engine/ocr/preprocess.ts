@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { deblur } from './deblur.js';
 import { checkBmp, checkDimensions, ImageRejected, isBmp, MAX_IMAGE_PIXELS } from '../image-check.js';
 import { RecognitionFailedError, type ImageQuality } from '../engine.port.js';
 import type { VerticalRule } from '../extract/words.js';
@@ -55,11 +56,12 @@ export const PHOTO_SCALE = 1;
  * upscaled to ~300 DPI when small (Lanczos), contrast stretched; photos get a flat-field correction that evens out phone lighting
  * before Tesseract's global threshold. A photo of a sheet lying on a table (any `photo`, or any page whose border
  * is mostly dark background) is searched for the sheet's outline; when one is found the sheet is warped to a flat
- * A4 at 300 DPI and flat-field corrected instead (`flattened: true`). BMP is decoded through the upload check
- * (libvips has no BMP loader).
+ * A4 at 300 DPI and flat-field corrected instead (`flattened: true`). A photo's page is then deconvolved
+ * (deblur.ts) unless `opts.deblur` is false. BMP is decoded through the upload check (libvips has no BMP loader).
  * @throws RecognitionFailedError `undecodable_image`.
  */
-export async function preparePage(input: Buffer, quality: ImageQuality): Promise<PreparedPage> {
+export async function preparePage(input: Buffer, quality: ImageQuality, opts: { deblur?: boolean } = {}): Promise<PreparedPage> {
+  const deblurPhoto = opts.deblur ?? true;
   try {
     const bytes = isBmp(input) ? (await checkBmp(input)).bytes : input;
     const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
@@ -75,13 +77,17 @@ export async function preparePage(input: Buffer, quality: ImageQuality): Promise
     const sheet = await flattenSheet(oriented.data, raw.raw, quality);
     // Text from the brightest-block paper estimate, rules from the mean one: see `finish`.
     if (sheet)
-      return await finish(await paperLight(sheet, CLEAN_BORDER_PX), { flattened: true, scale: PHOTO_SCALE, photo: true }, await evenLight(sheet));
+      return await finish(
+        await sharpened(await paperLight(sheet, CLEAN_BORDER_PX), deblurPhoto),
+        { flattened: true, scale: PHOTO_SCALE, photo: true },
+        await evenLight(sheet),
+      );
     img = sharp(oriented.data, raw).grayscale();
     if (long < UPSCALE_BELOW) {
       const f = Math.min(3, TARGET_LONG_SIDE / long);
       img = img.resize({ width: Math.round(oriented.info.width * f), kernel: 'lanczos3' });
     }
-    img = quality === 'photo' ? await flattenLight(img) : img.normalise();
+    img = quality === 'photo' ? await sharpened(await flattenLight(img), deblurPhoto) : img.normalise();
     return await finish(img, { flattened: false, scale: 1, photo: quality === 'photo' });
   } catch (err) {
     if (err instanceof RecognitionFailedError) throw err;
@@ -140,6 +146,17 @@ async function flattenSheet(
 async function flattenLight(img: sharp.Sharp): Promise<sharp.Sharp> {
   const { data, info } = await img.toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
   return evenLight({ data, width: info.width, height: info.height });
+}
+
+/**
+ * A photo's page with its defocus blur deconvolved (deblur.ts) for Tesseract to read, when `on`; the page as it is
+ * otherwise. The rules are found on another image (`finish`), without it.
+ */
+async function sharpened(img: sharp.Sharp, on: boolean): Promise<sharp.Sharp> {
+  if (!on) return img;
+  const { data, info } = await img.toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
+  const out = await deblur({ data, width: info.width, height: info.height });
+  return sharp(out.data, { raw: { width: out.width, height: out.height, channels: 1 } });
 }
 
 type PageKind = Pick<PreparedPage, 'flattened' | 'scale' | 'photo'>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Word } from '../../../src/engine/extract/words.js';
-import { loadRussianWords, nearestLookalikeWord, nearestWord } from '../../../src/engine/extract/russian-words.js';
+import { isCompound, loadRussianWords, nearestCompound, nearestLookalikeWord, nearestWord } from '../../../src/engine/extract/russian-words.js';
 import {
   AGREED_WORD_CONFIDENCE,
   latinCandidate,
@@ -191,6 +191,23 @@ describe('spellNames: an unsure name word one letter from a Russian word form', 
     expect(nearestLookalikeWord('оцинкавонный', d)).toBeNull();
     const ws = [w('Профиль', 90), w('оцинжованмый', 40)];
     expect(spellNames(ws, () => true, d).map((x) => x.text)).toEqual(['Профиль', 'оцинкованный']);
+  }, 60_000);
+
+  it('knows compounds of known parts the dictionary lacks, and mends a misread letter before their known tail', async () => {
+    const d = (await loadRussianWords())!;
+    for (const word of ['газосиликатный', 'металлочерепица', 'гипсокартонный', 'металлопрофиль', 'термоусадочная']) {
+      expect(d.has(word)).toBe(false);
+      expect(isCompound(word, d)).toBe(true);
+    }
+    // A misread is no compound: no known stem before a linking vowel, or no known tail.
+    expect(isCompound('оцинковакный', d)).toBe(false);
+    expect(isCompound('пароизоляциоммая', d)).toBe(false);
+    // `л` for `п` in the first part: only `гипсо-` makes a compound with the known tail.
+    expect(nearestCompound('гилсокартонный', d)).toBe('гипсокартонный');
+    // A first part of three letters has many one-edit stems: nothing is settled.
+    expect(nearestCompound('гаобетонный', d)).toBeNull();
+    const ws = [w('Газосиликатный', 40), w('гилсокартонный', 40)];
+    expect(spellNames(ws, () => true, d).map((x) => x.text)).toEqual(['Газосиликатный', 'гипсокартонный']);
   }, 60_000);
 
   it('corrects unsure words of the column only, keeps a capital, the punctuation and the low score', async () => {
