@@ -46,6 +46,12 @@ export function wienerKernel(sigma: number, noise: number, size: number): Float3
  * the warp to 300 DPI widens to about this much (docs/recognition-photo.md "Session 2026-11-29 (2)").
  */
 export const PHOTO_BLUR_SIGMA = 1.5;
+/**
+ * Blur of a scan enlarged to 300 DPI (preprocess.ts: pages under 2 600 px on the long side), px. On the set's 200 DPI
+ * scans 1.0, 1.25 and 1.5 all read better than none and 2.0 far worse; 1.25 keeps a margin from that edge
+ * (docs/recognition-photo.md "Session 2026-11-29 (2)").
+ */
+export const SCAN_BLUR_SIGMA = 1.25;
 /** Noise-to-signal of the photo's deconvolution: lower sharpened more and read worse on JPEG q60 noise. */
 export const PHOTO_DEBLUR_NOISE = 0.1;
 const KERNEL_SIZE = 15;

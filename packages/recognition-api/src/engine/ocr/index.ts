@@ -80,9 +80,9 @@ export function createLocalOcrEngine(opts: LocalOcrOptions = {}): LocalOcrEngine
         input.documentType,
       );
     let ex = extract();
-    // A photo page whose table was not found on its deconvolved image is read once more as photographed: the
-    // sharpening that reads most photos' digits and letters better can also break the thin column-number row
-    // (docs/recognition-photo.md). The other reading is kept only when it finds more line items.
+    // A page whose table was not found on its deconvolved image (a photo, an enlarged scan) is read once more as
+    // it came: the sharpening that reads most pages' digits and letters better can also break the thin
+    // column-number row (docs/recognition-photo.md). The other reading is kept only when it finds more line items.
     const retry = pages.flatMap((p, i) =>
       p.deblurred && ex.warnings.some((w) => w.field === `pages[${i}]` && w.message === TABLE_NOT_FOUND) ? [i] : [],
     );

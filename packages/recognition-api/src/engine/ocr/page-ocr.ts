@@ -21,7 +21,7 @@ export interface PageOcr {
   skew: number;
   /** Read as a phone photo (preprocess.ts `PreparedPage.photo`). */
   photo: boolean;
-  /** A photo read from its deconvolved page (preprocess.ts `preparePage`, deblur.ts). */
+  /** Read from its deconvolved page (preprocess.ts `PreparedPage.deblurred`, deblur.ts). */
   deblurred: boolean;
 }
 
@@ -61,7 +61,7 @@ async function osdRotation(page: PreparedPage, call: TesseractCall): Promise<num
  * (`--psm 0`) decides a 90/180/270° turn and the page is read again; a tilt above {@link DESKEW_REREAD_DEGREES}
  * is rotated out and read again, a smaller one is levelled in the word coordinates. Two targeted re-reads follow:
  * TORG-12's number box, and UPD/invoice tax-id lines whose value fails its checks (tax-id-line.ts). `opts.deblur`
- * false reads a photo without its deconvolution (the engine's second try at a photo whose table was not found).
+ * false reads a page without the deconvolution (the engine's second try at a page whose table was not found).
  */
 export async function ocrPage(image: Buffer, quality: ImageQuality, call: TesseractCall, opts: { deblur?: boolean } = {}): Promise<PageOcr> {
   let page = await preparePage(image, quality, opts);
@@ -87,8 +87,10 @@ export async function ocrPage(image: Buffer, quality: ImageQuality, call: Tesser
   words = await rereadNameColumn(words, page, call);
   words = levelWords(words, skew, page.width / 2, page.height / 2);
   const rules = levelRules(page.rules, skew, page.width / 2, page.height / 2);
-  const deblurred = page.photo && opts.deblur !== false;
-  return toPagePixels({ words, rules, width: page.width, height: page.height, rotated, skew, photo: page.photo, deblurred }, page.scale);
+  return toPagePixels(
+    { words, rules, width: page.width, height: page.height, rotated, skew, photo: page.photo, deblurred: page.deblurred },
+    page.scale,
+  );
 }
 
 /** A page read from an enlarged image (preprocess.ts `PreparedPage.scale`) in 300 DPI page pixels. */

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { deblur } from './deblur.js';
+import { deblur, PHOTO_BLUR_SIGMA, SCAN_BLUR_SIGMA } from './deblur.js';
 import { checkBmp, checkDimensions, ImageRejected, isBmp, MAX_IMAGE_PIXELS } from '../image-check.js';
 import { RecognitionFailedError, type ImageQuality } from '../engine.port.js';
 import type { VerticalRule } from '../extract/words.js';
@@ -33,6 +33,8 @@ export interface PreparedPage {
   scale: number;
   /** Read as a phone photo: rules are found by local contrast (rule-mask.ts), not by a fixed dark level. */
   photo: boolean;
+  /** The page Tesseract reads was deconvolved (deblur.ts): a photo, or a scan enlarged to 300 DPI. */
+  deblurred: boolean;
 }
 
 /**
@@ -57,7 +59,8 @@ export const PHOTO_SCALE = 1;
  * before Tesseract's global threshold. A photo of a sheet lying on a table (any `photo`, or any page whose border
  * is mostly dark background) is searched for the sheet's outline; when one is found the sheet is warped to a flat
  * A4 at 300 DPI and flat-field corrected instead (`flattened: true`). A photo's page is then deconvolved
- * (deblur.ts) unless `opts.deblur` is false. BMP is decoded through the upload check (libvips has no BMP loader).
+ * (deblur.ts), and so is a `scan` enlarged to 300 DPI, unless `opts.deblur` is
+ * false. BMP is decoded through the upload check (libvips has no BMP loader).
  * @throws RecognitionFailedError `undecodable_image`.
  */
 export async function preparePage(input: Buffer, quality: ImageQuality, opts: { deblur?: boolean } = {}): Promise<PreparedPage> {
@@ -78,8 +81,8 @@ export async function preparePage(input: Buffer, quality: ImageQuality, opts: { 
     // Text from the brightest-block paper estimate, rules from the mean one: see `finish`.
     if (sheet)
       return await finish(
-        await sharpened(await paperLight(sheet, CLEAN_BORDER_PX), deblurPhoto),
-        { flattened: true, scale: PHOTO_SCALE, photo: true },
+        deblurPhoto ? await sharpened(await paperLight(sheet, CLEAN_BORDER_PX), PHOTO_BLUR_SIGMA) : await paperLight(sheet, CLEAN_BORDER_PX),
+        { flattened: true, scale: PHOTO_SCALE, photo: true, deblurred: deblurPhoto },
         await evenLight(sheet),
       );
     img = sharp(oriented.data, raw).grayscale();
@@ -87,8 +90,11 @@ export async function preparePage(input: Buffer, quality: ImageQuality, opts: { 
       const f = Math.min(3, TARGET_LONG_SIDE / long);
       img = img.resize({ width: Math.round(oriented.info.width * f), kernel: 'lanczos3' });
     }
-    img = quality === 'photo' ? await sharpened(await flattenLight(img), deblurPhoto) : img.normalise();
-    return await finish(img, { flattened: false, scale: 1, photo: quality === 'photo' });
+    // A scan enlarged to 300 DPI is blurred by the enlargement and its scanner's optics alike: deconvolved too.
+    const deblurred = deblurPhoto && (quality === 'photo' || (quality === 'scan' && long < UPSCALE_BELOW));
+    img = quality === 'photo' ? await flattenLight(img) : img.normalise();
+    img = deblurred ? await sharpened(img, quality === 'photo' ? PHOTO_BLUR_SIGMA : SCAN_BLUR_SIGMA) : img;
+    return await finish(img, { flattened: false, scale: 1, photo: quality === 'photo', deblurred });
   } catch (err) {
     if (err instanceof RecognitionFailedError) throw err;
     const why = err instanceof ImageRejected ? err.message : 'cannot decode the image';
@@ -148,18 +154,14 @@ async function flattenLight(img: sharp.Sharp): Promise<sharp.Sharp> {
   return evenLight({ data, width: info.width, height: info.height });
 }
 
-/**
- * A photo's page with its defocus blur deconvolved (deblur.ts) for Tesseract to read, when `on`; the page as it is
- * otherwise. The rules are found on another image (`finish`), without it.
- */
-async function sharpened(img: sharp.Sharp, on: boolean): Promise<sharp.Sharp> {
-  if (!on) return img;
+/** The page deconvolved for a Gaussian blur of `sigma` px (deblur.ts) for Tesseract to read; rules are found without. */
+async function sharpened(img: sharp.Sharp, sigma: number): Promise<sharp.Sharp> {
   const { data, info } = await img.toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
-  const out = await deblur({ data, width: info.width, height: info.height });
+  const out = await deblur({ data, width: info.width, height: info.height }, sigma);
   return sharp(out.data, { raw: { width: out.width, height: out.height, channels: 1 } });
 }
 
-type PageKind = Pick<PreparedPage, 'flattened' | 'scale' | 'photo'>;
+type PageKind = Pick<PreparedPage, 'flattened' | 'scale' | 'photo' | 'deblurred'>;
 
 /**
  * Grayscale raw pixels → rules removed → PNG for Tesseract. `ruleImg` (same size as `img`; photos only): the image
@@ -189,7 +191,7 @@ async function finish(img: sharp.Sharp, kind: PageKind, ruleImg?: sharp.Sharp): 
     .png({ compressionLevel: 1 })
     .toBuffer();
   const ruleSource = ruleGray ? sharp(ruleGray) : undefined;
-  return { png, width, height, rules, source, ruleSource, flattened: kind.flattened, scale, photo };
+  return { png, width, height, rules, source, ruleSource, flattened: kind.flattened, scale, photo, deblurred: kind.deblurred };
 }
 
 /**

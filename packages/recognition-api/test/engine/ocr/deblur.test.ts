@@ -52,8 +52,8 @@ describe("deconvolution of a phone photo's defocus blur", () => {
     expect(sharp2.length).toBe(W * H);
   });
 
-  it('is applied to a photo page by preparePage, not to a scan, and can be turned off for the second reading', async () => {
-    // A page of blurred stem pairs that fills the frame (no sheet outline): the `photo` path's light correction.
+  it('is applied by preparePage to a photo and to a scan enlarged to 300 DPI, not to a 300 DPI scan; it can be turned off', async () => {
+    // A 150 DPI page of blurred stem pairs that fills the frame (no sheet outline): enlarged 2× to 300 DPI.
     const w = 1754;
     const h = 1240;
     const px = new Uint8Array(w * h).fill(235);
@@ -74,8 +74,11 @@ describe("deconvolution of a phone photo's defocus blur", () => {
     };
     const sharpened = await preparePage(png, 'photo');
     const asIs = await preparePage(png, 'photo', { deblur: false });
-    const scan = await preparePage(png, 'scan');
+    expect([sharpened.deblurred, asIs.deblurred]).toEqual([true, false]);
     expect(await gapContrast(sharpened)).toBeGreaterThan((await gapContrast(asIs)) + 15);
-    expect(await gapContrast(scan)).toBeLessThan(await gapContrast(sharpened));
+    expect((await preparePage(png, 'scan')).deblurred).toBe(true);
+    expect((await preparePage(png, 'screenshot')).deblurred).toBe(false);
+    const fullSize = await sharp(png).resize({ width: 3508 }).png().toBuffer();
+    expect((await preparePage(fullSize, 'scan')).deblurred).toBe(false);
   }, 120_000);
 });
