@@ -101,6 +101,10 @@ describe('item name cleaning: photo OCR classes of error', () => {
     expect(cleanName('Бинт 5 мх 10 см')).toBe('Бинт 5 м х 10 см');
     expect(cleanName('Отвод стальной @ 57 мм')).toBe('Отвод стальной Ø 57 мм');
     expect(cleanName('Диск алмазный © 230')).toBe('Диск алмазный Ø 230');
+    // A sharpened scan reads the superscript as "г": no unit is "ммг" or "г/мг"; milligrams stay milligrams.
+    expect(cleanName('Провод ПуГВ 1х4 ммг, красный')).toBe('Провод ПуГВ 1х4 мм², красный');
+    expect(cleanName('Агроволокно 60 г/мг, 3,2х10 м')).toBe('Агроволокно 60 г/м², 3,2х10 м');
+    expect(cleanName('Аскорбиновая кислота 50 мг, 200 шт')).toBe('Аскорбиновая кислота 50 мг, 200 шт');
   });
 
   it('leaves ranges, glued sizes and e-mail-like text alone', () => {

@@ -82,6 +82,15 @@ describe('item tables continued over pages', () => {
     expect(ex.data.totals.amount_with_nds).toBe(480);
   });
 
+  it('a row holding only a line number (a column-number row\'s "1" read as a row) is left out, with a warning', () => {
+    const page1 = [...header(700), ...item(900, 1, 'Стол письменный'), ...item(980, 2, 'Кресло офисное')];
+    const page2 = [...row(120, [[205, '1']]), ...item(200, 3, 'Лампа светодиодная'), ...item(280, 4, 'Бумага офисная'), ...itogo(360)];
+    const ex = extractDocument([page(page1), page(page2)], 'torg12');
+    expect(ex.data.items.map((i) => i.number)).toEqual([1, 2, 3, 4]);
+    expect(ex.warnings.filter((w) => /out of sequence/.test(w.message))).toEqual([]);
+    expect(ex.warnings).toContainEqual({ field: 'items', message: 'a table row with only a line number (1) and no name or figures was left out' });
+  });
+
   it('a page caption above the repeated header is not taken for a row or a wrapped name', () => {
     const page1 = [...header(700), ...item(900, 1, 'Стол письменный')];
     const page2 = [

@@ -1,4 +1,4 @@
-import type { DocumentType, EngineWarning, RecognizedData } from '../engine.port.js';
+import type { DocumentType, EngineWarning, LineItem, RecognizedData } from '../engine.port.js';
 import { doubtfulFieldWarnings } from '../confidence/doubtful-fields.js';
 import { detectCorrection, detectDocumentType } from './classify.js';
 import { FORMS, findColumnRow, withRuleSpans, type ColumnRow, type FormColumns } from './columns.js';
@@ -143,6 +143,13 @@ export function extractDocument(pages: PageWords[], requested: DocumentType | 'a
   }
   const joined = joinPages(tables);
   const photo = pages.some((p) => p.photo);
+  // A row that holds its line number and nothing else (no name, no figure) is no line item: the "1" of a
+  // continuation page's column-number row read as a row, a stray number under the table. It is left out with a
+  // warning rather than returned as an empty line the accountant would have to delete.
+  const probes = joined.rows.map((row, i) => rowToItem(row, form, i, {}, photo));
+  for (const it of probes.filter(isBareNumber))
+    warnings.push({ field: 'items', message: `a table row with only a line number (${it.number}) and no name or figures was left out` });
+  joined.rows = joined.rows.filter((_, i) => !isBareNumber(probes[i]));
   const items = joined.rows.map((row, i) => rowToItem(row, form, i, conf, photo));
   // On a phone photo Tesseract drops whole words of a name without a trace ("Кабель силовой медный" read as
   // "Кабель медный" at 95): the words left say nothing of those lost, so no photographed name is reported as sure.
@@ -178,4 +185,9 @@ export function extractDocument(pages: PageWords[], requested: DocumentType | 'a
   crossCheckConfidence(data, conf);
   warnings.push(...doubtfulFieldWarnings(data, conf));
   return { documentType, data, warnings, fieldConfidence: conf };
+}
+
+/** A line item with nothing read but its number: no name and no quantity, price or amount. */
+function isBareNumber(it: LineItem): boolean {
+  return it.name.trim() === '' && [it.quantity, it.price, it.amount_without_nds, it.nds_amount, it.amount_with_nds].every((v) => v === null);
 }

@@ -103,6 +103,8 @@ export function cleanName(text: string): string {
     .replace(/°\s?С/g, '°C') // the degree sign is followed by Latin C (°С with Cyrillic С is a look-alike)
     // The superscript of м²/см²/мм² read as "?", "-" or a quote at the end of the unit; "10 м-20" (a range) keeps its dash.
     .replace(/(?<=(?:\d\s?|\/)[смк]?м)[?'’"-](?=[\s,.;)]|$)/g, '²')
+    // … or as "г" on a sharpened scan: "ммг", "смг" are no units and "г/мг" no measure; "10 мг" (milligrams) stays.
+    .replace(/(?<=(?:\d\s?[смк]|г\/)м)г(?=[\s,.;)]|$)/g, '²')
     // "48 мм х 50 м": the multiplication sign keeps its spaces; photo OCR glues it to the unit ("48 ммх 50 м").
     .replace(/(?<=\d\s?[смк]?м)х(?=\s\d)/g, ' х')
     // … while a size glued to its sign before it has no space after it either: "1380х 193х8" is a space OCR put in.
