@@ -80,7 +80,7 @@ function rowsAboveHeader(lines: TextLine[], found: ColumnRow, numberLabel: strin
   return rows.length > 0 || pre.totals.length > 0 ? { rows, totals: pre.totals, continuesPrevious: false } : null;
 }
 
-/** The warning of a page with text whose item table was not found (`pages[i]`); the OCR may read such a photo again. */
+/** The warning of a page with text whose item table was not found (`pages[i]`); ocr/index.ts reads such a deconvolved page again. */
 export const TABLE_NOT_FOUND = 'item table (column-number row) not found';
 
 /**

@@ -64,7 +64,8 @@ export const PHOTO_SCALE = 1;
  * @throws RecognitionFailedError `undecodable_image`.
  */
 export async function preparePage(input: Buffer, quality: ImageQuality, opts: { deblur?: boolean } = {}): Promise<PreparedPage> {
-  const deblurPhoto = opts.deblur ?? true;
+  // Deconvolution (deblur.ts) where it applies: photos, and scans enlarged to 300 DPI; off for the second reading.
+  const deblurAllowed = opts.deblur ?? true;
   try {
     const bytes = isBmp(input) ? (await checkBmp(input)).bytes : input;
     const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
@@ -81,8 +82,8 @@ export async function preparePage(input: Buffer, quality: ImageQuality, opts: { 
     // Text from the brightest-block paper estimate, rules from the mean one: see `finish`.
     if (sheet)
       return await finish(
-        deblurPhoto ? await sharpened(await paperLight(sheet, CLEAN_BORDER_PX), PHOTO_BLUR_SIGMA) : await paperLight(sheet, CLEAN_BORDER_PX),
-        { flattened: true, scale: PHOTO_SCALE, photo: true, deblurred: deblurPhoto },
+        deblurAllowed ? await sharpened(await paperLight(sheet, CLEAN_BORDER_PX), PHOTO_BLUR_SIGMA) : await paperLight(sheet, CLEAN_BORDER_PX),
+        { flattened: true, scale: PHOTO_SCALE, photo: true, deblurred: deblurAllowed },
         await evenLight(sheet),
       );
     img = sharp(oriented.data, raw).grayscale();
@@ -91,7 +92,7 @@ export async function preparePage(input: Buffer, quality: ImageQuality, opts: { 
       img = img.resize({ width: Math.round(oriented.info.width * f), kernel: 'lanczos3' });
     }
     // A scan enlarged to 300 DPI is blurred by the enlargement and its scanner's optics alike: deconvolved too.
-    const deblurred = deblurPhoto && (quality === 'photo' || (quality === 'scan' && long < UPSCALE_BELOW));
+    const deblurred = deblurAllowed && (quality === 'photo' || (quality === 'scan' && long < UPSCALE_BELOW));
     img = quality === 'photo' ? await flattenLight(img) : img.normalise();
     img = deblurred ? await sharpened(img, quality === 'photo' ? PHOTO_BLUR_SIGMA : SCAN_BLUR_SIGMA) : img;
     return await finish(img, { flattened: false, scale: 1, photo: quality === 'photo', deblurred });
@@ -154,7 +155,10 @@ async function flattenLight(img: sharp.Sharp): Promise<sharp.Sharp> {
   return evenLight({ data, width: info.width, height: info.height });
 }
 
-/** The page deconvolved for a Gaussian blur of `sigma` px (deblur.ts) for Tesseract to read; rules are found without. */
+/**
+ * The page deconvolved for a Gaussian blur of `sigma` px (deblur.ts), for Tesseract to read. A flattened photo's
+ * rules are still found on its page without it (`finish`'s `ruleImg`); other pages' rules on this one.
+ */
 async function sharpened(img: sharp.Sharp, sigma: number): Promise<sharp.Sharp> {
   const { data, info } = await img.toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
   const out = await deblur({ data, width: info.width, height: info.height }, sigma);
