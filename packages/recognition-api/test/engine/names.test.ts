@@ -107,6 +107,33 @@ describe('item name cleaning: photo OCR classes of error', () => {
     expect(cleanName('Аскорбиновая кислота 50 мг, 200 шт')).toBe('Аскорбиновая кислота 50 мг, 200 шт');
   });
 
+  it('reads мм whose two letters a blurred gap split with a vowel, only after a number', () => {
+    expect(cleanName('Плинтус 2500х60х8 мам, дуб')).toBe('Плинтус 2500х60х8 мм, дуб');
+    expect(cleanName('Саморез 4,2х25 мим')).toBe('Саморез 4,2х25 мм');
+    expect(cleanName('Набор «Мам и пап», 2 шт')).toBe('Набор «Мам и пап», 2 шт');
+    expect(cleanName('Подарок для мам')).toBe('Подарок для мам');
+  });
+
+  it('reads a bracket that ends a Latin code after its hyphen as the J both models lack, not one that closes a bracket', () => {
+    expect(cleanName('Кабель NYM-} 3х1,5 мм²')).toBe('Кабель NYM-J 3х1,5 мм²');
+    expect(cleanName('Кабель NUH-)')).toBe('Кабель NUH-J');
+    expect(cleanName('Провод (марка ПВС-)')).toBe('Провод (марка ПВС-)');
+    expect(cleanName('Кабель (NYM-)')).toBe('Кабель (NYM-)');
+    expect(cleanName('Переходник (USB-C) черный')).toBe('Переходник (USB-C) черный');
+  });
+
+  it('reads "*" before C after a number as the degree sign, and "%" glued inside a size chain as its х', () => {
+    expect(cleanName('Герметик силиконовый, от -40 до +120 *С')).toBe('Герметик силиконовый, от -40 до +120 °C');
+    expect(cleanName('Пельмени замороженные, хранение при -18*C, 1 кг')).toBe('Пельмени замороженные, хранение при -18°C, 1 кг');
+    expect(cleanName('Коробка картонная 40%30х20 см')).toBe('Коробка картонная 40х30х20 см');
+    expect(cleanName('Коробка картонная 40х30%20 см')).toBe('Коробка картонная 40х30х20 см');
+    // A percentage before a size, a percentage alone and an asterisk that marks a footnote stay as printed.
+    expect(cleanName('Уксус столовый 9% 0,5 л')).toBe('Уксус столовый 9% 0,5 л');
+    expect(cleanName('Пакет ПНД, скидка 5% 30х40 см')).toBe('Пакет ПНД, скидка 5% 30х40 см');
+    expect(cleanName('Кабель UTP 4*2*0,5 м')).toBe('Кабель UTP 4*2*0,5 м');
+    expect(cleanName('Тариф Стандарт*, Сервис')).toBe('Тариф Стандарт*, Сервис');
+  });
+
   it('leaves ranges, glued sizes and e-mail-like text alone', () => {
     expect(cleanName('Труба 10 м-20 шт')).toBe('Труба 10 м-20 шт');
     expect(cleanName('Профиль 60х27 мм')).toBe('Профиль 60х27 мм');

@@ -101,6 +101,12 @@ export function cleanName(text: string): string {
     .trim()
     .replace(/^[“”„"'‘’«]\s*(?=[^“”„"'‘’«»]*$)/, '')
     .replace(/°\s?С/g, '°C') // the degree sign is followed by Latin C (°С with Cyrillic С is a look-alike)
+    // … which the rus model may read as "*": an asterisk before C after a number is no footnote mark ("-18 *С").
+    .replace(/(?<=\d\s?)\*\s?[СC](?=[\s,.;)]|$)/g, '°C')
+    // A multiplication sign read as "%" inside a size chain, glued to the figures on both sides ("90%90х90",
+    // "600х300%200"): a percentage is never followed by a figure with no space, so "5% 10х20" keeps its sign.
+    .replace(/(?<=(?:^|\s)\d+)%(?=\d+[хx]\d)/g, 'х')
+    .replace(/(?<=\d[хx]\d+)%(?=\d)/g, 'х')
     // The superscript of м²/см²/мм² read as "?", "-" or a quote at the end of the unit; "10 м-20" (a range) keeps its dash.
     .replace(/(?<=(?:\d\s?|\/)[смк]?м)[?'’"-](?=[\s,.;)]|$)/g, '²')
     // … or as "г" on a sharpened scan: "ммг", "смг" are no units and "г/мг" no measure; "10 мг" (milligrams) stays.
@@ -130,6 +136,9 @@ export function cleanName(text: string): string {
     .replace(/(?<=(?:^|[\s«"(])\p{L}{5,})\.(?= [\p{Ll}\d])/gu, ',')
     // "мы" after a number is the unit мм with its second м misread: the pronoun never follows a dimension.
     .replace(/(?<=\d\s?)мы(?=[\s,.;)]|$)/g, 'мм')
+    // … and "мам", "мим", "мым" are мм with a blurred gap between its two letters read as a vowel: no such word
+    // follows a dimension.
+    .replace(/(?<=\d\s?)м[аиы]м(?=[\s,.;)]|$)/g, 'мм')
     // A short word after a number that is no unit but one look-alike letter from exactly one ("50 Вг", "10 п").
     .replace(/(?<=\d\s)[А-Яа-яЁё]{1,3}(?=[\s,.;)]|$)/g, (word) => unitLookalike(word) ?? word)
     // A point after a unit symbol that follows its number is a comma too ("200х300 мм. глянцевая"), since unit
@@ -146,9 +155,18 @@ export function cleanName(text: string): string {
     .replace(/(?<=^|\s)\$(?=\s\p{L}|[\s,]|$)/gu, '5')
     // A point after a model code before a lower-case word or a number ("BX750MI-GR. 750 ВА"): a comma, as after a number.
     .replace(/(?<=\d[\p{L}\d-]*)\.(?= [\p{Ll}\d])/gu, ',');
-  const closed = closeBracket(cleaned);
+  const closed = closeBracket(cleaned).replace(LATIN_J, (glyph, at: number, name: string) => (openBrackets(name.slice(0, at)) > 0 ? glyph : 'J'));
   return /\d,\d/.test(closed) ? closed.replace(DECIMAL_POINT, '$1,$2') : closed;
 }
+
+/**
+ * A closing bracket ending a Latin code after its hyphen (`NYM-)`, `NYM-}`): neither model has a glyph as narrow as
+ * the J of `NYM-J`, and both put a bracket for it; a bracket that closes one opened before it stays.
+ */
+const LATIN_J = /(?<=(?:^|\s)[A-Z][A-Z\d]*-)[)}\]](?=[\s,;]|$)/g;
+
+/** How many round brackets of `text` are open at its end. */
+const openBrackets = (text: string) => (text.match(/\(/g)?.length ?? 0) - (text.match(/\)/g)?.length ?? 0);
 
 /**
  * A name with an opening bracket and no closing one whose last "}" or "]" after it is the ")" photo OCR misread

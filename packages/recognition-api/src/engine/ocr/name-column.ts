@@ -142,23 +142,32 @@ export const SPELL_BELOW = 80;
  * `шлифовальная`), a capital first letter kept; not a word in capitals only (a brand). The word keeps its low score,
  * so the name is not reported as sure for it. A compound of known parts (`газобетонный`, {@link isCompound}) counts as
  * known; an unsure word with no known form near may become the only compound one edit away ({@link nearestCompound}:
- * `газюбетонный` → `газобетонный`). A word with no such neighbour, or two, stays as read. `dict` null returns `words`.
+ * `газюбетонный` → `газобетонный`). A four-letter part of a hyphenated word whose other parts are known is spelled
+ * too, by a look-alike letter only (`Фасад-Люжс` → `Фасад-Люкс`), and so is a confident word on a photo (`photo`).
+ * A word with no such neighbour, or two, stays as read; words in quotes of any kind are spelled like others.
+ * `dict` null returns `words`.
  */
 export function spellNames(words: Word[], inColumn: (w: Word) => boolean, dict: RussianWords | null, photo = false): Word[] {
   if (!dict) return words;
   return words.map((w) => {
     const sure = w.conf >= SPELL_BELOW;
     if (!inColumn(w) || (sure && !photo)) return w;
-    const m = /^([«"'(]*)([А-Яа-яЁё-]+)([»"'),.;:]*)$/.exec(w.text);
+    const m = /^([«"'“„‘(]*)([А-Яа-яЁё-]+)([»"'”’“),.;:]*)$/.exec(w.text);
     if (!m) return w;
     let changed = false;
-    const parts = m[2].split('-').map((part) => {
+    const split = m[2].split('-');
+    const known = (part: string) => dict.has(part) || isCompound(part.toLowerCase(), dict);
+    const parts = split.map((part, i) => {
+      // A four-letter part of a hyphenated word whose other parts are known (`Фасад-Люжс`) is Russian too, and is
+      // spelled by a look-alike letter only: short words have too many neighbours for any other edit.
+      const shortPart = part.length === 4 && split.length > 1 && split.every((p, j) => j === i || known(p));
       // Capitals only are a brand or an abbreviation, which the dictionary does not judge.
-      if (part.length < 5 || part === part.toUpperCase() || dict.has(part) || isCompound(part.toLowerCase(), dict)) return part;
+      if ((part.length < 5 && !shortPart) || part === part.toUpperCase() || known(part)) return part;
       const lower = part.toLowerCase();
-      const near = sure
-        ? nearestWord(lower, dict, true)
-        : (nearestWord(lower, dict) ?? nearestLookalikeWord(lower, dict) ?? nearestCompound(lower, dict));
+      const near =
+        sure || shortPart
+          ? nearestWord(lower, dict, true)
+          : (nearestWord(lower, dict) ?? nearestLookalikeWord(lower, dict) ?? nearestCompound(lower, dict));
       if (!near) return part;
       changed = true;
       return part[0] === part[0].toUpperCase() ? near[0].toUpperCase() + near.slice(1) : near;
@@ -181,7 +190,8 @@ export function latinCandidate(text: string): boolean {
  * Word by word, a third reading of the name column with `eng` alone (`latin`, page px) over the words of the column
  * after {@link mergeNameReadings} (`column`, also in `words`): an eng word replaces the column words under it (same
  * line, their centres inside its box) when all of them are {@link latinCandidate}s, it has two or more letters or a
- * digit, a Latin letter with no Cyrillic twin, no Cyrillic letter, a confidence of at least 60, and it is not the same
+ * digit, a Latin letter with no Cyrillic twin, no Cyrillic letter, a confidence of at least 60 (at least
+ * {@link MIN_EXPLAINED_LATIN_SCORE} when it explains the rus reading, {@link explainedByMissingLatin}), and it is not the same
  * word once look-alike letters are folded (`KC-250` over `КС-250` is no correction: the glyphs are the same, and the
  * script is left to the rules of extract/script.ts). The eng model has every Latin letter the rus model lacks and
  * no Cyrillic ones, so it is asked only about words that hold no Russian letter. Pure.
@@ -190,16 +200,66 @@ export function mergeLatinReading(words: Word[], column: Word[], latin: Word[], 
   const replaced = new Set<Word>();
   const added: Word[] = [];
   for (const e of latin) {
-    if (e.conf < 60 || !STRONG_LATIN.test(e.text) || /[А-Яа-яЁё]/.test(e.text) || !/\d|\p{L}.*\p{L}/u.test(e.text)) continue;
+    if (e.conf < MIN_EXPLAINED_LATIN_SCORE || !STRONG_LATIN.test(e.text) || /[А-Яа-яЁё]/.test(e.text) || !/\d|\p{L}.*\p{L}/u.test(e.text)) continue;
     const covered = column.filter(
       (m) => !replaced.has(m) && centerX(m) > e.left && centerX(m) < right(e) && Math.abs(centerY(m) - centerY(e)) < h / 2,
     );
     if (covered.length === 0 || !covered.every((m) => latinCandidate(m.text))) continue;
-    if (sameWord(covered.map((m) => m.text).join(''), e.text)) continue;
+    const mainText = covered.map((m) => m.text).join('');
+    if (sameWord(mainText, e.text)) continue;
+    if (e.conf < 60 && !explainedByMissingLatin(mainText, e.text)) continue;
     for (const m of covered) replaced.add(m);
     added.push(e);
   }
   return added.length === 0 ? words : [...words.filter((w) => !replaced.has(w)), ...added];
+}
+
+/**
+ * Tesseract scores an eng word at or above this ({@link mergeLatinReading}) before it may replace rus words whose
+ * reading it explains letter by letter ({@link explainedByMissingLatin}); other eng words need 60. A blurred photo's
+ * eng scores are low even where it reads a code right (`R-410A` at 12, `NYM` at 55 on the development photos).
+ */
+export const MIN_EXPLAINED_LATIN_SCORE = 10;
+
+/**
+ * What the rus model returns for the Latin capitals it has no glyph for, as seen in the development photos' codes
+ * (`R` → `В`/`Я`, `N` → `И`/`М`/`Н`, `G` → `С`, `D` → `О`/`0`, `I` → `1`/`!`/`|`, `L` → `Г`, `S` → `5`/`$`).
+ */
+const RUS_FOR_LATIN: Record<string, string> = {
+  R: 'ВЯР',
+  N: 'ИМН№',
+  G: 'С',
+  D: 'О0Д',
+  I: '1!|Г',
+  L: 'Г1',
+  S: '5$',
+  U: 'ИЦ',
+  V: 'У',
+  F: 'Г',
+  Q: 'О0',
+  W: 'Ш',
+  Z: '2',
+};
+
+/**
+ * Whether an eng reading of a word differs from its rus reading only where the rus model lacks the Latin letter:
+ * letters and digits in the same order, equal once look-alike letters are folded, except positions where the eng
+ * reading has a Latin capital the rus model has no glyph for and the rus reading has what that model puts for it
+ * ({@link RUS_FOR_LATIN}): `В-410А` / `R-410A`, `МУМ` / `NYM`. Two readings that agree everywhere else are evidence
+ * for the eng letters that a low eng score (on a blurred photo) does not take away. Case is ignored; at least one
+ * such position is needed.
+ */
+export function explainedByMissingLatin(rus: string, eng: string): boolean {
+  const r = [...rus.replace(/[^\p{L}\p{N}]/gu, '').toUpperCase()];
+  const e = [...eng.replace(/[^\p{L}\p{N}]/gu, '').toUpperCase()];
+  if (r.length === 0 || r.length !== e.length) return false;
+  let missing = 0;
+  for (let i = 0; i < r.length; i++) {
+    if (toCyrillic(e[i]) === toCyrillic(r[i])) continue;
+    if (!RUS_FOR_LATIN[e[i]]?.includes(r[i])) return false;
+    missing++;
+  }
+  return missing > 0;
 }
 
 /**
@@ -244,6 +304,7 @@ export function locateNameColumn(
  * - else a reading that is a Russian word form ({@link RussianWords}) over one that is not (`Щётки` over `ЩЁётки`,
  *   `Масло` over `Macno`), at its own confidence;
  * - else the Latin reading where {@link prefersLatin} says so (`Schneider` over `Эсппеаег`);
+ * - else, neither being a word, the cross reading's spelling where only it spells into one ({@link spelledFromCross});
  * - a rus reading kept against a different cross reading that neither the dictionary nor the glyph rule settled
  *   is capped at {@link UNSETTLED_CONFIDENCE}, so the item name is not reported as sure.
  * Returns `words` with the replaced rus words swapped for their cross words. Pure; `dict` null skips the dictionary.
@@ -287,10 +348,36 @@ export function mergeNameReadings(words: Word[], names: Word[], cross: Word[], h
       added.push(crossWord ? { ...w, text: toCyrillic(w.text) } : w);
       continue;
     }
+    // Neither reading is a word: the cross one may be a word one edit away where the rus one is not near any
+    // (`толщимо` / `толщима` → `толщина`); the rus reading's own spelling comes first (spellNames, later).
+    const spelled = !mainWord && covered.length === 1 ? spelledFromCross(covered[0], w, dict) : null;
+    if (spelled) {
+      replaced.add(covered[0]);
+      added.push(spelled);
+      continue;
+    }
     if (!mainWord && letters(w.text).length > 0) for (const m of covered) changed.set(m, { ...m, conf: Math.min(m.conf, UNSETTLED_CONFIDENCE) });
   }
   if (added.length === 0 && changed.size === 0) return words;
   return [...words.filter((w) => !replaced.has(w)).map((w) => changed.get(w) ?? w), ...added];
+}
+
+/**
+ * The cross reading `cross` of a name word spelled into a Russian word form ({@link spellNames} as for an unsure word)
+ * when the rus reading `main` (no word either) spells into none: both reads of the same glyphs missed the word, and
+ * the dictionary finds it near only one of them (`толщимо` / `толщима` → `толщина`). At the lower of the two
+ * scores and capped at {@link UNSETTLED_CONFIDENCE}, so the name is not reported as sure for it; null otherwise
+ * (or without a dictionary).
+ */
+function spelledFromCross(main: Word, cross: Word, dict: RussianWords | null): Word | null {
+  if (!dict) return null;
+  const unsure = (x: Word): Word => ({ ...x, conf: 0 });
+  const ownSpelling = spellNames([unsure(main)], () => true, dict)[0].text;
+  if (ownSpelling !== main.text) return null;
+  const crossText = toCyrillic(cross.text);
+  const fromCross = spellNames([unsure({ ...cross, text: crossText })], () => true, dict)[0].text;
+  if (fromCross === crossText || !isRussianWord(fromCross, dict)) return null;
+  return { ...cross, text: fromCross, conf: Math.min(main.conf, cross.conf, UNSETTLED_CONFIDENCE) };
 }
 
 /**
@@ -324,7 +411,7 @@ const sameWord = (a: string, b: string) => fold(a) === fold(b);
  */
 function isRussianWord(text: string, dict: RussianWords | null): boolean {
   if (!dict) return false;
-  const core = text.replace(/^[«"'(]+|[»"'),.;:]+$/g, '');
+  const core = text.replace(/^[«"'“„‘(]+|[»"'”’“),.;:]+$/g, '');
   // Capitals only are an abbreviation or a brand ("ТЕМ!" for "TRW"), not a word of the dictionary.
   if (core === core.toUpperCase()) return false;
   const parts = core.split('-');

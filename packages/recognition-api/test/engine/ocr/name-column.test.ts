@@ -5,6 +5,7 @@ import {
   AGREED_WORD_CONFIDENCE,
   latinCandidate,
   locateNameColumn,
+  explainedByMissingLatin,
   mergeLatinReading,
   mergeNameReadings,
   nameColumn,
@@ -65,7 +66,7 @@ describe('prefersLatin: a rus+eng reading of a name word against the rus one', (
 describe('mergeNameReadings: the rus read and the rus+eng read of the name column, word by word', () => {
   const at = (text: string, conf: number, left: number): Word => ({ text, conf, left, top: 100, width: 16 * text.length, height: 20, line: '1' });
   // A stand-in for the ru_RU dictionary: a few word forms.
-  const dict = { has: (word: string) => ['щётки', 'щетки', 'масло', 'вода', 'моторное', 'клейкая'].includes(word.toLowerCase()) };
+  const dict = { has: (word: string) => ['щётки', 'щетки', 'масло', 'вода', 'моторное', 'клейкая', 'толщина'].includes(word.toLowerCase()) };
   const merge = (rus: Word[], cross: Word[], d: typeof dict | null = dict) =>
     mergeNameReadings(rus, rus, cross, 20, d)
       .sort((a, b) => a.left - b.left)
@@ -83,6 +84,15 @@ describe('mergeNameReadings: the rus read and the rus+eng read of the name colum
     expect(merge([at('Крамбо', 58, 0)], [at('Крамбо', 71, 0)])).toEqual(['Крамбо:71']);
     expect(merge([at('ВОДА', 58, 0)], [at('ВОДА', 71, 0)])).toEqual(['ВОДА:71']);
     expect(merge([at('Вода', 58, 0)], [at('Вода', 71, 0)], null)).toEqual(['Вода:71']);
+  });
+
+  it('when neither read is a word, takes the cross read spelled into one where the rus read spells into none', () => {
+    // толщимо is two edits from толщина, толщима one: the cross read's spelling, at the lower score.
+    expect(merge([at('толщимо', 22, 0)], [at('толщима', 79, 0)])).toEqual(['толщина:22']);
+    // The rus read spells into the word itself (later, spellNames): it is kept here, not replaced.
+    expect(merge([at('толщима', 22, 0)], [at('толщимо', 79, 0)])).toEqual(['толщима:22']);
+    // Nothing near either read: the rus read stays, not reported as sure.
+    expect(merge([at('тапщимо', 90, 0)], [at('тапщима', 79, 0)])).toEqual([`тапщимо:${UNSETTLED_CONFIDENCE}`]);
   });
 
   it('takes the reading that is a Russian word form over one that is not', () => {
@@ -137,10 +147,24 @@ describe('mergeLatinReading: a third, eng-only read for codes both earlier reads
     expect(merge([at('USB', 95, 0), at('И!', 72, 80)], [at('II', 80, 80)])).toEqual(['USB', 'II']);
   });
 
+  it('takes an unsure eng reading that differs from the rus one only where the rus model lacks the Latin letter', () => {
+    expect(explainedByMissingLatin('В-410А.', 'R-410A.')).toBe(true);
+    expect(explainedByMissingLatin('МУМ-', 'NYM-')).toBe(true);
+    expect(explainedByMissingLatin('С081550', 'GDB1550')).toBe(false); // D for 8: no letter the rus model lacks
+    expect(explainedByMissingLatin('ВКЯбЕ.11', 'BKRGE-11')).toBe(false); // G for б: the eng model's own misread
+    expect(explainedByMissingLatin('КС-250', 'KC-250')).toBe(false); // nothing the rus model lacks
+    expect(explainedByMissingLatin('В-410', 'R-410A')).toBe(false); // a character more
+    expect(merge([at('Хладагент', 95, 0), at('В-410А,', 42, 160)], [at('R-410A,', 12, 160)])).toEqual(['Хладагент', 'R-410A,']);
+    expect(merge([at('МКТ', 93, 0)], [at('NKT', 55, 0)])).toEqual(['NKT']);
+    // Below the floor, or not explained letter by letter, an unsure eng word changes nothing.
+    expect(merge([at('В-410А,', 42, 0)], [at('R-410A,', 9, 0)])).toEqual(['В-410А,']);
+    expect(merge([at('ВКЯбЕ.11', 84, 0)], [at('BKRGE-11', 27, 0)])).toEqual(['ВКЯбЕ.11']);
+  });
+
   it('keeps the words when the glyphs are the same, the eng word is unsure, short, or Cyrillic, or covers a Russian word', () => {
     // Same glyphs: the script of a look-alike code is left to the script rules.
     expect(merge([at('КС-250', 91, 0)], [at('KC-250', 92, 0)])).toEqual(['КС-250']);
-    expect(merge([at('МКТ', 93, 0)], [at('NKT', 55, 0)])).toEqual(['МКТ']);
+    expect(merge([at('МКТ', 93, 0)], [at('NKF', 55, 0)])).toEqual(['МКТ']);
     expect(merge([at('Т', 60, 0)], [at('t', 90, 0)])).toEqual(['Т']);
     expect(merge([at('Свеча', 60, 0)], [at('Cbeva', 90, 0)])).toEqual(['Свеча']);
   });
@@ -178,6 +202,19 @@ describe('spellNames: an unsure name word one letter from a Russian word form', 
     const ws = [w('пластима', 92), w('шлифовалъная', 92), w('Кронштейн', 95)];
     expect(spellNames(ws, () => true, d, true).map((x) => x.text)).toEqual(['пластина', 'шлифовалъная', 'Кронштейн']);
     expect(spellNames(ws, () => true, d, false).map((x) => x.text)).toEqual(['пластима', 'шлифовалъная', 'Кронштейн']);
+  }, 60_000);
+
+  it('spells a four-letter part of a hyphenated word by a look-alike letter, not a short word alone', async () => {
+    const d = await loadRussianWords();
+    const ws = [w('“Фасад-Люжс”', 40), w('Люжс', 40), w('Фасад-Лющс', 40), w('Хрен-Люжс', 40)];
+    // A lone four-letter word has no known partner to vouch for it; щ for к is no look-alike.
+    expect(spellNames(ws, () => true, d).map((x) => x.text)).toEqual(['“Фасад-Люкс”', 'Люжс', 'Фасад-Лющс', 'Хрен-Люкс']);
+  }, 60_000);
+
+  it('spells a word in typographic quotes as it does one in straight quotes or guillemets', async () => {
+    const d = await loadRussianWords();
+    const ws = [w('“Кронштеин”', 40), w('„пластима“', 40), w('«оцинковакный»', 40)];
+    expect(spellNames(ws, () => true, d).map((x) => x.text)).toEqual(['“Кронштейн”', '„пластина“', '«оцинкованный»']);
   }, 60_000);
 
   it('takes the only known word two look-alike letters away in a long word, and only there', async () => {
