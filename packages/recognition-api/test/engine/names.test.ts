@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanName, codeDigits, itemName, rowToItem, unitLookalike } from '../../src/engine/extract/items.js';
+import { cleanName, codeDigits, isUnitRatio, itemName, rowToItem, unitLookalike } from '../../src/engine/extract/items.js';
 import { word } from './fixtures.js';
 import { FORMS } from '../../src/engine/extract/columns.js';
 
@@ -63,6 +63,9 @@ describe('item name cleaning: photo OCR classes of error', () => {
   it('drops an opening quote that has no closing one, keeps a quoted name', () => {
     expect(cleanName('“Мука пшеничная высший сорт')).toBe('Мука пшеничная высший сорт');
     expect(cleanName('«Мука» высший сорт')).toBe('«Мука» высший сорт');
+    expect(cleanName('Аккумулятор 60 Ач, обратная „полярность')).toBe('Аккумулятор 60 Ач, обратная полярность');
+    expect(cleanName('Краска «Снежка» белая, „10 л')).toBe('Краска «Снежка» белая, 10 л');
+    expect(cleanName('Краска фасадная „Фасад-Люкс“ белая')).toBe('Краска фасадная „Фасад-Люкс“ белая');
   });
 
   it('reads a lone б before a size as the diameter sign, keeps б in words and abbreviations', () => {
@@ -107,6 +110,11 @@ describe('item name cleaning: photo OCR classes of error', () => {
     expect(cleanName('Аскорбиновая кислота 50 мг, 200 шт')).toBe('Аскорбиновая кислота 50 мг, 200 шт');
   });
 
+  it('knows a unit per unit, and nothing else with a slash', () => {
+    for (const u of ['Вт/м', 'г/м²', 'кг/м³', 'л/мин', 'м/с']) expect(isUnitRatio(u), u).toBe(true);
+    for (const u of ['б/г', 'Вт', '24/6', 'мм/мм/мм', 'купе/м']) expect(isUnitRatio(u), u).toBe(false);
+  });
+
   it('reads мм whose two letters a blurred gap split with a vowel, only after a number', () => {
     expect(cleanName('Плинтус 2500х60х8 мам, дуб')).toBe('Плинтус 2500х60х8 мм, дуб');
     expect(cleanName('Саморез 4,2х25 мим')).toBe('Саморез 4,2х25 мм');
@@ -117,6 +125,9 @@ describe('item name cleaning: photo OCR classes of error', () => {
   it('reads a bracket that ends a Latin code after its hyphen as the J both models lack, not one that closes a bracket', () => {
     expect(cleanName('Кабель NYM-} 3х1,5 мм²')).toBe('Кабель NYM-J 3х1,5 мм²');
     expect(cleanName('Кабель NUH-)')).toBe('Кабель NUH-J');
+    expect(cleanName('Розетка компьютерная Я}-11, белая')).toBe('Розетка компьютерная RJ-11, белая');
+    expect(cleanName('Коннектор Я|-45 (уп. 100 шт.)')).toBe('Коннектор RJ-45 (уп. 100 шт.)');
+    expect(cleanName('Модуль Я-45')).toBe('Модуль Я-45');
     expect(cleanName('Провод (марка ПВС-)')).toBe('Провод (марка ПВС-)');
     expect(cleanName('Кабель (NYM-)')).toBe('Кабель (NYM-)');
     expect(cleanName('Переходник (USB-C) черный')).toBe('Переходник (USB-C) черный');

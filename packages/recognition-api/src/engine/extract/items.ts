@@ -35,6 +35,15 @@ export function isNameUnit(word: string): boolean {
 }
 
 /**
+ * Whether `word` is a unit per unit as names print them after a number (`Вт/м`, `г/м²`, `кг/м³`, `л/мин`): two
+ * {@link NAME_UNITS} (or a time unit after the slash) around one slash, a square or cube mark on the second allowed.
+ */
+export function isUnitRatio(word: string): boolean {
+  const parts = word.split('/');
+  return parts.length === 2 && isNameUnit(parts[0]) && (isNameUnit(parts[1].replace(/[²³]$/, '')) || ['с', 'ч', 'мин', 'сут'].includes(parts[1]));
+}
+
+/**
  * The unit of {@link NAME_UNITS} that `word` (read after a number) is one look-alike letter away from
  * (russian-words.ts `readsLookalike`: `Вг` → `Вт`, `п` → `л`), when there is exactly one; null for a unit itself,
  * for a word with none (`на`, `до`) or with two.
@@ -100,6 +109,8 @@ export function cleanName(text: string): string {
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/^[“”„"'‘’«]\s*(?=[^“”„"'‘’«»]*$)/, '')
+    // … or before a later word ("обратная „полярность"): an opening quote with no quote of any kind after it.
+    .replace(/(?<=\s)[„“«](?=[^“”„"'‘’«»]*$)/, '')
     .replace(/°\s?С/g, '°C') // the degree sign is followed by Latin C (°С with Cyrillic С is a look-alike)
     // … which the rus model may read as "*": an asterisk before C after a number is no footnote mark ("-18 *С").
     .replace(/(?<=\d\s?)\*\s?[СC](?=[\s,.;)]|$)/g, '°C')
@@ -128,6 +139,9 @@ export function cleanName(text: string): string {
     // The rus model has no Latin N and may return "№" for it; glued between a Latin capital and a digit it is the N
     // of a code ("AK№000517"), never a number sign, which stands before a number with or without a space.
     .replace(/(?<=[A-Z])№(?=\d)/g, 'N')
+    // … nor R, returned as its mirror Я, nor J, returned as a bracket or a bar (a space by now): "Я}-45" is a code's
+    // "RJ-45"; no Russian word is a capital Я with a bracket or a space before a hyphen and a number.
+    .replace(/(?<=^|\s)Я[}\]) ](?=-\d)/g, 'RJ')
     // A name ends with a word, a figure, a unit or a closing bracket or quote, never with a comma: a speck after the last word.
     .replace(/\s*[,;]$/, '')
     // A point after a whole word (five letters or more), before a lower-case word or a number, is a comma whose tail

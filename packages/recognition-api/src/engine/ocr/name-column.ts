@@ -8,7 +8,7 @@ import { estimateSkew, levelRules, levelWords } from './skew.js';
 import { parseTsv } from './tsv.js';
 import { isCompound, loadRussianWords, nearestCompound, nearestLookalikeWord, nearestWord, type RussianWords } from '../extract/russian-words.js';
 import { toCyrillic } from '../extract/script.js';
-import { isNameUnit } from '../extract/items.js';
+import { isNameUnit, isUnitRatio } from '../extract/items.js';
 
 /** The name column's label in each form (columns.ts). */
 const NAME_LABEL = { upd: '1а', invoice: '1а', torg12: '2' } as const;
@@ -76,7 +76,7 @@ export function prefersLatin(cross: Word, main: Word[], mainIsWord?: boolean): b
   // Lower-case Latin only over a word with lower-case Cyrillic (`мм`/`ww`, `до`/`go`, `пищевая`/`magesaor`):
   // catalogues write no brand so; and a unit symbol (`Вт`/`Br`) stays what it is.
   if (/^[a-z]+[.,;:)]*$/.test(cross.text) && /[а-яё]/.test(mainText)) return false;
-  if (isNameUnit(mainText.replace(/[.,;:)]+$/, ''))) return false;
+  if (isNameUnit(mainText.replace(/[.,;:)]+$/, '')) || isUnitRatio(mainText.replace(/[.,;:)]+$/, ''))) return false;
   const junk = JUNK_GLYPH.test(mainText);
   if (!STRONG_LATIN.test(cross.text) && !junk) return false;
   const russian = ONLY_CYRILLIC.test(mainText);
@@ -155,23 +155,24 @@ export function spellNames(words: Word[], inColumn: (w: Word) => boolean, dict: 
     const m = /^([«"'“„‘(]*)([А-Яа-яЁё-]+)([»"'”’“),.;:]*)$/.exec(w.text);
     if (!m) return w;
     let changed = false;
-    const split = m[2].split('-');
     const known = (part: string) => dict.has(part) || isCompound(part.toLowerCase(), dict);
-    const parts = split.map((part, i) => {
-      // A four-letter part of a hyphenated word whose other parts are known (`Фасад-Люжс`) is Russian too, and is
-      // spelled by a look-alike letter only: short words have too many neighbours for any other edit.
-      const shortPart = part.length === 4 && split.length > 1 && split.every((p, j) => j === i || known(p));
-      // Capitals only are a brand or an abbreviation, which the dictionary does not judge.
-      if ((part.length < 5 && !shortPart) || part === part.toUpperCase() || known(part)) return part;
+    const spell = (part: string, lookalikeOnly: boolean) => {
       const lower = part.toLowerCase();
-      const near =
-        sure || shortPart
-          ? nearestWord(lower, dict, true)
-          : (nearestWord(lower, dict) ?? nearestLookalikeWord(lower, dict) ?? nearestCompound(lower, dict));
+      const near = lookalikeOnly
+        ? nearestWord(lower, dict, true)
+        : (nearestWord(lower, dict) ?? nearestLookalikeWord(lower, dict) ?? nearestCompound(lower, dict));
       if (!near) return part;
       changed = true;
       return part[0] === part[0].toUpperCase() ? near[0].toUpperCase() + near.slice(1) : near;
-    });
+    };
+    // Capitals only are a brand or an abbreviation, which the dictionary does not judge.
+    const judged = (part: string) => part === part.toUpperCase() || known(part);
+    const long = m[2].split('-').map((part) => (part.length < 5 || judged(part) ? part : spell(part, sure)));
+    // A four-letter part of a hyphenated word whose other parts are known once spelled (`Фэасад-Люжс`) is Russian
+    // too, and is spelled by a look-alike letter only: short words have too many neighbours for any other edit.
+    const parts = long.map((part, i) =>
+      part.length === 4 && long.length > 1 && !judged(part) && long.every((p, j) => j === i || known(p)) ? spell(part, true) : part,
+    );
     return changed ? { ...w, text: `${m[1]}${parts.join('-')}${m[3]}` } : w;
   });
 }
@@ -223,14 +224,16 @@ export const MIN_EXPLAINED_LATIN_SCORE = 10;
 
 /**
  * What the rus model returns for the Latin capitals it has no glyph for, as seen in the development photos' codes
- * (`R` → `В`/`Я`, `N` → `И`/`М`/`Н`, `G` → `С`, `D` → `О`/`0`, `I` → `1`/`!`/`|`, `L` → `Г`, `S` → `5`/`$`).
+ * (`R` → `В`/`Я`/`Ю`, `N` → `И`/`М`/`Н`, `G` → `С`, `D` → `О`/`0`, `I` → `1`/`!`/`|`, `J` → a bracket, `L` → `Г`,
+ * `S` → `5`/`$`).
  */
 const RUS_FOR_LATIN: Record<string, string> = {
-  R: 'ВЯР',
+  R: 'ВЯРЮ',
   N: 'ИМН№',
   G: 'С',
   D: 'О0Д',
   I: '1!|Г',
+  J: ')|',
   L: 'Г1',
   S: '5$',
   U: 'ИЦ',
@@ -245,13 +248,26 @@ const RUS_FOR_LATIN: Record<string, string> = {
  * Whether an eng reading of a word differs from its rus reading only where the rus model lacks the Latin letter:
  * letters and digits in the same order, equal once look-alike letters are folded, except positions where the eng
  * reading has a Latin capital the rus model has no glyph for and the rus reading has what that model puts for it
- * ({@link RUS_FOR_LATIN}): `В-410А` / `R-410A`, `МУМ` / `NYM`. Two readings that agree everywhere else are evidence
+ * ({@link RUS_FOR_LATIN}): `В-410А` / `R-410A`, `МУМ-)` / `NYM-J`, `ВХ750М!-СЮ` / `BX750MI-GR`. The glyphs the rus
+ * model puts for I and J (`!`, `|`, a closing bracket) count as characters; other punctuation is left out. Two readings that agree everywhere else are evidence
  * for the eng letters that a low eng score (on a blurred photo) does not take away. Case is ignored; at least one
  * such position is needed.
  */
 export function explainedByMissingLatin(rus: string, eng: string): boolean {
-  const r = [...rus.replace(/[^\p{L}\p{N}]/gu, '').toUpperCase()];
-  const e = [...eng.replace(/[^\p{L}\p{N}]/gu, '').toUpperCase()];
+  // Letters and digits only, or with the glyphs that stand for letters (`!` and `|` for I, a closing bracket for
+  // J): a bar may as well be a rule's remnant, so both ways are tried.
+  const plain = (text: string) => [...text.replace(/[^\p{L}\p{N}]/gu, '').toUpperCase()];
+  const glyphs = (text: string) => [
+    ...text
+      .replace(/[^\p{L}\p{N}!|)}\]]/gu, '')
+      .replace(/[}\]]/g, ')')
+      .toUpperCase(),
+  ];
+  return explains(plain(rus), plain(eng)) || explains(glyphs(rus), glyphs(eng));
+}
+
+/** {@link explainedByMissingLatin} on two character lists. */
+function explains(r: string[], e: string[]): boolean {
   if (r.length === 0 || r.length !== e.length) return false;
   let missing = 0;
   for (let i = 0; i < r.length; i++) {
@@ -306,7 +322,8 @@ export function locateNameColumn(
  * - else the Latin reading where {@link prefersLatin} says so (`Schneider` over `Эсппеаег`);
  * - else, neither being a word, the cross reading's spelling where only it spells into one ({@link spelledFromCross});
  * - a rus reading kept against a different cross reading that neither the dictionary nor the glyph rule settled
- *   is capped at {@link UNSETTLED_CONFIDENCE}, so the item name is not reported as sure.
+ *   is capped at {@link UNSETTLED_CONFIDENCE}, so the item name is not reported as sure;
+ * - a cross line the page read lost whole is added ({@link lostLines}).
  * Returns `words` with the replaced rus words swapped for their cross words. Pure; `dict` null skips the dictionary.
  */
 export function mergeNameReadings(words: Word[], names: Word[], cross: Word[], h: number, dict: RussianWords | null): Word[] {
@@ -358,8 +375,41 @@ export function mergeNameReadings(words: Word[], names: Word[], cross: Word[], h
     }
     if (!mainWord && letters(w.text).length > 0) for (const m of covered) changed.set(m, { ...m, conf: Math.min(m.conf, UNSETTLED_CONFIDENCE) });
   }
+  added.push(...lostLines(words, cross));
   if (added.length === 0 && changed.size === 0) return words;
   return [...words.filter((w) => !replaced.has(w)).map((w) => changed.get(w) ?? w), ...added];
+}
+
+/** A line of the cross reading that the page read lost whole is taken only at this mean Tesseract score or more. */
+export const LOST_LINE_MIN_SCORE = 60;
+
+/**
+ * Lines of the name column's cross reading (`cross`, page px) of which the page read (`words`) has nothing: no page
+ * word on the same text line overlaps any of the line's words. Tesseract's page layout now and then drops a whole text line of a cell
+ * (an all-Latin line such as `Schneider Electric AtlasDesign` between two Russian ones), which the column crop still
+ * reads. A line is taken when its words score {@link LOST_LINE_MIN_SCORE} on average and hold three letters or
+ * digits in all, so a speck or a rule's remnant read as a glyph adds nothing.
+ */
+function lostLines(words: Word[], cross: Word[]): Word[] {
+  // On the same text line (centres closer than half a word's height; boxes of neighbouring lines touch) and overlapping.
+  const meets = (a: Word, b: Word) => a.left < right(b) && b.left < right(a) && Math.abs(centerY(a) - centerY(b)) < Math.min(a.height, b.height) / 2;
+  const lines = new Map<string, Word[]>();
+  for (const c of cross) lines.set(c.line, [...(lines.get(c.line) ?? []), c]);
+  const lost: Word[] = [];
+  for (const line of lines.values()) {
+    if (line.some((c) => words.some((w) => meets(w, c)))) continue;
+    const mean = line.reduce((sum, c) => sum + c.conf, 0) / line.length;
+    if (
+      mean < LOST_LINE_MIN_SCORE ||
+      line
+        .map((c) => c.text)
+        .join('')
+        .replace(/[^\p{L}\p{N}]/gu, '').length < 3
+    )
+      continue;
+    lost.push(...line);
+  }
+  return lost;
 }
 
 /**

@@ -58,6 +58,9 @@ describe('prefersLatin: a rus+eng reading of a name word against the rus one', (
     expect(prefersLatin(w('ww', 87), [w('мм', 66)])).toBe(false);
     expect(prefersLatin(w('nostavki', 60), [w('поставжи', 14)])).toBe(false);
     expect(prefersLatin(w('Br', 58), [w('Вт', 78)])).toBe(false);
+    // … nor a unit per unit (`16 Вт/м`, `200 г/м²`).
+    expect(prefersLatin(w('Brim', 70), [w('Вт/м', 60)])).toBe(false);
+    expect(prefersLatin(w('rim?', 70), [w('г/м²,', 60)])).toBe(false);
     expect(prefersLatin(w('Rfeqws', 5), [w('жёлтыи', 0)])).toBe(false);
     expect(prefersLatin(w('Makita', 45), [w('Маюта', 0)])).toBe(true);
   });
@@ -93,6 +96,32 @@ describe('mergeNameReadings: the rus read and the rus+eng read of the name colum
     expect(merge([at('толщима', 22, 0)], [at('толщимо', 79, 0)])).toEqual(['толщима:22']);
     // Nothing near either read: the rus read stays, not reported as sure.
     expect(merge([at('тапщимо', 90, 0)], [at('тапщима', 79, 0)])).toEqual([`тапщимо:${UNSETTLED_CONFIDENCE}`]);
+  });
+
+  it('adds a line of the cross read that the page read lost whole, when it is read surely enough', () => {
+    const on = (text: string, conf: number, left: number, top: number, line: string): Word => ({
+      text,
+      conf,
+      left,
+      top,
+      width: 16 * text.length,
+      height: 20,
+      line,
+    });
+    const rus = [on('Розетка', 96, 0, 100, 'r1'), on('белая', 95, 0, 160, 'r3')];
+    const cross = [
+      on('Розетка', 95, 0, 100, 'c1'),
+      on('Schneider', 88, 0, 130, 'c2'),
+      on('Electric', 84, 160, 130, 'c2'),
+      on('белая', 92, 0, 160, 'c3'),
+    ];
+    const texts = (ws: Word[]) => ws.sort((a, b) => a.top - b.top || a.left - b.left).map((x) => x.text);
+    expect(texts(mergeNameReadings(rus, rus, cross, 20, dict))).toEqual(['Розетка', 'Schneider', 'Electric', 'белая']);
+    // Read unsurely (a speck, a rule's remnant), or with a page word on it: nothing is added.
+    const unsure = cross.map((c) => (c.line === 'c2' ? { ...c, conf: 30 } : c));
+    expect(texts(mergeNameReadings(rus, rus, unsure, 20, dict))).toEqual(['Розетка', 'белая']);
+    const kept = [...rus, on('Sсhnеider', 40, 0, 132, 'r2')];
+    expect(texts(mergeNameReadings(kept, kept, cross, 20, dict))).toEqual(['Розетка', 'Sсhnеider', 'белая']);
   });
 
   it('takes the reading that is a Russian word form over one that is not', () => {
@@ -150,6 +179,10 @@ describe('mergeLatinReading: a third, eng-only read for codes both earlier reads
   it('takes an unsure eng reading that differs from the rus one only where the rus model lacks the Latin letter', () => {
     expect(explainedByMissingLatin('В-410А.', 'R-410A.')).toBe(true);
     expect(explainedByMissingLatin('МУМ-', 'NYM-')).toBe(true);
+    expect(explainedByMissingLatin('МУМ-)', 'NYM-J')).toBe(true); // a bracket for J
+    expect(explainedByMissingLatin('МУМ-]|', 'NYM-}')).toBe(true); // a rule's remnant after it
+    expect(explainedByMissingLatin('ВХ750М!-СЮ,', 'BX750MI-GR,')).toBe(true); // ! for I, С for G, Ю for R
+    expect(explainedByMissingLatin('ВХ750М-СЮ', 'BX750MI-GR')).toBe(false); // the I lost in the rus reading
     expect(explainedByMissingLatin('С081550', 'GDB1550')).toBe(false); // D for 8: no letter the rus model lacks
     expect(explainedByMissingLatin('ВКЯбЕ.11', 'BKRGE-11')).toBe(false); // G for б: the eng model's own misread
     expect(explainedByMissingLatin('КС-250', 'KC-250')).toBe(false); // nothing the rus model lacks
@@ -207,6 +240,8 @@ describe('spellNames: an unsure name word one letter from a Russian word form', 
   it('spells a four-letter part of a hyphenated word by a look-alike letter, not a short word alone', async () => {
     const d = await loadRussianWords();
     const ws = [w('“Фасад-Люжс”', 40), w('Люжс', 40), w('Фасад-Лющс', 40), w('Хрен-Люжс', 40)];
+    // The other part is known once it is spelled itself.
+    expect(spellNames([w('“Фэасад-Люжс”', 59)], () => true, d).map((x) => x.text)).toEqual(['“Фасад-Люкс”']);
     // A lone four-letter word has no known partner to vouch for it; щ for к is no look-alike.
     expect(spellNames(ws, () => true, d).map((x) => x.text)).toEqual(['“Фасад-Люкс”', 'Люжс', 'Фасад-Лющс', 'Хрен-Люкс']);
   }, 60_000);
