@@ -56,6 +56,20 @@ export const SCAN_BLUR_SIGMA = 1.25;
 export const PHOTO_DEBLUR_NOISE = 0.1;
 const KERNEL_SIZE = 15;
 
+/** Kernels already computed, by `sigma/noise`: a page needs one of two or three, and each costs ~10⁶ cosines. */
+const kernels = new Map<string, number[]>();
+
+/** The {@link KERNEL_SIZE} Wiener kernel for `sigma` and `noise` as OpenCV takes it, computed once per process. */
+function kernelFor(sigma: number, noise: number): number[] {
+  const key = `${sigma}/${noise}`;
+  let kernel = kernels.get(key);
+  if (!kernel) {
+    kernel = Array.from(wienerKernel(sigma, noise, KERNEL_SIZE));
+    kernels.set(key, kernel);
+  }
+  return kernel;
+}
+
 /**
  * The page (8-bit grayscale) deconvolved with {@link wienerKernel} through OpenCV's `filter2D` (values saturated to
  * 0–255, the border replicated): the strokes a phone's defocus spread over neighbouring pixels are drawn back
@@ -64,7 +78,7 @@ const KERNEL_SIZE = 15;
 export async function deblur(img: GrayImage, sigma = PHOTO_BLUR_SIGMA, noise = PHOTO_DEBLUR_NOISE): Promise<GrayImage> {
   const { cv } = await loadOpenCv();
   const src = cv.matFromArray(img.height, img.width, cv.CV_8UC1, img.data);
-  const kernel = cv.matFromArray(KERNEL_SIZE, KERNEL_SIZE, cv.CV_32FC1, Array.from(wienerKernel(sigma, noise, KERNEL_SIZE)));
+  const kernel = cv.matFromArray(KERNEL_SIZE, KERNEL_SIZE, cv.CV_32FC1, kernelFor(sigma, noise));
   const out = new cv.Mat();
   try {
     cv.filter2D(src, out, cv.CV_8U, kernel, new cv.Point(-1, -1), 0, cv.BORDER_REPLICATE);
