@@ -115,6 +115,16 @@ describe('item name cleaning: photo OCR classes of error', () => {
     for (const u of ['б/г', 'Вт', '24/6', 'мм/мм/мм', 'купе/м']) expect(isUnitRatio(u), u).toBe(false);
   });
 
+  it('reads a "$" ending a size chain as 5, "мых" before a figure as "мм х", and a point after a unit per unit as a comma', () => {
+    expect(cleanName('Сетка фасадная 5х$ мм. 160 г/м². 1х50 м')).toBe('Сетка фасадная 5х5 мм, 160 г/м², 1х50 м');
+    expect(cleanName('Лента клейкая 48 мых 50 м')).toBe('Лента клейкая 48 мм х 50 м');
+    expect(cleanName('Кабель греющий 16 Вт/м. 10 м')).toBe('Кабель греющий 16 Вт/м, 10 м');
+    // A "$" not after a size's sign, and "мых" not before a figure, stay.
+    expect(cleanName('Товар $ES-10')).toBe('Товар $ES-10');
+    expect(cleanName('Набор 5 мых игрушек')).toBe('Набор 5 мых игрушек');
+    expect(cleanName('Выключатель `ABB Basic55, белый')).toBe('Выключатель ABB Basic55, белый');
+  });
+
   it('reads мм whose two letters a blurred gap split with a vowel, only after a number', () => {
     expect(cleanName('Плинтус 2500х60х8 мам, дуб')).toBe('Плинтус 2500х60х8 мм, дуб');
     expect(cleanName('Саморез 4,2х25 мим')).toBe('Саморез 4,2х25 мм');

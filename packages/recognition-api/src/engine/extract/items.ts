@@ -21,7 +21,7 @@ export function cellConfidence(cell: Cell | undefined): number {
  * A point after a unit symbol written after its number (`10 мм.`, `2 кВт.`, `30 м.`), before another word or a
  * number. Not after `г` (`2020 г.` is a year) nor `шт` (`250 шт.` is printed with its point).
  */
-const UNIT_POINT = /(?<=\d\s?(?:мм|см|км|кг|мл|Вт|кВт|ВА|Ач|ГБ|МБ|ТБ|[смк]?м[²³]|м|л|°C))\.(?= [\p{L}\d])/gu;
+const UNIT_POINT = /(?<=\d\s?(?:мм|см|км|кг|мл|Вт|кВт|ВА|Ач|ГБ|МБ|ТБ|(?:к?г\/|Вт\/)?[смк]?м[²³]?|л|°C))\.(?= [\p{L}\d])/gu;
 
 /** A point before the reference of a standard (`…646. ГОСТ 18188`), after a word or a number: a name lists it after a comma. */
 const STANDARD_POINT = /(?<=[\p{L}\d]{2})\.(?= (?:ГОСТ|ОСТ|ТУ|СТО)\s)/gu;
@@ -103,6 +103,8 @@ export function cleanName(text: string): string {
     // "3М/50" (a brand and a length) is printed so.
     .replace(/(?<=(?:^|[\s(])\d{1,2})\\?[МM]\/(?=-\d{2}(?!\d))/g, 'W')
     .replace(/[|│¦]/g, ' ')
+    // A grave accent is a speck read as a glyph: names print no such character.
+    .replace(/`/g, '')
     .replace(/<<|«\s+/g, '«')
     .replace(/>>|\s+»/g, '»')
     .replace(/^[—–\-\s(|)]+|[—–\-\s(|]+$/g, '')
@@ -118,6 +120,8 @@ export function cleanName(text: string): string {
     // "600х300%200"): a percentage is never followed by a figure with no space, so "5% 10х20" keeps its sign.
     .replace(/(?<=(?:^|\s)\d+)%(?=\d+[хx]\d)/g, 'х')
     .replace(/(?<=\d[хx]\d+)%(?=\d)/g, 'х')
+    // A "$" ending a size chain after its multiplication sign ("5х$ мм") is the rus model's 5 (see the lone "$" below).
+    .replace(/(?<=\d[хx])\$(?=[\s,.;)]|$)/g, '5')
     // The superscript of м²/см²/мм² read as "?", "-" or a quote at the end of the unit; "10 м-20" (a range) keeps its dash.
     .replace(/(?<=(?:\d\s?|\/)[смк]?м)[?'’"-](?=[\s,.;)]|$)/g, '²')
     // … or as "г" on a sharpened scan: "ммг", "смг" are no units and "г/мг" no measure; "10 мг" (milligrams) stays.
@@ -149,6 +153,7 @@ export function cleanName(text: string): string {
     // point there ("рис. 424", "уп. 200", "кат. 5e").
     .replace(/(?<=(?:^|[\s«"(])\p{L}{5,})\.(?= [\p{Ll}\d])/gu, ',')
     // "мы" after a number is the unit мм with its second м misread: the pronoun never follows a dimension.
+    .replace(/(?<=\d\s?)мых(?=\s\d)/g, 'мм х') // … glued to the multiplication sign before the next figure
     .replace(/(?<=\d\s?)мы(?=[\s,.;)]|$)/g, 'мм')
     // … and "мам", "мим", "мым" are мм with a blurred gap between its two letters read as a vowel: no such word
     // follows a dimension.
