@@ -120,8 +120,9 @@ export async function rereadNameColumn(
     ws.map((c) => ({ ...c, left: c.left - MARGIN + box.left, top: c.top - MARGIN + box.top, line: `${key}.${c.line}` }));
   const dict = await loadRussianWords();
   const inBox = (w: Word) => centerX(w) > box.left && centerX(w) < box.left + box.width && centerY(w) > box.top && centerY(w) < box.top + box.height;
-  const merged = spellNames(mergeNameReadings(words, names, place(cross, 'names'), h, dict), inBox, dict, page.photo);
-  if (!merged.some((w) => inBox(w) && latinCandidate(w.text))) return merged;
+  const placed = place(cross, 'names');
+  const merged = spellNames(mergeNameReadings(words, names, placed, h, dict), inBox, dict, page.photo);
+  if (!merged.some((w) => inBox(w) && latinCandidate(w.text)) && !placed.some((c) => LATIN_WORD.test(c.text))) return merged;
   let latin: Word[];
   try {
     latin = parseTsv(await runTesseract(crop, ['-l', 'eng', '--psm', '6', '--dpi', '300', 'tsv'], call));
@@ -129,7 +130,43 @@ export async function rereadNameColumn(
     if (err instanceof RecognitionFailedError && err.reason === 'engine_error') return merged;
     throw err;
   }
-  return mergeLatinReading(merged, merged.filter(inBox), place(latin, 'latin'), h);
+  const third = place(latin, 'latin');
+  const coded = mergeLatinReading(merged, merged.filter(inBox), third, h);
+  return agreedLatinWords(coded, coded.filter(inBox), placed, third, h, dict);
+}
+
+/** A Latin word of four letters or more with a letter that has no Cyrillic twin: a brand or a name in Latin. */
+const LATIN_WORD = /^[«"'“„(]*(?=[A-Za-z]*[bdfghijlnqrstuvwzDFGIJLNQRSUVWZ])[A-Za-z]{4,}[»"'”),.;:]*$/;
+
+/**
+ * Word by word, a Latin word that the column's rus+eng reading (`cross`) and its eng reading (`latin`) both give,
+ * letter for letter (`Rotband` in both where the rus reading has `Вобапа`), over the one column word under it
+ * (`column`, also in `words`) when that has as many letters give or take one, and is no Russian word form
+ * ({@link RussianWords}) and no unit. Two models
+ * agreeing on a whole Latin word of four letters or more ({@link LATIN_WORD}) is evidence their low scores on a
+ * blurred photo are not; {@link prefersLatin} alone asks the cross word to be about as sure as the rus one. The eng
+ * word must score {@link MIN_EXPLAINED_LATIN_SCORE}. Pure; `dict` null changes nothing.
+ */
+export function agreedLatinWords(words: Word[], column: Word[], cross: Word[], latin: Word[], h: number, dict: RussianWords | null): Word[] {
+  if (!dict) return words;
+  const sameLine = (a: Word, b: Word) => centerX(a) > b.left && centerX(a) < right(b) && Math.abs(centerY(a) - centerY(b)) < h / 2;
+  const replaced = new Set<Word>();
+  const added: Word[] = [];
+  for (const e of latin) {
+    if (e.conf < MIN_EXPLAINED_LATIN_SCORE || !LATIN_WORD.test(e.text)) continue;
+    if (!cross.some((c) => c.text === e.text && sameLine(c, e))) continue;
+    const covered = column.filter((m) => !replaced.has(m) && sameLine(m, e));
+    // One word for one word, of about its length: a box over two words (`помол №`) or a shorter word read for a
+    // longer one (`Dasma` over `Ламиназ`) is no reading of it.
+    if (covered.length !== 1 || Math.abs(letters(covered[0].text).length - letters(e.text).length) > 1) continue;
+    const mainText = covered[0].text;
+    if (mainText === e.text || /[A-Za-z]{2}/.test(mainText)) continue; // already Latin: the other rules' business
+    const core = mainText.replace(/[.,;:)]+$/, '');
+    if (isRussianWord(toCyrillic(mainText), dict) || isNameUnit(core) || isUnitRatio(core)) continue;
+    for (const m of covered) replaced.add(m);
+    added.push({ ...e, conf: Math.min(e.conf, ...covered.map((m) => m.conf), UNSETTLED_CONFIDENCE) });
+  }
+  return added.length === 0 ? words : [...words.filter((w) => !replaced.has(w)), ...added];
 }
 
 /** Below this Tesseract score (0–100) a name word unknown to the dictionary is spelled ({@link spellNames}). */

@@ -3,6 +3,7 @@ import type { Word } from '../../../src/engine/extract/words.js';
 import { isCompound, loadRussianWords, nearestCompound, nearestLookalikeWord, nearestWord } from '../../../src/engine/extract/russian-words.js';
 import {
   AGREED_WORD_CONFIDENCE,
+  agreedLatinWords,
   latinCandidate,
   locateNameColumn,
   explainedByMissingLatin,
@@ -155,6 +156,31 @@ describe('mergeNameReadings: the rus read and the rus+eng read of the name colum
     const rus = [at('МФУНР', 85, 0)];
     const cross = [at('МФУ', 96, 0), at('HP', 94, 56)];
     expect(merge(rus, cross)).toEqual(['МФУ:96', 'HP:94']);
+  });
+});
+
+describe('agreedLatinWords: a Latin word the rus+eng and the eng reads both give, over a rus read that is no word', () => {
+  const at = (text: string, conf: number, left: number): Word => ({ text, conf, left, top: 100, width: 16 * text.length, height: 20, line: '1' });
+  const dict = { has: (word: string) => ['штукатурка', 'масло'].includes(word.toLowerCase()) };
+  const agree = (column: Word[], cross: Word[], latin: Word[], d: typeof dict | null = dict) =>
+    agreedLatinWords(column, column, cross, latin, 20, d)
+      .sort((a, b) => a.left - b.left)
+      .map((w) => w.text);
+
+  it('takes the word both Latin reads give letter for letter, unsure as they are', () => {
+    expect(agree([at('Knauf', 90, 0), at('Вобапа,', 48, 100)], [at('Rotband,', 38, 100)], [at('Rotband,', 38, 100)])).toEqual(['Knauf', 'Rotband,']);
+  });
+
+  it('keeps a Russian word form, a unit, a word the reads disagree on, and short words', () => {
+    expect(agree([at('Масло', 60, 0)], [at('Macno', 40, 0)], [at('Macno', 40, 0)])).toEqual(['Масло']);
+    expect(agree([at('Вт/м', 60, 0)], [at('Brim', 40, 0)], [at('Brim', 40, 0)])).toEqual(['Вт/м']);
+    expect(agree([at('Вобапа', 48, 0)], [at('Rotband', 38, 0)], [at('Rothand', 38, 0)])).toEqual(['Вобапа']);
+    expect(agree([at('Вг', 48, 0)], [at('Br', 38, 0)], [at('Br', 38, 0)])).toEqual(['Вг']);
+    // One word of about the same length only: not two words under one box, not a shorter word for a longer one.
+    expect(agree([at('помол', 60, 0), at('№', 60, 50)], [at('tans', 30, 0)], [at('tans', 30, 0)])).toEqual(['помол', '№']);
+    expect(agree([at('Ламиназ', 48, 0)], [at('Dasma', 38, 0)], [at('Dasma', 38, 0)])).toEqual(['Ламиназ']);
+    expect(agree([at('Вобапа', 48, 0)], [at('Rotband', 38, 0)], [at('Rotband', 8, 0)])).toEqual(['Вобапа']);
+    expect(agree([at('Вобапа', 48, 0)], [at('Rotband', 38, 0)], [at('Rotband', 38, 0)], null)).toEqual(['Вобапа']);
   });
 });
 
