@@ -92,7 +92,10 @@ export function codeDigits(text: string): string {
  * "@", "©" or a lone "б" before a size for the diameter sign Ø, a clothing size L read as its mirror Г after "размер",
  * a point after a whole word, after a unit symbol or a model code, before a standard or between two numbers read
  * for a comma, "мы" after a number for "мм", a unit one look-alike letter off ({@link unitLookalike}), "ж" between
- * digits for "х", a lone "$" for 5, "}" closing a round bracket, and a trailing comma. Case is kept as read
+ * digits for "х", a lone "$" for 5, "}" closing a round bracket, and a trailing comma; since 2026-11-29 (3) also
+ * "*" for the degree sign before C, "%" and "$" inside a size chain ("90%90х90", "5х$"), "мам" and "мых" for мм,
+ * a bracket for the J after a Latin code's hyphen ({@link LATIN_J}) and "Я}" for its RJ, a grave accent, and an
+ * opening quote with nothing to close it wherever it stands. Case is kept as read
  * (names may begin lower-case, "п/э пакет", and a forced capital changed nothing a reader needs).
  */
 export function cleanName(text: string): string {
