@@ -146,6 +146,8 @@ export function extractDocument(pages: PageWords[], requested: DocumentType | 'a
   // A row that holds its line number and nothing else (no name, no figure) is no line item: the "1" of a
   // continuation page's column-number row read as a row, a stray number under the table. It is left out with a
   // warning rather than returned as an empty line the accountant would have to delete.
+  // The rows are read twice: once into a throwaway confidence map to find the bare ones, then for good, because
+  // the confidence paths carry the item's index (`items[3].name`) and those after a dropped row would shift.
   const probes = joined.rows.map((row, i) => rowToItem(row, form, i, {}, photo));
   for (const it of probes.filter(isBareNumber))
     warnings.push({ field: 'items', message: `a table row with only a line number (${it.number}) and no name or figures was left out` });

@@ -76,7 +76,7 @@ export function prefersLatin(cross: Word, main: Word[], mainIsWord?: boolean): b
   // Lower-case Latin only over a word with lower-case Cyrillic (`мм`/`ww`, `до`/`go`, `пищевая`/`magesaor`):
   // catalogues write no brand so; and a unit symbol (`Вт`/`Br`) stays what it is.
   if (/^[a-z]+[.,;:)]*$/.test(cross.text) && /[а-яё]/.test(mainText)) return false;
-  if (isNameUnit(mainText.replace(/[.,;:)]+$/, '')) || isUnitRatio(mainText.replace(/[.,;:)]+$/, ''))) return false;
+  if (isUnitText(mainText)) return false;
   const junk = JUNK_GLYPH.test(mainText);
   if (!STRONG_LATIN.test(cross.text) && !junk) return false;
   const russian = ONLY_CYRILLIC.test(mainText);
@@ -158,13 +158,13 @@ export function agreedLatinWords(words: Word[], column: Word[], cross: Word[], l
     const covered = column.filter((m) => !replaced.has(m) && sameLine(m, e));
     // One word for one word, of about its length: a box over two words (`помол №`) or a shorter word read for a
     // longer one (`Dasma` over `Ламиназ`) is no reading of it.
-    if (covered.length !== 1 || Math.abs(letters(covered[0].text).length - letters(e.text).length) > 1) continue;
-    const mainText = covered[0].text;
-    if (mainText === e.text || /[A-Za-z]{2}/.test(mainText)) continue; // already Latin: the other rules' business
-    const core = mainText.replace(/[.,;:)]+$/, '');
-    if (isRussianWord(toCyrillic(mainText), dict) || isNameUnit(core) || isUnitRatio(core)) continue;
-    for (const m of covered) replaced.add(m);
-    added.push({ ...e, conf: Math.min(e.conf, ...covered.map((m) => m.conf), UNSETTLED_CONFIDENCE) });
+    if (covered.length !== 1) continue;
+    const [under] = covered;
+    if (Math.abs(letters(under.text).length - letters(e.text).length) > 1) continue;
+    if (under.text === e.text || /[A-Za-z]{2}/.test(under.text)) continue; // already Latin: the other rules' business
+    if (isRussianWord(toCyrillic(under.text), dict) || isUnitText(under.text)) continue;
+    replaced.add(under);
+    added.push({ ...e, conf: Math.min(e.conf, under.conf, UNSETTLED_CONFIDENCE) });
   }
   return added.length === 0 ? words : [...words.filter((w) => !replaced.has(w)), ...added];
 }
@@ -483,6 +483,11 @@ const OVERSTRETCHED = 0.7;
 export const UNSETTLED_CONFIDENCE = 85;
 
 const letters = (text: string) => text.replace(/[^\p{L}]/gu, '');
+/** Whether a word is a unit symbol (`Вт`, `мм.`) or a unit ratio (`г/м²`, `Вт/м`), trailing punctuation aside. */
+const isUnitText = (text: string) => {
+  const core = text.replace(/[.,;:)]+$/, '');
+  return isNameUnit(core) || isUnitRatio(core);
+};
 const fold = (text: string) =>
   toCyrillic(text)
     .toLowerCase()

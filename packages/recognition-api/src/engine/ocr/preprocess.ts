@@ -7,6 +7,7 @@ import { inkAwareGray } from './ink.js';
 import { evenLight, paperLight } from './light.js';
 import { findPageQuad, looksLikeSheetOnBackground, type GrayImage } from './page-quad.js';
 import { a4SizeFor, CLEAN_BORDER_PX, warpToRectangle } from './perspective.js';
+import { photoBlurSigma, ruleSpread } from './rule-blur.js';
 import { ruleMask } from './rule-mask.js';
 import { removeRules } from './rules.js';
 
@@ -35,6 +36,8 @@ export interface PreparedPage {
   photo: boolean;
   /** The page Tesseract reads was deconvolved (deblur.ts): a photo, or a scan enlarged to 300 DPI. */
   deblurred: boolean;
+  /** The Gaussian σ (px at 300 DPI) it was deconvolved for (rule-blur.ts for a flattened photo); null when not. */
+  deblurSigma: number | null;
 }
 
 /**
@@ -59,8 +62,8 @@ export const PHOTO_SCALE = 1;
  * before Tesseract's global threshold. A photo of a sheet lying on a table (any `photo`, or any page whose border
  * is mostly dark background) is searched for the sheet's outline; when one is found the sheet is warped to a flat
  * A4 at 300 DPI and flat-field corrected instead (`flattened: true`). A photo's page is then deconvolved
- * (deblur.ts), and so is a `scan` enlarged to 300 DPI, unless `opts.deblur` is
- * false. BMP is decoded through the upload check (libvips has no BMP loader).
+ * (deblur.ts; a flattened sheet's for the blur its printed rules show, rule-blur.ts), and so is a `scan` enlarged to
+ * 300 DPI, unless `opts.deblur` is false. BMP is decoded through the upload check (libvips has no BMP loader).
  * @throws RecognitionFailedError `undecodable_image`.
  */
 export async function preparePage(input: Buffer, quality: ImageQuality, opts: { deblur?: boolean } = {}): Promise<PreparedPage> {
@@ -80,12 +83,16 @@ export async function preparePage(input: Buffer, quality: ImageQuality, opts: { 
     const raw = { raw: { width: oriented.info.width, height: oriented.info.height, channels: oriented.info.channels } };
     const sheet = await flattenSheet(oriented.data, raw.raw, quality);
     // Text from the brightest-block paper estimate, rules from the mean one: see `finish`.
-    if (sheet)
+    if (sheet) {
+      // Deconvolved for the blur the sheet's printed rules show, never less than a typical photo's.
+      const sigma = deblurAllowed ? photoBlurSigma(ruleSpread(sheet)) : null;
+      const light = await paperLight(sheet, CLEAN_BORDER_PX);
       return await finish(
-        deblurAllowed ? await sharpened(await paperLight(sheet, CLEAN_BORDER_PX), PHOTO_BLUR_SIGMA) : await paperLight(sheet, CLEAN_BORDER_PX),
-        { flattened: true, scale: PHOTO_SCALE, photo: true, deblurred: deblurAllowed },
+        sigma === null ? light : await sharpened(light, sigma),
+        { flattened: true, scale: PHOTO_SCALE, photo: true, deblurred: sigma !== null, deblurSigma: sigma },
         await evenLight(sheet),
       );
+    }
     img = sharp(oriented.data, raw).grayscale();
     if (long < UPSCALE_BELOW) {
       const f = Math.min(3, TARGET_LONG_SIDE / long);
@@ -94,8 +101,9 @@ export async function preparePage(input: Buffer, quality: ImageQuality, opts: { 
     // A scan enlarged to 300 DPI is blurred by the enlargement and its scanner's optics alike: deconvolved too.
     const deblurred = deblurAllowed && (quality === 'photo' || (quality === 'scan' && long < UPSCALE_BELOW));
     img = quality === 'photo' ? await flattenLight(img) : img.normalise();
-    img = deblurred ? await sharpened(img, quality === 'photo' ? PHOTO_BLUR_SIGMA : SCAN_BLUR_SIGMA) : img;
-    return await finish(img, { flattened: false, scale: 1, photo: quality === 'photo', deblurred });
+    const sigma = deblurred ? (quality === 'photo' ? PHOTO_BLUR_SIGMA : SCAN_BLUR_SIGMA) : null;
+    img = sigma === null ? img : await sharpened(img, sigma);
+    return await finish(img, { flattened: false, scale: 1, photo: quality === 'photo', deblurred, deblurSigma: sigma });
   } catch (err) {
     if (err instanceof RecognitionFailedError) throw err;
     const why = err instanceof ImageRejected ? err.message : 'cannot decode the image';
@@ -165,7 +173,7 @@ async function sharpened(img: sharp.Sharp, sigma: number): Promise<sharp.Sharp> 
   return sharp(out.data, { raw: { width: out.width, height: out.height, channels: 1 } });
 }
 
-type PageKind = Pick<PreparedPage, 'flattened' | 'scale' | 'photo' | 'deblurred'>;
+type PageKind = Pick<PreparedPage, 'flattened' | 'scale' | 'photo' | 'deblurred' | 'deblurSigma'>;
 
 /**
  * Grayscale raw pixels → rules removed → PNG for Tesseract. `ruleImg` (same size as `img`; photos only): the image
@@ -195,7 +203,8 @@ async function finish(img: sharp.Sharp, kind: PageKind, ruleImg?: sharp.Sharp): 
     .png({ compressionLevel: 1 })
     .toBuffer();
   const ruleSource = ruleGray ? sharp(ruleGray) : undefined;
-  return { png, width, height, rules, source, ruleSource, flattened: kind.flattened, scale, photo, deblurred: kind.deblurred };
+  const { flattened, deblurred, deblurSigma } = kind;
+  return { png, width, height, rules, source, ruleSource, flattened, scale, photo, deblurred, deblurSigma };
 }
 
 /**
