@@ -323,6 +323,36 @@ describe('party names as a blurred photo reads them', () => {
     expect(name('ТЛО Сервис')).toBe('ТЛО Сервис');
   });
 
+  it('a legal form with a zero or a round letter for its О is the form whose letters a photo blurs into those read', async () => {
+    const { nearestLegalForm } = await import('../../src/engine/extract/header.js');
+    expect(name('0СО «Северный мост»')).toBe('ООО «Северный мост»');
+    expect(name('О0О «Северный мост»')).toBe('ООО «Северный мост»');
+    expect(name('0АО «Северный мост»')).toBe('ОАО «Северный мост»');
+    // `С` is a blurred `О`, not an `А`: of ООО and ОАО one letter away, only ООО.
+    expect(nearestLegalForm('ОСО')).toBe('ООО');
+    // A zero in capitals that are no legal form stays a zero.
+    expect(name('Т0Л «Северный мост»')).toBe('Т0Л «Северный мост»');
+  });
+
+  it('a speck glued to the closing quote that ends a name is dropped; a name going on after its quote is kept', async () => {
+    const { nameOf } = await import('../../src/engine/extract/header.js');
+    expect(nameOf('ООО «Северный мост»ь')).toBe('ООО «Северный мост»');
+    expect(nameOf('Общество с ограниченной ответственностью «Мост-Опт»®')).toBe('Общество с ограниченной ответственностью «Мост-Опт»');
+    expect(nameOf("АО «Мост»'.")).toBe('АО «Мост»');
+    expect(nameOf('ООО «Мост» М')).toBe('ООО «Мост» М');
+    expect(nameOf('ООО «Мост»-Юг')).toBe('ООО «Мост»-Юг');
+    expect(nameOf('ООО «Мост» (Тула)')).toBe('ООО «Мост» (Тула)');
+  });
+
+  it("an individual entrepreneur's patronymic read with и for its н is the -овна/-евна it is", async () => {
+    const { nameOf } = await import('../../src/engine/extract/header.js');
+    expect(nameOf('ИП Смирнова Анна Сергеевиа')).toBe('ИП Смирнова Анна Сергеевна');
+    expect(nameOf('Индивидуальный предприниматель Орлова Мария Петровиа')).toBe('Индивидуальный предприниматель Орлова Мария Петровна');
+    expect(nameOf('ИП Смирнова Анна Сергеевна')).toBe('ИП Смирнова Анна Сергеевна');
+    // Not in a company's name.
+    expect(nameOf('ООО «Петровиа»')).toBe('ООО «Петровиа»');
+  });
+
   it('digit zeros for the ООО and a colon inside a word are read as printed', () => {
     expect(name('000 Северный мост')).toBe('ООО Северный мост');
     expect(name('ООО «Вектор:-Плюс»')).toBe('ООО «Вектор-Плюс»');

@@ -2,6 +2,7 @@ import { distance } from 'fastest-levenshtein';
 import type { Party } from '../engine.port.js';
 import type { FieldConfidence } from './items.js';
 import { cleanName } from './items.js';
+import { readsLookalike } from './russian-words.js';
 import { resolveLookalikes, toCyrillic } from './script.js';
 import { innChecksumOk, innHasValidLength } from '../validate/tax-ids.js';
 import type { TextLine, Word } from './words.js';
@@ -70,7 +71,11 @@ export const joinName = (words: Word[]): string | null => {
     .replace(/^(ип|ооо|ао|пао|зао|оао)(?=\s)/i, (m) => m.toUpperCase())
     .replace(/^000(?=\s)/, 'ООО')
     .replace(/[„"“]+(?=«)/g, '')
-    .replace(/^([А-ЯЁ]{2,4})(?=\s«)/, (m) => nearestLegalForm(m))
+    // A digit zero in it is the letter О (`0СО`, `О0О`): no legal form holds a digit.
+    .replace(/^([А-ЯЁ0]{2,4})(?=\s«)/, (m) => {
+      const form = nearestLegalForm(m.replace(/0/g, 'О'));
+      return LEGAL_FORMS.includes(form) ? form : m;
+    })
     // A colon inside a word ("Вектор:-Плюс" for "Вектор-Плюс") is a speck: no company name has one there.
     .replace(/(?<=\p{L}):(?=[-\p{L}])/gu, '');
   return s === '' ? null : spelledLegalForm(s);
@@ -119,16 +124,29 @@ const LEGAL_FORMS = ['ООО', 'ОАО', 'ЗАО', 'ПАО', 'НАО', 'АО', '
 
 /**
  * The legal form `text` stands for: itself when known, else the only known form one letter away (a photo reads
- * `ЗАО` as `ЗЛО`), else `text` unchanged (two forms one letter away, `ОЗО`, settle nothing).
+ * `ЗАО` as `ЗЛО`), or among several the only one whose letter a blurred photo reads as the one printed
+ * ({@link readsLookalike}: `ОСО` is `ООО`, not `ОАО`), else `text` unchanged (`ОЗО`: `ООО` and `ОАО` alike).
  */
 export function nearestLegalForm(text: string): string {
   if (LEGAL_FORMS.includes(text)) return text;
   const near = LEGAL_FORMS.filter((f) => f.length === text.length && distance(f, text) === 1);
-  return near.length === 1 ? near[0] : text;
+  if (near.length === 1) return near[0];
+  const lookalike = near.filter((f) => [...f].every((c, i) => c === text[i] || readsLookalike(text[i], c)));
+  return lookalike.length === 1 ? lookalike[0] : text;
 }
 
-/** A party name with Latin/Cyrillic look-alikes settled per token ("ООО «Smart Tech»" read as "ООО «Ѕmаrt Тесh»"). */
-export const nameOf = (name: string | null): string | null => (name == null ? null : resolveLookalikes(name));
+/**
+ * A party name with Latin/Cyrillic look-alikes settled per token ("ООО «Smart Tech»" read as "ООО «Ѕmаrt Тесh»"),
+ * and a speck after its closing quote dropped: one or two marks, or one lower-case letter, glued to the `»` that
+ * ends the name (`«Опт»®`, `«Логистик»ь`); no company name goes on so after its quoted part. An individual
+ * entrepreneur's patronymic ending `-овиа`/`-евиа` is `-овна`/`-евна` (`н` blurs into `и`; no Russian name ends so).
+ */
+export const nameOf = (name: string | null): string | null =>
+  name == null
+    ? null
+    : resolveLookalikes(name)
+        .replace(/(?<=»)(?:[^\s\p{L}\p{N}()«»]{1,2}|[а-яё])$/u, '')
+        .replace(/^((?:ИП|Индивидуальный предприниматель)\s.*\s[А-ЯЁ][а-яё]+[ое]в)и(а)$/u, '$1н$2');
 
 /**
  * Keeps the leading words up to the first gap wider than `factor` × the median word height: a value ends where
