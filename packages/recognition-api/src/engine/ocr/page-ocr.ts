@@ -21,7 +21,7 @@ export interface PageOcr {
   skew: number;
   /** Read as a phone photo (preprocess.ts `PreparedPage.photo`). */
   photo: boolean;
-  /** Read from its deconvolved page (preprocess.ts `PreparedPage.deblurred`, deblur.ts). */
+  /** Read from its deconvolved page (preprocess.ts `PreparedPage.deblurSigma` set, deblur.ts). */
   deblurred: boolean;
 }
 
@@ -88,7 +88,7 @@ export async function ocrPage(image: Buffer, quality: ImageQuality, call: Tesser
   words = levelWords(words, skew, page.width / 2, page.height / 2);
   const rules = levelRules(page.rules, skew, page.width / 2, page.height / 2);
   return toPagePixels(
-    { words, rules, width: page.width, height: page.height, rotated, skew, photo: page.photo, deblurred: page.deblurred },
+    { words, rules, width: page.width, height: page.height, rotated, skew, photo: page.photo, deblurred: page.deblurSigma !== null },
     page.scale,
   );
 }

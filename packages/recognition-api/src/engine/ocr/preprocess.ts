@@ -34,9 +34,10 @@ export interface PreparedPage {
   scale: number;
   /** Read as a phone photo: rules are found by local contrast (rule-mask.ts), not by a fixed dark level. */
   photo: boolean;
-  /** The page Tesseract reads was deconvolved (deblur.ts): a photo, or a scan enlarged to 300 DPI. */
-  deblurred: boolean;
-  /** The Gaussian σ (px at 300 DPI) it was deconvolved for (rule-blur.ts for a flattened photo); null when not. */
+  /**
+   * The Gaussian σ (px at 300 DPI) the page Tesseract reads was deconvolved for (deblur.ts; rule-blur.ts for a
+   * flattened photo); null when it was not (only photos and scans enlarged to 300 DPI are).
+   */
   deblurSigma: number | null;
 }
 
@@ -89,7 +90,7 @@ export async function preparePage(input: Buffer, quality: ImageQuality, opts: { 
       const light = await paperLight(sheet, CLEAN_BORDER_PX);
       return await finish(
         sigma === null ? light : await sharpened(light, sigma),
-        { flattened: true, scale: PHOTO_SCALE, photo: true, deblurred: sigma !== null, deblurSigma: sigma },
+        { flattened: true, scale: PHOTO_SCALE, photo: true, deblurSigma: sigma },
         await evenLight(sheet),
       );
     }
@@ -103,7 +104,7 @@ export async function preparePage(input: Buffer, quality: ImageQuality, opts: { 
     img = quality === 'photo' ? await flattenLight(img) : img.normalise();
     const sigma = deblurred ? (quality === 'photo' ? PHOTO_BLUR_SIGMA : SCAN_BLUR_SIGMA) : null;
     img = sigma === null ? img : await sharpened(img, sigma);
-    return await finish(img, { flattened: false, scale: 1, photo: quality === 'photo', deblurred, deblurSigma: sigma });
+    return await finish(img, { flattened: false, scale: 1, photo: quality === 'photo', deblurSigma: sigma });
   } catch (err) {
     if (err instanceof RecognitionFailedError) throw err;
     const why = err instanceof ImageRejected ? err.message : 'cannot decode the image';
@@ -173,7 +174,7 @@ async function sharpened(img: sharp.Sharp, sigma: number): Promise<sharp.Sharp> 
   return sharp(out.data, { raw: { width: out.width, height: out.height, channels: 1 } });
 }
 
-type PageKind = Pick<PreparedPage, 'flattened' | 'scale' | 'photo' | 'deblurred' | 'deblurSigma'>;
+type PageKind = Pick<PreparedPage, 'flattened' | 'scale' | 'photo' | 'deblurSigma'>;
 
 /**
  * Grayscale raw pixels → rules removed → PNG for Tesseract. `ruleImg` (same size as `img`; photos only): the image
@@ -203,8 +204,8 @@ async function finish(img: sharp.Sharp, kind: PageKind, ruleImg?: sharp.Sharp): 
     .png({ compressionLevel: 1 })
     .toBuffer();
   const ruleSource = ruleGray ? sharp(ruleGray) : undefined;
-  const { flattened, deblurred, deblurSigma } = kind;
-  return { png, width, height, rules, source, ruleSource, flattened, scale, photo, deblurred, deblurSigma };
+  const { flattened, deblurSigma } = kind;
+  return { png, width, height, rules, source, ruleSource, flattened, scale, photo, deblurSigma };
 }
 
 /**

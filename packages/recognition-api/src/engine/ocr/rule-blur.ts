@@ -23,8 +23,6 @@ const QUANTILE = 0.25;
 export interface RuleSpread {
   x: number;
   y: number;
-  /** Rule samples each is the quantile of. */
-  samples: { x: number; y: number };
 }
 
 /**
@@ -32,7 +30,7 @@ export interface RuleSpread {
  * line, so its averaged cross-profile is the blur's own profile (plus the rule's width), and its variance the
  * blur's variance along that axis. The page is cut into {@link BAND}-px stretches along each axis; in each the
  * cross-profile of darkness is averaged, every local maximum {@link MIN_RULE_CONTRAST} darker than the paper is a
- * rule, and the variance of its profile (±{@link HALF} px, over the darker of its two sides' level) is one sample.
+ * rule, and the variance of its profile (±{@link HALF} px, over the paper level of its lighter side) is one sample.
  * The {@link QUANTILE} of the samples per axis is the estimate. A phone's motion blur widens one axis more than the
  * other; defocus widens both. Null when either axis has fewer than {@link MIN_SAMPLES} samples (no ruled table).
  * Pure; expects a flattened page, rules within a pixel or two of the axes over a band.
@@ -41,7 +39,7 @@ export function ruleSpread(img: GrayImage): RuleSpread | null {
   const y = axisSamples(img, 'y');
   const x = axisSamples(img, 'x');
   if (x.length < MIN_SAMPLES || y.length < MIN_SAMPLES) return null;
-  return { x: quantile(x, QUANTILE), y: quantile(y, QUANTILE), samples: { x: x.length, y: y.length } };
+  return { x: quantile(x, QUANTILE), y: quantile(y, QUANTILE) };
 }
 
 /** Profile variances of the rules across `axis` ('y': horizontal rules, profiles along y). */

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { deblur, wienerKernel } from '../../../src/engine/ocr/deblur.js';
+import { deblur, PHOTO_BLUR_SIGMA, SCAN_BLUR_SIGMA, wienerKernel } from '../../../src/engine/ocr/deblur.js';
 import { preparePage } from '../../../src/engine/ocr/preprocess.js';
 
 const W = 120;
@@ -74,11 +74,12 @@ describe("deconvolution of a phone photo's defocus blur", () => {
     };
     const sharpened = await preparePage(png, 'photo');
     const asIs = await preparePage(png, 'photo', { deblur: false });
-    expect([sharpened.deblurred, asIs.deblurred]).toEqual([true, false]);
+    // A photo filling the frame (no sheet outline, no rule measure) at the tuned σ; none when turned off.
+    expect([sharpened.deblurSigma, asIs.deblurSigma]).toEqual([PHOTO_BLUR_SIGMA, null]);
     expect(await gapContrast(sharpened)).toBeGreaterThan((await gapContrast(asIs)) + 15);
-    expect((await preparePage(png, 'scan')).deblurred).toBe(true);
-    expect((await preparePage(png, 'screenshot')).deblurred).toBe(false);
+    expect((await preparePage(png, 'scan')).deblurSigma).toBe(SCAN_BLUR_SIGMA);
+    expect((await preparePage(png, 'screenshot')).deblurSigma).toBeNull();
     const fullSize = await sharp(png).resize({ width: 3508 }).png().toBuffer();
-    expect((await preparePage(fullSize, 'scan')).deblurred).toBe(false);
+    expect((await preparePage(fullSize, 'scan')).deblurSigma).toBeNull();
   }, 120_000);
 });

@@ -63,7 +63,7 @@ describe("a page's blur measured on its printed rules", () => {
 });
 
 describe('the deconvolution σ of a flattened photo', () => {
-  const spread = (x: number, y: number) => ({ x, y, samples: { x: 100, y: 100 } });
+  const spread = (x: number, y: number) => ({ x, y });
 
   it('is the tuned photo σ for a typical or sharper page and more for a blurrier one', () => {
     expect(photoBlurSigma(spread(TYPICAL_SPREAD, TYPICAL_SPREAD))).toBe(PHOTO_BLUR_SIGMA);
