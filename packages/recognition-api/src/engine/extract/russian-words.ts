@@ -5,6 +5,12 @@ import { loadModule } from 'hunspell-asm';
 export interface RussianWords {
   /** True for a known word form in any case (`Масло`, `масло`, `МАСЛО`); ё and е are both accepted. */
   has(word: string): boolean;
+  /**
+   * True for a noun's dictionary form (nominative singular, or nominative plural of a plural-only noun: `блок`,
+   * `сода`, `ножницы`), lower case, ё or е: a stem of the dictionary that carries only noun declension flags. Inflected
+   * forms (`блоха` → `блох`, `сад` → `сада`) and the base forms of adjectives and verbs are not.
+   */
+  isNounLemma(word: string): boolean;
 }
 
 const ALPHABET = 'абвгдежзийклмнопрстуфхцчшщъыьэюяё';
@@ -16,8 +22,9 @@ const MAX_ONE_EDIT_FORMS = 6;
  * The known word form one edit (a letter changed, dropped or added) away from `word`, a lower-case Cyrillic word
  * the dictionary does not know (`оцинковакный` → `оцинкованный`, `нержавеюшая` → `нержавеющая`): the only one, or,
  * among several, the only one reached by changing a letter into one a blurred photo reads it for ({@link LOOKALIKE}:
- * `залисей` → `записей`, not `зализей`); null otherwise (`красныи`: `красный`, `красные`, `красных` are all one
- * letter away and none by a look-alike). About 800 lookups for a 12-letter word, 10–40 ms.
+ * `залисей` → `записей`, not `зализей`); among several look-alike ones, the only noun in its dictionary form
+ * (`ширима` → `ширина`, not the verb form `ширила`); null otherwise (`красныи`: `красный`, `красные`, `красных` are
+ * all one letter away and none by a look-alike). About 800 lookups for a 12-letter word, 10–40 ms.
  */
 export function nearestWord(word: string, dict: RussianWords, lookalikeOnly = false): string | null {
   const found = new Set<string>();
@@ -33,11 +40,13 @@ export function nearestWord(word: string, dict: RussianWords, lookalikeOnly = fa
       tryWord(word.slice(0, i) + c + word.slice(i));
     }
     if (i < word.length) tryWord(word.slice(0, i) + word.slice(i + 1));
-    // Settled as "none" already: too many forms, or two look-alike ones (and at least two forms in all).
-    if (found.size > MAX_ONE_EDIT_FORMS || lookalike.size > 1) return null;
+    if (found.size > MAX_ONE_EDIT_FORMS) return null; // settled as "none" already: too common a shape
   }
   if (found.size === 1 && !lookalikeOnly) return [...found][0];
-  return lookalike.size === 1 ? [...lookalike][0] : null;
+  if (lookalike.size === 1) return [...lookalike][0];
+  // Two look-alike forms: an item name is mostly nouns in their dictionary form, so the only one of those decides.
+  const nouns = [...lookalike].filter((w) => dict.isNounLemma(w));
+  return nouns.length === 1 ? nouns[0] : null;
 }
 
 /**
@@ -169,6 +178,42 @@ export function nearestCompound(word: string, dict: RussianWords): string | null
   return lookalike.size === 1 ? [...lookalike][0] : null;
 }
 
+/**
+ * ru_RU's affix flags of noun declension classes (index.aff): a stem whose flags are all of these is a noun in its
+ * dictionary form. Adjectives carry `A…`, verbs `L`/`B`/`M`…, and a stem with no flags is an indeclinable word.
+ */
+const NOUN_FLAGS = /^[FGHIJKNO]+$/;
+
+/** The lower-case noun stems (ё as е) of a Hunspell .dic text ({@link NOUN_FLAGS}). */
+export function nounLemmas(dic: string): Set<string> {
+  const nouns = new Set<string>();
+  for (const line of dic.split('\n')) {
+    const slash = line.indexOf('/');
+    if (slash > 0 && NOUN_FLAGS.test(line.slice(slash + 1).trim())) nouns.add(line.slice(0, slash).toLowerCase().replace(/ё/g, 'е'));
+  }
+  return nouns;
+}
+
+/**
+ * The only noun in its dictionary form one look-alike letter ({@link LOOKALIKE}) from `word`, a lower-case Russian
+ * word form that is itself no noun's dictionary form (`блох` → `блок`, `крут` → `круг`); null when none or several.
+ * An item name opens with its head noun in the nominative (`Блок …`, `Круг …`), and a blurred photo that turns the
+ * last letter of such a noun into a look-alike often lands on another word form (a plural's genitive, an adjective's
+ * short form) that the dictionary knows: spelling alone leaves it. Substitutions only, so the word keeps its length.
+ */
+export function nearestNounLemma(word: string, dict: RussianWords): string | null {
+  if (dict.isNounLemma(word)) return null;
+  const found = new Set<string>();
+  const chars = [...word];
+  for (let i = 0; i < chars.length; i++) {
+    for (const c of LOOKALIKE[chars[i]] ?? '') {
+      const w = [...chars.slice(0, i), c, ...chars.slice(i + 1)].join('');
+      if (dict.isNounLemma(w)) found.add(w);
+    }
+  }
+  return found.size === 1 ? [...found][0] : null;
+}
+
 let loading: Promise<RussianWords | null> | null = null;
 
 /**
@@ -185,7 +230,9 @@ export function loadRussianWords(): Promise<RussianWords | null> {
       const dic = factory.mountBuffer(dictionary.dic, 'ru_RU.dic');
       const speller = factory.create(aff, dic);
       const cache = new Map<string, boolean>();
+      const nouns = nounLemmas(new TextDecoder().decode(dictionary.dic));
       return {
+        isNounLemma: (word: string) => nouns.has(word.replace(/ё/g, 'е')),
         has(word: string): boolean {
           let known = cache.get(word);
           if (known === undefined) {

@@ -6,7 +6,15 @@ import type { PreparedPage } from './preprocess.js';
 import { runTesseract, type TesseractCall } from './tesseract.js';
 import { estimateSkew, levelRules, levelWords } from './skew.js';
 import { parseTsv } from './tsv.js';
-import { isCompound, loadRussianWords, nearestCompound, nearestLookalikeWord, nearestWord, type RussianWords } from '../extract/russian-words.js';
+import {
+  isCompound,
+  loadRussianWords,
+  nearestCompound,
+  nearestLookalikeWord,
+  nearestNounLemma,
+  nearestWord,
+  type RussianWords,
+} from '../extract/russian-words.js';
 import { toCyrillic } from '../extract/script.js';
 import { isNameUnit, isUnitRatio } from '../extract/items.js';
 
@@ -210,6 +218,15 @@ export function spellNames(words: Word[], inColumn: (w: Word) => boolean, dict: 
     const parts = long.map((part, i) =>
       part.length === 4 && long.length > 1 && !judged(part) && long.every((p, j) => j === i || known(p)) ? spell(part, true) : part,
     );
+    // A capitalised word the dictionary knows only as an inflected form (`Блох`, `Крут`) where an item name puts
+    // its head noun: the only noun one look-alike letter away (`Блок`, `Круг`).
+    if (!changed && /^[А-ЯЁ][а-яё]{2,}$/.test(parts[0]) && dict.has(parts[0])) {
+      const noun = nearestNounLemma(parts[0].toLowerCase(), dict);
+      if (noun) {
+        changed = true;
+        parts[0] = noun[0].toUpperCase() + noun.slice(1);
+      }
+    }
     return changed ? { ...w, text: `${m[1]}${parts.join('-')}${m[3]}` } : w;
   });
 }

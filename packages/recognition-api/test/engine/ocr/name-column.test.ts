@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Word } from '../../../src/engine/extract/words.js';
-import { isCompound, loadRussianWords, nearestCompound, nearestLookalikeWord, nearestWord } from '../../../src/engine/extract/russian-words.js';
+import {
+  isCompound,
+  loadRussianWords,
+  nearestCompound,
+  nearestLookalikeWord,
+  nearestNounLemma,
+  nearestWord,
+  nounLemmas,
+} from '../../../src/engine/extract/russian-words.js';
 import {
   AGREED_WORD_CONFIDENCE,
   agreedLatinWords,
@@ -70,7 +78,10 @@ describe('prefersLatin: a rus+eng reading of a name word against the rus one', (
 describe('mergeNameReadings: the rus read and the rus+eng read of the name column, word by word', () => {
   const at = (text: string, conf: number, left: number): Word => ({ text, conf, left, top: 100, width: 16 * text.length, height: 20, line: '1' });
   // A stand-in for the ru_RU dictionary: a few word forms.
-  const dict = { has: (word: string) => ['щётки', 'щетки', 'масло', 'вода', 'моторное', 'клейкая', 'толщина'].includes(word.toLowerCase()) };
+  const dict = {
+    has: (word: string) => ['щётки', 'щетки', 'масло', 'вода', 'моторное', 'клейкая', 'толщина'].includes(word.toLowerCase()),
+    isNounLemma: () => false,
+  };
   const merge = (rus: Word[], cross: Word[], d: typeof dict | null = dict) =>
     mergeNameReadings(rus, rus, cross, 20, d)
       .sort((a, b) => a.left - b.left)
@@ -138,7 +149,7 @@ describe('mergeNameReadings: the rus read and the rus+eng read of the name colum
   });
 
   it('does not let a dictionary word hide a brand: capitals only, a glyph after it, or a non-word with a Cyrillic-only letter', () => {
-    const withTem = { has: (word: string) => ['тем', 'масло'].includes(word.toLowerCase()) };
+    const withTem = { has: (word: string) => ['тем', 'масло'].includes(word.toLowerCase()), isNounLemma: () => false };
     expect(merge([at('ТЕМ!', 62, 0)], [at('TRW', 89, 0)], withTem)).toEqual(['TRW:89']);
     // "Сегезй" has a Cyrillic-only letter and a sure rus read; the dictionary does not know it, so the brand wins.
     expect(merge([at('Сегезй', 88, 0)], [at('Ceresit', 92, 0)])).toEqual(['Ceresit:92']);
@@ -161,7 +172,7 @@ describe('mergeNameReadings: the rus read and the rus+eng read of the name colum
 
 describe('agreedLatinWords: a Latin word the rus+eng and the eng reads both give, over a rus read that is no word', () => {
   const at = (text: string, conf: number, left: number): Word => ({ text, conf, left, top: 100, width: 16 * text.length, height: 20, line: '1' });
-  const dict = { has: (word: string) => ['штукатурка', 'масло'].includes(word.toLowerCase()) };
+  const dict = { has: (word: string) => ['штукатурка', 'масло'].includes(word.toLowerCase()), isNounLemma: () => false };
   const agree = (column: Word[], cross: Word[], latin: Word[], d: typeof dict | null = dict) =>
     agreedLatinWords(column, column, cross, latin, 20, d)
       .sort((a, b) => a.left - b.left)
@@ -256,6 +267,14 @@ describe('spellNames: an unsure name word one letter from a Russian word form', 
     expect(nearestWord('пластима', d, true)).toBe('пластина');
   }, 60_000);
 
+  it('among several look-alike forms, takes the only noun in its dictionary form', async () => {
+    const d = (await loadRussianWords())!;
+    expect(nearestWord('дремь', d)).toBe('дрель'); // not `дремы`, a form of `дрёма`
+    expect(nearestWord('жран', d)).toBe('кран'); // not the verb form `жрал`
+    expect(nearestWord('мошок', d)).toBe('мешок'); // not the genitive `мошек`
+    expect(nearestWord('мошок', d, true)).toBe('мешок');
+  }, 60_000);
+
   it('on a photo spells a confident unknown word only by a look-alike letter; elsewhere it stays as read', async () => {
     const d = await loadRussianWords();
     const ws = [w('пластима', 92), w('шлифовалъная', 92), w('Кронштейн', 95)];
@@ -306,6 +325,26 @@ describe('spellNames: an unsure name word one letter from a Russian word form', 
     expect(nearestCompound('гаобетонный', d)).toBeNull();
     const ws = [w('Газосиликатный', 40), w('гилсокартонный', 40)];
     expect(spellNames(ws, () => true, d).map((x) => x.text)).toEqual(['Газосиликатный', 'гипсокартонный']);
+  }, 60_000);
+
+  it('knows a noun in its dictionary form by its declension flags, not an inflected form, an adjective or a verb', async () => {
+    expect([...nounLemmas('3\nрейка/I\nкрасный/AES\nделать/BLMP\nножницы/O\nЧПУ\nёлка/I\n')].sort()).toEqual(['елка', 'ножницы', 'рейка']);
+    const d = (await loadRussianWords())!;
+    for (const word of ['рейка', 'стул', 'шина', 'ножницы', 'ёлка']) expect(d.isNounLemma(word), word).toBe(true);
+    for (const word of ['рейха', 'ступ', 'шила', 'красный', 'делать', 'рейки']) expect(d.isNounLemma(word), word).toBe(false);
+  }, 60_000);
+
+  it('turns a capitalised known word that is no noun in its dictionary form into the only such noun one look-alike away', async () => {
+    const d = (await loadRussianWords())!;
+    expect(nearestNounLemma('рейха', d)).toBe('рейка'); // х for к
+    expect(nearestNounLemma('ступ', d)).toBe('стул'); // п for л
+    expect(nearestNounLemma('рейка', d)).toBeNull(); // a noun already
+    expect(nearestNounLemma('белая', d)).toBeNull(); // an adjective with no such neighbour
+    const ws = [w('Рейха', 95), w('Ступ,', 60), w('рейха', 60), w('Белая', 60), w('Перчатки', 60), w('Шила-Рейха', 60)];
+    // Only a capitalised word (an item name's head noun), the first part of a hyphenated one, a photo's sure word too.
+    expect(spellNames(ws, () => true, d, true).map((x) => x.text)).toEqual(['Рейка', 'Стул,', 'рейха', 'Белая', 'Перчатки', 'Шина-Рейха']);
+    // A sure word off a photo stays as read.
+    expect(spellNames(ws.slice(0, 1), () => true, d, false).map((x) => x.text)).toEqual(['Рейха']);
   }, 60_000);
 
   it('corrects unsure words of the column only, keeps a capital, the punctuation and the low score', async () => {
