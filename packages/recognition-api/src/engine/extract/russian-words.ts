@@ -1,5 +1,6 @@
 import dictionary from 'dictionary-ru';
 import { loadModule } from 'hunspell-asm';
+import { loadTesseractWords } from './tesseract-words.js';
 
 /** Whether a word is a Russian word form: the Hunspell dictionary ru_RU (npm `dictionary-ru`) with its affix rules. */
 export interface RussianWords {
@@ -11,6 +12,11 @@ export interface RussianWords {
    * forms (`блоха` → `блох`, `сад` → `сада`) and the base forms of adjectives and verbs are not.
    */
   isNounLemma(word: string): boolean;
+  /**
+   * True for a word form in Tesseract's own `rus` word list (tesseract-words.ts: forms frequent in web text), lower
+   * case, ё or е; always false when that list could not be loaded. Tells a common form from a rare one.
+   */
+  isCommon(word: string): boolean;
 }
 
 const ALPHABET = 'абвгдежзийклмнопрстуфхцчшщъыьэюяё';
@@ -23,7 +29,8 @@ const MAX_ONE_EDIT_FORMS = 6;
  * the dictionary does not know (`оцинковакный` → `оцинкованный`, `нержавеюшая` → `нержавеющая`): the only one, or,
  * among several, the only one reached by changing a letter into one a blurred photo reads it for ({@link LOOKALIKE}:
  * `залисей` → `записей`, not `зализей`); among several look-alike ones, the only noun in its dictionary form
- * (`ширима` → `ширина`, not the verb form `ширила`); null otherwise (`красныи`: `красный`, `красные`, `красных` are
+ * (`ширима` → `ширина`, not the verb form `ширила`); else the only common form ({@link RussianWords.isCommon}:
+ * `зачемлением` → `заземлением`, not `защемлением`); null otherwise (`красныи`: `красный`, `красные`, `красных` are
  * all one letter away and none by a look-alike). About 800 lookups for a 12-letter word, 10–40 ms.
  */
 export function nearestWord(word: string, dict: RussianWords, lookalikeOnly = false): string | null {
@@ -44,14 +51,18 @@ export function nearestWord(word: string, dict: RussianWords, lookalikeOnly = fa
   }
   if (found.size === 1 && !lookalikeOnly) return [...found][0];
   if (lookalike.size === 1) return [...lookalike][0];
-  // Two look-alike forms: an item name is mostly nouns in their dictionary form, so the only one of those decides.
+  // Two look-alike forms: an item name is mostly nouns in their dictionary form, so the only one of those decides;
+  // else the only common word form among them, or (no look-alike form) among all.
   const nouns = [...lookalike].filter((w) => dict.isNounLemma(w));
-  return nouns.length === 1 ? nouns[0] : null;
+  if (nouns.length === 1) return nouns[0];
+  const pool = lookalike.size > 0 || lookalikeOnly ? lookalike : found;
+  const common = [...pool].filter((w) => dict.isCommon(w));
+  return common.length === 1 ? common[0] : null;
 }
 
 /**
  * Letters a blurred photo's `rus` reading puts for one another (the stems and bowls that blur away: `н`/`м`/`п`/`л`,
- * `к`/`ж`/`х`/`ч`, `т`/`г`, `о`/`р`/`е`/`с`), as seen in the development photos' misread words.
+ * `к`/`ж`/`х`/`ч`, `т`/`г`, `о`/`р`/`е`/`с`, `а`/`о`), as seen in the development photos' misread words.
  */
 const LOOKALIKE: Record<string, string> = {
   н: 'мипл',
@@ -66,7 +77,8 @@ const LOOKALIKE: Record<string, string> = {
   з: 'ж',
   т: 'г',
   г: 'т',
-  о: 'ерс',
+  о: 'ерса',
+  а: 'о',
   р: 'оф',
   ф: 'р',
   е: 'сов',
@@ -219,7 +231,8 @@ let loading: Promise<RussianWords | null> | null = null;
 /**
  * The Russian word-form dictionary, loaded once per process (or worker thread) on first use: Hunspell compiled to
  * WebAssembly (`hunspell-asm`) with the ru_RU dictionary (about 150 000 stems, their inflections come from the affix
- * rules), ~3 s and ~70 MB the first time, then microseconds per word. Resolves null when the dictionary cannot be
+ * rules), its noun stems, and Tesseract's `rus` word list ({@link loadTesseractWords}; without it no form is
+ * common), ~4 s and ~100 MB the first time, then microseconds per word. Resolves null when the dictionary cannot be
  * loaded, so callers fall back to their rules without it rather than fail the document.
  */
 export function loadRussianWords(): Promise<RussianWords | null> {
@@ -231,8 +244,10 @@ export function loadRussianWords(): Promise<RussianWords | null> {
       const speller = factory.create(aff, dic);
       const cache = new Map<string, boolean>();
       const nouns = nounLemmas(new TextDecoder().decode(dictionary.dic));
+      const common = await loadTesseractWords();
       return {
         isNounLemma: (word: string) => nouns.has(word.replace(/ё/g, 'е')),
+        isCommon: (word: string) => common?.has(word.replace(/ё/g, 'е')) ?? false,
         has(word: string): boolean {
           let known = cache.get(word);
           if (known === undefined) {

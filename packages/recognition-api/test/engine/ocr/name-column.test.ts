@@ -81,6 +81,7 @@ describe('mergeNameReadings: the rus read and the rus+eng read of the name colum
   const dict = {
     has: (word: string) => ['щётки', 'щетки', 'масло', 'вода', 'моторное', 'клейкая', 'толщина'].includes(word.toLowerCase()),
     isNounLemma: () => false,
+    isCommon: () => false,
   };
   const merge = (rus: Word[], cross: Word[], d: typeof dict | null = dict) =>
     mergeNameReadings(rus, rus, cross, 20, d)
@@ -149,7 +150,7 @@ describe('mergeNameReadings: the rus read and the rus+eng read of the name colum
   });
 
   it('does not let a dictionary word hide a brand: capitals only, a glyph after it, or a non-word with a Cyrillic-only letter', () => {
-    const withTem = { has: (word: string) => ['тем', 'масло'].includes(word.toLowerCase()), isNounLemma: () => false };
+    const withTem = { has: (word: string) => ['тем', 'масло'].includes(word.toLowerCase()), isNounLemma: () => false, isCommon: () => false };
     expect(merge([at('ТЕМ!', 62, 0)], [at('TRW', 89, 0)], withTem)).toEqual(['TRW:89']);
     // "Сегезй" has a Cyrillic-only letter and a sure rus read; the dictionary does not know it, so the brand wins.
     expect(merge([at('Сегезй', 88, 0)], [at('Ceresit', 92, 0)])).toEqual(['Ceresit:92']);
@@ -172,7 +173,7 @@ describe('mergeNameReadings: the rus read and the rus+eng read of the name colum
 
 describe('agreedLatinWords: a Latin word the rus+eng and the eng reads both give, over a rus read that is no word', () => {
   const at = (text: string, conf: number, left: number): Word => ({ text, conf, left, top: 100, width: 16 * text.length, height: 20, line: '1' });
-  const dict = { has: (word: string) => ['штукатурка', 'масло'].includes(word.toLowerCase()), isNounLemma: () => false };
+  const dict = { has: (word: string) => ['штукатурка', 'масло'].includes(word.toLowerCase()), isNounLemma: () => false, isCommon: () => false };
   const agree = (column: Word[], cross: Word[], latin: Word[], d: typeof dict | null = dict) =>
     agreedLatinWords(column, column, cross, latin, 20, d)
       .sort((a, b) => a.left - b.left)
@@ -275,6 +276,15 @@ describe('spellNames: an unsure name word one letter from a Russian word form', 
     expect(nearestWord('мошок', d, true)).toBe('мешок');
   }, 60_000);
 
+  it('among several forms none of which a look-alike or a noun settles, takes the only common one', async () => {
+    const d = (await loadRussianWords())!;
+    expect(d.isCommon('крепление')).toBe(true);
+    expect(d.isCommon('крепленые')).toBe(false);
+    // у for и is no look-alike: крепление, крепленое, крепленые, крепленую are all one edit away, one is common.
+    expect(nearestWord('крепленуе', d)).toBe('крепление');
+    expect(nearestWord('крепленуе', d, true)).toBeNull(); // a confident photo word: look-alike letters only
+  }, 60_000);
+
   it('on a photo spells a confident unknown word only by a look-alike letter; elsewhere it stays as read', async () => {
     const d = await loadRussianWords();
     const ws = [w('пластима', 92), w('шлифовалъная', 92), w('Кронштейн', 95)];
@@ -304,8 +314,9 @@ describe('spellNames: an unsure name word one letter from a Russian word form', 
     expect(nearestLookalikeWord('ламимированмый', d)).toBe('ламинированный');
     // Shorter than eight letters: too many words are two letters apart there.
     expect(nearestLookalikeWord('краснмй', d)).toBeNull();
-    // Two changes that are not look-alikes (а for о, у for ы) are not tried.
-    expect(nearestLookalikeWord('оцинкавонный', d)).toBeNull();
+    // Two changes that are not look-alikes (у for о, у for ы) are not tried; а and о are.
+    expect(nearestLookalikeWord('оцинкуваннуй', d)).toBeNull();
+    expect(nearestLookalikeWord('оцинкавонный', d)).toBe('оцинкованный');
     const ws = [w('Профиль', 90), w('оцинжованмый', 40)];
     expect(spellNames(ws, () => true, d).map((x) => x.text)).toEqual(['Профиль', 'оцинкованный']);
   }, 60_000);
@@ -340,9 +351,10 @@ describe('spellNames: an unsure name word one letter from a Russian word form', 
     expect(nearestNounLemma('ступ', d)).toBe('стул'); // п for л
     expect(nearestNounLemma('рейка', d)).toBeNull(); // a noun already
     expect(nearestNounLemma('белая', d)).toBeNull(); // an adjective with no such neighbour
-    const ws = [w('Рейха', 95), w('Ступ,', 60), w('рейха', 60), w('Белая', 60), w('Перчатки', 60), w('Шила-Рейха', 60)];
-    // Only a capitalised word (an item name's head noun), the first part of a hyphenated one, a photo's sure word too.
-    expect(spellNames(ws, () => true, d, true).map((x) => x.text)).toEqual(['Рейка', 'Стул,', 'рейха', 'Белая', 'Перчатки', 'Шина-Рейха']);
+    const ws = [w('Рейха', 95), w('Ступ,', 60), w('рейха', 60), w('Белая', 60), w('Перчатки', 60), w('Ступ-Рейха', 60), w('Шила', 60)];
+    // Only a capitalised word (an item name's head noun), the first part of a hyphenated one, a photo's sure word too;
+    // not a word with two such nouns near (`шина`, `шило`).
+    expect(spellNames(ws, () => true, d, true).map((x) => x.text)).toEqual(['Рейка', 'Стул,', 'рейха', 'Белая', 'Перчатки', 'Стул-Рейха', 'Шила']);
     // A sure word off a photo stays as read.
     expect(spellNames(ws.slice(0, 1), () => true, d, false).map((x) => x.text)).toEqual(['Рейха']);
   }, 60_000);
