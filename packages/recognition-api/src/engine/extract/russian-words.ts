@@ -7,9 +7,9 @@ export interface RussianWords {
   /** True for a known word form in any case (`Масло`, `масло`, `МАСЛО`); ё and е are both accepted. */
   has(word: string): boolean;
   /**
-   * True for a noun's dictionary form (nominative singular, or nominative plural of a plural-only noun: `блок`,
-   * `сода`, `ножницы`), lower case, ё or е: a stem of the dictionary that carries only noun declension flags. Inflected
-   * forms (`блоха` → `блох`, `сад` → `сада`) and the base forms of adjectives and verbs are not.
+   * True for a noun's dictionary form (nominative singular, or nominative plural of a plural-only noun: `рейка`,
+   * `стул`, `ножницы`), lower case, ё or е: a stem of the dictionary that carries only noun declension flags. Inflected
+   * forms (`рейха` of `рейх`, `ступ` of `ступа`) and the base forms of adjectives and verbs are not.
    */
   isNounLemma(word: string): boolean;
   /**
@@ -29,8 +29,8 @@ const MAX_ONE_EDIT_FORMS = 6;
  * the dictionary does not know (`оцинковакный` → `оцинкованный`, `нержавеюшая` → `нержавеющая`): the only one, or,
  * among several, the only one reached by changing a letter into one a blurred photo reads it for ({@link LOOKALIKE}:
  * `залисей` → `записей`, not `зализей`); among several look-alike ones, the only noun in its dictionary form
- * (`ширима` → `ширина`, not the verb form `ширила`); else the only common form ({@link RussianWords.isCommon}:
- * `зачемлением` → `заземлением`, not `защемлением`); null otherwise (`красныи`: `красный`, `красные`, `красных` are
+ * (`жран` → `кран`, not the verb form `жрал`); else the only common form ({@link RussianWords.isCommon}:
+ * `крепленуе` → `крепление`, not `крепленые`); null otherwise (`красныи`: `красный`, `красные`, `красных` are
  * all one letter away and none by a look-alike). About 800 lookups for a 12-letter word, 10–40 ms.
  */
 export function nearestWord(word: string, dict: RussianWords, lookalikeOnly = false): string | null {
@@ -163,8 +163,9 @@ export function isCompound(word: string, dict: RussianWords): boolean {
  * the word ends in a known word of {@link MIN_COMPOUND_TAIL} letters or more, and one letter changed, dropped or
  * added in what comes before it makes that a {@link isCompoundPrefix} (`газюбетонный` → `газобетонный`,
  * `стежлотканевая` → `стеклотканевая`); among several, the only one reached by a look-alike letter, as
- * {@link nearestWord} decides; null otherwise. The tail is taken as read: a misread in it is the one-edit search's
- * job. A few hundred lookups a word.
+ * {@link nearestWord} decides; or a first part as read and one look-alike letter ({@link LOOKALIKE}) changed in the
+ * tail (`гипсокартомный` → `гипсокартонный`), among several the only one whose tail is a noun in its dictionary
+ * form; null otherwise. A few hundred lookups a word.
  */
 export function nearestCompound(word: string, dict: RussianWords): string | null {
   const found = new Set<string>();
@@ -186,8 +187,27 @@ export function nearestCompound(word: string, dict: RussianWords): string | null
       if (i < head.length) tryHead(head.slice(0, i) + head.slice(i + 1));
     }
   }
+  // The other way round: a first part as read, and a look-alike letter misread in the known tail (`гипсокартомный`).
+  const nounTail = new Set<string>();
+  for (let k = 3; k <= word.length - MIN_COMPOUND_TAIL; k++) {
+    const head = word.slice(0, k);
+    const tail = [...word.slice(k)];
+    if (dict.has(tail.join('')) || !isCompoundPrefix(head, dict)) continue;
+    for (let i = 0; i < tail.length; i++) {
+      for (const c of LOOKALIKE[tail[i]] ?? '') {
+        const t = [...tail.slice(0, i), c, ...tail.slice(i + 1)].join('');
+        if (!dict.has(t)) continue;
+        found.add(head + t);
+        lookalike.add(head + t);
+        if (dict.isNounLemma(t)) nounTail.add(head + t);
+      }
+    }
+  }
   if (found.size === 1) return [...found][0];
-  return lookalike.size === 1 ? [...lookalike][0] : null;
+  if (lookalike.size === 1) return [...lookalike][0];
+  // Two look-alike tails (`гранит`, `громит`): the only noun in its dictionary form, as nearestWord decides.
+  const nouns = [...lookalike].filter((w) => nounTail.has(w));
+  return nouns.length === 1 ? nouns[0] : null;
 }
 
 /**
@@ -208,8 +228,8 @@ export function nounLemmas(dic: string): Set<string> {
 
 /**
  * The only noun in its dictionary form one look-alike letter ({@link LOOKALIKE}) from `word`, a lower-case Russian
- * word form that is itself no noun's dictionary form (`блох` → `блок`, `крут` → `круг`); null when none or several.
- * An item name opens with its head noun in the nominative (`Блок …`, `Круг …`), and a blurred photo that turns the
+ * word form that is itself no noun's dictionary form (`рейха` → `рейка`, `ступ` → `стул`); null when none or several.
+ * An item name opens with its head noun in the nominative (`Рейка …`, `Стул …`), and a blurred photo that turns the
  * last letter of such a noun into a look-alike often lands on another word form (a plural's genitive, an adjective's
  * short form) that the dictionary knows: spelling alone leaves it. Substitutions only, so the word keeps its length.
  */

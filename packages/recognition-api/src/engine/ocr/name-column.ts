@@ -188,9 +188,11 @@ export const SPELL_BELOW = 80;
  * so the name is not reported as sure for it. A compound of known parts (`газобетонный`, {@link isCompound}) counts as
  * known; an unsure word with no known form near may become the only compound one edit away ({@link nearestCompound}:
  * `газюбетонный` → `газобетонный`). A four-letter part of a hyphenated word whose other parts are known is spelled
- * too, by a look-alike letter only (`Фасад-Люжс` → `Фасад-Люкс`), and so is a confident word on a photo (`photo`).
- * A word with no such neighbour, or two, stays as read; words in quotes of any kind are spelled like others.
- * `dict` null returns `words`.
+ * too, by a look-alike letter only (`Фасад-Люжс` → `Фасад-Люкс`), and so is a confident word on a photo (`photo`),
+ * by one look-alike letter or two in a long word ({@link nearestLookalikeWord}). A capitalised word the dictionary
+ * knows only as an inflected form becomes the only noun in its dictionary form one look-alike letter away
+ * ({@link nearestNounLemma}). A word with no such neighbour, or two, stays as read; words in quotes of any kind are
+ * spelled like others. `dict` null returns `words`.
  */
 export function spellNames(words: Word[], inColumn: (w: Word) => boolean, dict: RussianWords | null, photo = false): Word[] {
   if (!dict) return words;
@@ -204,7 +206,7 @@ export function spellNames(words: Word[], inColumn: (w: Word) => boolean, dict: 
     const spell = (part: string, lookalikeOnly: boolean) => {
       const lower = part.toLowerCase();
       const near = lookalikeOnly
-        ? nearestWord(lower, dict, true)
+        ? (nearestWord(lower, dict, true) ?? nearestLookalikeWord(lower, dict))
         : (nearestWord(lower, dict) ?? nearestLookalikeWord(lower, dict) ?? nearestCompound(lower, dict));
       if (!near) return part;
       changed = true;
@@ -218,8 +220,8 @@ export function spellNames(words: Word[], inColumn: (w: Word) => boolean, dict: 
     const parts = long.map((part, i) =>
       part.length === 4 && long.length > 1 && !judged(part) && long.every((p, j) => j === i || known(p)) ? spell(part, true) : part,
     );
-    // A capitalised word the dictionary knows only as an inflected form (`Блох`, `Крут`) where an item name puts
-    // its head noun: the only noun one look-alike letter away (`Блок`, `Круг`).
+    // A capitalised word the dictionary knows only as an inflected form (`Рейха`, `Ступ`) where an item name puts
+    // its head noun: the only noun one look-alike letter away (`Рейка`, `Стул`).
     if (!changed && /^[А-ЯЁ][а-яё]{2,}$/.test(parts[0]) && dict.has(parts[0])) {
       const noun = nearestNounLemma(parts[0].toLowerCase(), dict);
       if (noun) {
