@@ -221,8 +221,9 @@ export function spellNames(words: Word[], inColumn: (w: Word) => boolean, dict: 
       part.length === 4 && long.length > 1 && !judged(part) && long.every((p, j) => j === i || known(p)) ? spell(part, true) : part,
     );
     // A capitalised word the dictionary knows only as an inflected form (`Рейха`, `Ступ`) where an item name puts
-    // its head noun: the only noun one look-alike letter away (`Рейка`, `Стул`).
-    if (!changed && /^[А-ЯЁ][а-яё]{2,}$/.test(parts[0]) && dict.has(parts[0])) {
+    // its head noun: the only noun one look-alike letter away (`Рейка`, `Стул`). Not in quotes: a quoted word is a
+    // trade or model name, whatever its form.
+    if (!changed && !m[1] && /^[А-ЯЁ][а-яё]{2,}$/.test(parts[0]) && dict.has(parts[0])) {
       const noun = nearestNounLemma(parts[0].toLowerCase(), dict);
       if (noun) {
         changed = true;

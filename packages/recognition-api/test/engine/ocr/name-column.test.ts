@@ -358,10 +358,28 @@ describe('spellNames: an unsure name word one letter from a Russian word form', 
     expect(nearestNounLemma('ступ', d)).toBe('стул'); // п for л
     expect(nearestNounLemma('рейка', d)).toBeNull(); // a noun already
     expect(nearestNounLemma('белая', d)).toBeNull(); // an adjective with no such neighbour
-    const ws = [w('Рейха', 95), w('Ступ,', 60), w('рейха', 60), w('Белая', 60), w('Перчатки', 60), w('Ступ-Рейха', 60), w('Шила', 60)];
+    const ws = [
+      w('Рейха', 95),
+      w('Ступ,', 60),
+      w('рейха', 60),
+      w('Белая', 60),
+      w('Перчатки', 60),
+      w('Ступ-Рейха', 60),
+      w('Шила', 60),
+      w('«Рейха»', 60),
+    ];
     // Only a capitalised word (an item name's head noun), the first part of a hyphenated one, a photo's sure word too;
-    // not a word with two such nouns near (`шина`, `шило`).
-    expect(spellNames(ws, () => true, d, true).map((x) => x.text)).toEqual(['Рейка', 'Стул,', 'рейха', 'Белая', 'Перчатки', 'Стул-Рейха', 'Шила']);
+    // not a word with two such nouns near (`шина`, `шило`), nor one in quotes (a trade name).
+    expect(spellNames(ws, () => true, d, true).map((x) => x.text)).toEqual([
+      'Рейка',
+      'Стул,',
+      'рейха',
+      'Белая',
+      'Перчатки',
+      'Стул-Рейха',
+      'Шила',
+      '«Рейха»',
+    ]);
     // A sure word off a photo stays as read.
     expect(spellNames(ws.slice(0, 1), () => true, d, false).map((x) => x.text)).toEqual(['Рейха']);
   }, 60_000);
