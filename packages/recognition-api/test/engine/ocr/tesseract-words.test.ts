@@ -1,3 +1,6 @@
+import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadTesseractWords } from '../../../src/engine/extract/tesseract-words.js';
 
@@ -14,5 +17,14 @@ describe("loadTesseractWords: the word list of Tesseract's rus model", () => {
     expect(await loadTesseractWords('rus', { tesseract: '/nonexistent/tesseract' })).toBeNull();
     expect(await loadTesseractWords('rus', { dawg2wordlist: '/nonexistent/dawg2wordlist' })).toBeNull();
     expect(await loadTesseractWords('xxx')).toBeNull();
+  }, 60_000);
+
+  it('is null when a tool hangs past its time limit', async () => {
+    const hanging = join(await mkdtemp(join(tmpdir(), 'hang-')), 'dawg2wordlist');
+    await writeFile(hanging, '#!/bin/sh\nexec sleep 30\n');
+    await chmod(hanging, 0o755);
+    const started = Date.now();
+    expect(await loadTesseractWords('rus', { dawg2wordlist: hanging, timeoutMs: 300 })).toBeNull();
+    expect(Date.now() - started).toBeLessThan(10_000);
   }, 60_000);
 });
