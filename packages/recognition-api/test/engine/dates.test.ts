@@ -53,4 +53,14 @@ describe('dates in words (Russian month names in every case, quote styles, OCR n
     expect(parseDate('02,03.2026')).toBe('02.03.2026');
     expect(parseDate('01.02.2026 (1 февраля 2026)')).toBe('01.02.2026');
   });
+
+  it('mends a day or month no calendar has by the only look-alike digit that makes the date exist', () => {
+    expect(normalizeDate('14.93.2026')).toBe('14.03.2026'); // a blurred 0 read as 9
+    expect(normalizeDate('38.11.2026')).toBe('30.11.2026'); // 8 for a 0 (88 and 33 are no days)
+    expect(normalizeDate('21.17.2026')).toBe('21.11.2026'); // 7 for 1
+    // None or several valid readings: the date stays as read, for validation to report.
+    expect(normalizeDate('45.13.2026')).toBe('45.13.2026');
+    expect(normalizeDate('00.05.2026')).toBe('00.05.2026'); // 06, 08, 09: no one of them is evidence
+    expect(normalizeDate('12.03.2026')).toBe('12.03.2026');
+  });
 });

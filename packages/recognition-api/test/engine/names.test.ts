@@ -250,4 +250,42 @@ describe('item names: zeros, fives and separators of photographed codes and size
     expect(cleanName("Плёнка 200 г/м', 3х10 м")).toBe('Плёнка 200 г/м², 3х10 м');
     expect(cleanName('Профлист 12 м’')).toBe('Профлист 12 м²');
   });
+
+  it('reads the multiplication sign a blur turned into "к" or a backslash, and a size with б for 6 and к for х', () => {
+    expect(cleanName('Лента 25 мм к 10 м')).toBe('Лента 25 мм х 10 м');
+    expect(cleanName('Экран 1366\\768')).toBe('Экран 1366х768');
+    expect(itemName('Плитка «Мрамор» бООх3О0к8 мм', true)).toBe('Плитка «Мрамор» 600х300х8 мм');
+    // "к" as a preposition, a word with б and к, a size without a true multiplication sign, an asterisk note.
+    expect(cleanName('Переходник 1/2 к 3/4')).toBe('Переходник 1/2 к 3/4');
+    expect(itemName('Плитка бок 2х3', true)).toBe('Плитка бок 2х3');
+    expect(itemName('Брус б0к40', true)).toBe('Брус б0к40');
+    expect(cleanName('Кабель UTP 4*2*0,5')).toBe('Кабель UTP 4*2*0,5'); // an asterisk may be printed …
+    expect(itemName('Кабель ВВГ 3*2,5 мм²', true)).toBe('Кабель ВВГ 3х2,5 мм²'); // … a photo's is a blurred х
+  });
+
+  it('reads кг whose г was lost, a unit per unit whose slash became у, and м² whose superscript became a colon or a quote', () => {
+    expect(cleanName('Цемент М500, 25 к')).toBe('Цемент М500, 25 кг');
+    expect(cleanName('Песок (мешок 40 к)')).toBe('Песок (мешок 40 кг)');
+    expect(cleanName('Лента греющая 24 Втум')).toBe('Лента греющая 24 Вт/м');
+    expect(cleanName('Картон 250 гум², белый')).toBe('Картон 250 г/м², белый');
+    expect(cleanName('Плёнка 10 м:')).toBe('Плёнка 10 м²');
+    expect(cleanName('Сетка 1,5 мм:, рулон')).toBe('Сетка 1,5 мм², рулон');
+    expect(itemName('Провод 2х2,5 мы"')).toBe('Провод 2х2,5 мм²');
+    // A word with у between letters that is no unit ratio, and a colon before a text stay.
+    expect(cleanName('Набор 3 шт, 5 друзей')).toBe('Набор 3 шт, 5 друзей');
+    expect(cleanName('Табличка 20 см: Выход')).toBe('Табличка 20 см: Выход');
+  });
+
+  it('reads a 4 the blur made "&" between Russian words, and keeps "&" in a brand', () => {
+    expect(cleanName('Тройник на & отвода')).toBe('Тройник на 4 отвода');
+    expect(cleanName('Шампунь Head & Shoulders')).toBe('Шампунь Head & Shoulders');
+  });
+
+  it('on a photo puts back the space between a number and a lower-case unit, not before capital symbols', () => {
+    expect(itemName('Эмаль белая, 2,5л', true)).toBe('Эмаль белая, 2,5 л');
+    expect(itemName('Провод 3х1,5мм², 50м', true)).toBe('Провод 3х1,5 мм², 50 м');
+    expect(itemName('Лампа 220В 4000К', true)).toBe('Лампа 220В 4000К');
+    expect(itemName('Кирпич М150 красный', true)).toBe('Кирпич М150 красный');
+    expect(itemName('Эмаль белая, 2,5л')).toBe('Эмаль белая, 2,5л'); // a clean print's glued unit is what it says
+  });
 });

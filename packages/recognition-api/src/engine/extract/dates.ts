@@ -46,10 +46,42 @@ const WORDS_RE = /(?:^|[^\d])(\d{1,2})\s*(?:[»"”“'’]|>>)?\s*([A-Za-zА-Я
 const valid = (d: number, m: number, y: number) => d >= 1 && d <= 31 && m >= 1 && m <= 12 && y >= 1900 && y <= 2100;
 const fmt = (d: number, m: number, y: number) => `${String(d).padStart(2, '0')}.${String(m).padStart(2, '0')}.${y}`;
 
-/** "2.3.2026" / "02,03.2026" → "02.03.2026"; null when not a numeric date. */
+/**
+ * Digits a blurred print reads for one another (a 0 whose bowl closed into a 9, 8 or 6; a 3 and an 8; a 1 and a 7),
+ * for {@link normalizeDate}'s repair of a day or month that no calendar has.
+ */
+const DIGIT_LOOKALIKE: Record<string, string> = { '0': '689', '9': '0', '8': '03', '6': '0', '3': '8', '1': '7', '7': '1' };
+
+/**
+ * A day and month (two digits each) with one digit read for its look-alike ({@link DIGIT_LOOKALIKE}) so the date
+ * exists (`06.93` → `06.03`), when exactly one such change does; null otherwise.
+ */
+function mendDayMonth(day: string, month: string, year: number): [string, string] | null {
+  const digits = [...(day + month)];
+  const found: [string, string][] = [];
+  digits.forEach((c, i) => {
+    for (const alt of DIGIT_LOOKALIKE[c] ?? '') {
+      const t = [...digits.slice(0, i), alt, ...digits.slice(i + 1)].join('');
+      if (valid(Number(t.slice(0, 2)), Number(t.slice(2)), year)) found.push([t.slice(0, 2), t.slice(2)]);
+    }
+  });
+  return found.length === 1 ? found[0] : null;
+}
+
+/**
+ * "2.3.2026" / "02,03.2026" → "02.03.2026"; null when not a numeric date. A day or month no calendar has
+ * (`06.93.2026`: a photo's blurred 0 read as 9) becomes the only valid date one look-alike digit away
+ * ({@link mendDayMonth}); with none or several it is returned as read, for validation to report.
+ */
 export function normalizeDate(text: string): string | null {
   const m = NUMERIC_RE.exec(text);
-  return m ? `${m[1].padStart(2, '0')}.${m[2].padStart(2, '0')}.${m[3]}` : null;
+  if (!m) return null;
+  const day = m[1].padStart(2, '0');
+  const month = m[2].padStart(2, '0');
+  const year = Number(m[3]);
+  if (valid(Number(day), Number(month), year)) return `${day}.${month}.${m[3]}`;
+  const mended = mendDayMonth(day, month, year);
+  return mended ? `${mended[0]}.${mended[1]}.${m[3]}` : `${day}.${month}.${m[3]}`;
 }
 
 /** "«12» марта 2026 г." (any case, quote style, OCR spacing) → "12.03.2026"; null when no date in words is found. */

@@ -63,17 +63,24 @@ export function unitLookalike(word: string): string | null {
 const SIZE_OF_LETTERS = /^[\dSOО]+(?:[хx][\dSOО]+)+(?=[,.;)]*$)/;
 
 /**
+ * The same size in a blurred photo, where a 6 also reads as `б` and a multiplication sign as `к` (`бООх6О0к9`):
+ * taken for a size only with two figures or more and one true multiplication sign, so no word (`бок`) is one.
+ */
+const SIZE_BLURRED = /^[\dSOОб]+(?:[хxк][\dSOОб]+)+(?=[,.;)]*$)/;
+const isBlurredSize = (word: string) => SIZE_BLURRED.test(word) && /[хx]/.test(word) && (word.match(/\d/g)?.length ?? 0) >= 2;
+
+/**
  * A model code's zeros and fives as printed, where OCR read them as letters: Latin `O` or Cyrillic `О` in a run of
  * digits and O's that holds at least two digits and is not followed by a lower-case letter (`ATNOOO124`,
  * `GDB1S5O`, `В-41ОА`; not `10Ом`), and a Latin `S` after a digit and before a digit or such an O (`BX7SOMI`); no
  * code puts those letters there. Only in words without a lower-case Cyrillic letter (codes, not Russian words); a
  * lone O beside one digit (`O2`) and an S after the digits (`MLT-D111S`) stay. A size of figures and those letters
- * only ({@link SIZE_OF_LETTERS}: `SxS мм`) is all figures.
+ * only ({@link SIZE_OF_LETTERS}: `SxS мм`; {@link SIZE_BLURRED}: `бООх6О0к9`) is all figures.
  */
 export function codeDigits(text: string): string {
   return text.replace(/\S+/g, (word) =>
-    SIZE_OF_LETTERS.test(word)
-      ? word.replace(/[SOОxх]/g, (c) => ({ S: '5', O: '0', О: '0' })[c] ?? 'х')
+    SIZE_OF_LETTERS.test(word) || isBlurredSize(word)
+      ? word.replace(/[SOОxхбк]/g, (c) => ({ S: '5', O: '0', О: '0', б: '6' })[c] ?? 'х')
       : /[а-яё]/.test(word)
         ? word
         : word
@@ -95,7 +102,10 @@ export function codeDigits(text: string): string {
  * digits for "х", a lone "$" for 5, "}" closing a round bracket, and a trailing comma; since 2026-11-29 (3) also
  * "*" for the degree sign before C, "%" and "$" inside a size chain ("90%90х90", "5х$"), "мам" and "мых" for мм,
  * a bracket for the J after a Latin code's hyphen ({@link LATIN_J}) and "Я}" for its RJ, a grave accent, and an
- * opening quote with nothing to close it wherever it stands. Case is kept as read
+ * opening quote with nothing to close it wherever it stands; since 2026-11-29 (6) also a lone "к" after a number
+ * ending a part for "кг", "к" between a length and a number for "х", "у" for the slash of a unit per unit ("Втум"), a
+ * colon for the superscript of м², "мы" before a quote, a backslash between figures for "х" and "&" between Russian
+ * words for 4. Case is kept as read
  * (names may begin lower-case, "п/э пакет", and a forced capital changed nothing a reader needs).
  */
 export function cleanName(text: string): string {
@@ -127,6 +137,8 @@ export function cleanName(text: string): string {
     .replace(/(?<=\d[хx])\$(?=[\s,.;)]|$)/g, '5')
     // The superscript of м²/см²/мм² read as "?", "-" or a quote at the end of the unit; "10 м-20" (a range) keeps its dash.
     .replace(/(?<=(?:\d\s?|\/)[смк]?м)[?'’"-](?=[\s,.;)]|$)/g, '²')
+    // … or as a colon ending the name or a part of it ("10 м:", "1,5 мм:, белый"): nothing follows such a colon.
+    .replace(/(?<=\d\s?[смк]?м):(?=[,;)]|$)/g, '²')
     // … or as "г" on a sharpened scan: "ммг", "смг" are no units and "г/мг" no measure; "10 мг" (milligrams) stays.
     .replace(/(?<=(?:\d\s?[смк]|г\/)м)г(?=[\s,.;)]|$)/g, '²')
     // "48 мм х 50 м": the multiplication sign keeps its spaces; photo OCR glues it to the unit ("48 ммх 50 м").
@@ -157,10 +169,21 @@ export function cleanName(text: string): string {
     .replace(/(?<=(?:^|[\s«"(])\p{L}{5,})\.(?= [\p{Ll}\d])/gu, ',')
     // "мы" after a number is the unit мм with its second м misread: the pronoun never follows a dimension.
     .replace(/(?<=\d\s?)мых(?=\s\d)/g, 'мм х') // … glued to the multiplication sign before the next figure
-    .replace(/(?<=\d\s?)мы(?=[\s,.;)]|$)/g, 'мм')
+    .replace(/(?<=\d\s?)мы(?=[\s,.;)"'’]|$)/g, 'мм')
     // … and "мам", "мим", "мым" are мм with a blurred gap between its two letters read as a vowel: no such word
     // follows a dimension.
     .replace(/(?<=\d\s?)м[аиы]м(?=[\s,.;)]|$)/g, 'мм')
+    // A lone "к" after a number at the end of the name or of one of its parts is "кг" whose "г" was lost at the cell's
+    // edge or in the blur: "к" after a number is a preposition only before another number ("переходник 1/2 к 3/4").
+    .replace(/(?<=\d\s)к(?=[,;)]|$)/g, 'кг')
+    // A spaced multiplication sign between two dimensions read as "к" ("48 мм к 50 м"): the preposition never stands
+    // between a length and a number.
+    .replace(/(?<=\d\s?[смк]?м) к (?=\d)/g, ' х ')
+    // A unit per unit whose slash the blur turned into "у" ("16 Втум", "80 гум²"): no word is two unit symbols around a у.
+    .replace(/(?<=\d\s?)[А-Яа-яЁё]{1,3}у[А-Яа-яЁё]{1,3}[²³]?(?=[\s,.;)]|$)/g, (word) => {
+      const ratio = word.replace('у', '/');
+      return isUnitRatio(ratio) ? ratio : word;
+    })
     // A short word after a number that is no unit but one look-alike letter from exactly one ("50 Вг", "10 п").
     .replace(/(?<=\d\s)[А-Яа-яЁё]{1,3}(?=[\s,.;)]|$)/g, (word) => unitLookalike(word) ?? word)
     // A point after a unit symbol that follows its number is a comma too ("200х300 мм. глянцевая"), since unit
@@ -173,6 +196,10 @@ export function cleanName(text: string): string {
     .replace(/(?<=\d)\.(?= \p{Ll})/gu, ',')
     // "600х300ж200": a multiplication sign read as ж, which never stands between two digits.
     .replace(/(?<=\d)[жЖ](?=\d)/g, 'х')
+    // … or as a backslash ("3\\1,5 мм²"), which no name prints between two figures (an asterisk may be printed: "4*2*0,5").
+    .replace(/(?<=\d)\\(?=\d)/g, 'х')
+    // A 4 read as "&" between two Russian words ("на катушке & гнезда"): Russian names join words with "и", not "&".
+    .replace(/(?<=[а-яё,]\s)&(?=\s[а-яё])/g, '4')
     // The rus model reads a 5 as "$", a sign no Russian name prints before a word or alone.
     .replace(/(?<=^|\s)\$(?=\s\p{L}|[\s,]|$)/gu, '5')
     // A point after a model code before a lower-case word or a number ("BX750MI-GR. 750 ВА"): a comma, as after a number.
@@ -222,12 +249,27 @@ const ZERO_FOR_D = /(?<=^|\s)0(?=\d{3}(?:[\s,;]|$))/;
  * "б/г" and "г/м²" only once they are Cyrillic, and a zero-led number read back as its D ({@link ZERO_FOR_D}).
  * `photo`: read from a phone photo, where Tesseract cannot tell a blurred comma from a point, so every decimal
  * point of the Russian kind ({@link DECIMAL_POINT}: not in "USB 3.0", "802.11ac", "1.2.3") is taken for the
- * Russian decimal comma, as on the printed page.
+ * Russian decimal comma, as on the printed page; an asterisk between figures for the multiplication sign; and a
+ * lower-case unit glued to its number gets its space back ({@link GLUED_UNIT}).
  */
 export function itemName(cell: string, photo = false): string {
   const name = cleanName(resolveLookalikes(cleanName(codeDigits(cell)))).replace(ZERO_FOR_D, 'D');
-  return photo ? name.replace(DECIMAL_POINT, '$1,$2') : name;
+  if (!photo) return name;
+  // An asterisk between two figures is the multiplication sign ("3*1,5 мм²"): a blurred х reads as one, and a photo
+  // cannot tell it from the asterisk some catalogues print ("4*2*0,5"), which scans and clean prints keep.
+  return name
+    .replace(DECIMAL_POINT, '$1,$2')
+    .replace(/(?<=\d)\*(?=\d)/g, 'х')
+    .replace(GLUED_UNIT, ' ');
 }
+
+/**
+ * The place between a number (or a size chain, `3х1,5`) and a lower-case unit symbol glued to it (`10л`, `30кг`,
+ * `3х1,5мм`): names print a space there, and a photo's OCR loses it more often than any other (a narrow space in
+ * blurred type). Photos only: a clean print's glued unit is what the page says. Capital symbols (`220В`, `6500К`)
+ * are printed glued in catalogues and are left alone.
+ */
+const GLUED_UNIT = /(?<=(?:^|[\s(])[\dхx,]*\d)(?=(?:мм|см|км|кг|мг|мл|шт|м|г|л)(?:[²³]|\.)?(?:[\s,;)]|$))/g;
 
 /**
  * A unit or an abbreviation of the closed set catalogues print after a number (`180 г`, `10 л`, `1 КГ`, `60 Ач`,

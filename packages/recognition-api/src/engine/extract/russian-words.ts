@@ -34,21 +34,9 @@ const MAX_ONE_EDIT_FORMS = 6;
  * all one letter away and none by a look-alike). About 800 lookups for a 12-letter word, 10–40 ms.
  */
 export function nearestWord(word: string, dict: RussianWords, lookalikeOnly = false): string | null {
-  const found = new Set<string>();
-  const lookalike = new Set<string>();
-  const tryWord = (w: string, blurred = false) => {
-    if (found.size > MAX_ONE_EDIT_FORMS || !dict.has(w)) return;
-    found.add(w);
-    if (blurred) lookalike.add(w);
-  };
-  for (let i = 0; i <= word.length; i++) {
-    for (const c of ALPHABET) {
-      if (i < word.length && c !== word[i]) tryWord(word.slice(0, i) + c + word.slice(i + 1), LOOKALIKE[word[i]]?.includes(c));
-      tryWord(word.slice(0, i) + c + word.slice(i));
-    }
-    if (i < word.length) tryWord(word.slice(0, i) + word.slice(i + 1));
-    if (found.size > MAX_ONE_EDIT_FORMS) return null; // settled as "none" already: too common a shape
-  }
+  const forms = oneEditForms(word, dict);
+  if (!forms) return null;
+  const { found, lookalike } = forms;
   if (found.size === 1 && !lookalikeOnly) return [...found][0];
   if (lookalike.size === 1) return [...lookalike][0];
   // Two look-alike forms: an item name is mostly nouns in their dictionary form, so the only one of those decides;
@@ -61,8 +49,48 @@ export function nearestWord(word: string, dict: RussianWords, lookalikeOnly = fa
 }
 
 /**
+ * The one known word form one edit away from `word` (a letter changed, dropped or added, of any kind), when there is
+ * exactly one and not shorter (`катушие` → `катушке`, `аустическая` → `акустическая`); null for none, several or a
+ * form with a letter less. Stricter than
+ * {@link nearestWord}: no tie is settled, so it suits words Tesseract read with a high score, where only a form
+ * without a rival is evidence enough to change them.
+ */
+export function onlyWordOneEditAway(word: string, dict: RussianWords): string | null {
+  const forms = oneEditForms(word, dict);
+  const only = forms?.found.size === 1 ? [...forms.found][0] : null;
+  // Not a letter dropped: a confident reading rarely has a letter too many, while a prefix is a letter a known word
+  // lacks (`опудренные` is no misread of `пудренные`).
+  return only && only.length >= word.length ? only : null;
+}
+
+/**
+ * The known forms one edit from `word` (`found`) and those of them reached by a look-alike letter (`lookalike`);
+ * null when there are more than {@link MAX_ONE_EDIT_FORMS} (too common a shape for any of them to be told apart).
+ */
+function oneEditForms(word: string, dict: RussianWords): { found: Set<string>; lookalike: Set<string> } | null {
+  const found = new Set<string>();
+  const lookalike = new Set<string>();
+  const tryWord = (w: string, blurred = false) => {
+    if (found.size > MAX_ONE_EDIT_FORMS || !dict.has(w)) return;
+    found.add(w);
+    if (blurred) lookalike.add(w);
+  };
+  for (let i = 0; i <= word.length; i++) {
+    for (const c of ALPHABET) {
+      if (i < word.length && c !== word[i]) tryWord(word.slice(0, i) + c + word.slice(i + 1), LOOKALIKE[word[i]]?.includes(c));
+      tryWord(word.slice(0, i) + c + word.slice(i));
+    }
+    // Not the first letter dropped: a letter too many at a word's start is, in Russian, more often a prefix of a form
+    // the dictionary lacks (`опудренные`, `сбалансированный`) than a speck read as a letter.
+    if (i > 0 && i < word.length) tryWord(word.slice(0, i) + word.slice(i + 1));
+    if (found.size > MAX_ONE_EDIT_FORMS) return null;
+  }
+  return { found, lookalike };
+}
+
+/**
  * Letters a blurred photo's `rus` reading puts for one another (the stems and bowls that blur away: `н`/`м`/`п`/`л`,
- * `к`/`ж`/`х`/`ч`, `т`/`г`, `о`/`р`/`е`/`с`, `а`/`о`), as seen in the development photos' misread words.
+ * `к`/`ж`/`х`/`ч`, `т`/`г`, `о`/`р`/`е`/`с`, `а`/`о`; `ю` for an `о` whose left neighbour's stem joined it), as seen in the development photos' misread words.
  */
 const LOOKALIKE: Record<string, string> = {
   н: 'мипл',
@@ -79,6 +107,7 @@ const LOOKALIKE: Record<string, string> = {
   г: 'т',
   о: 'ерса',
   а: 'о',
+  ю: 'о',
   р: 'оф',
   ф: 'р',
   е: 'сов',

@@ -13,6 +13,7 @@ import {
   nearestLookalikeWord,
   nearestNounLemma,
   nearestWord,
+  onlyWordOneEditAway,
   type RussianWords,
 } from '../extract/russian-words.js';
 import { toCyrillic } from '../extract/script.js';
@@ -181,6 +182,13 @@ export function agreedLatinWords(words: Word[], column: Word[], cross: Word[], l
 export const SPELL_BELOW = 80;
 
 /**
+ * From this length a confident photo word the dictionary does not know may take any one-edit spelling, when it is
+ * the only known form that near (a lost letter, `аустическая`; a letter no look-alike explains, `катушие`); shorter
+ * words have rivals too often for a lone neighbour to be evidence against Tesseract's score.
+ */
+export const SURE_SPELL_MIN_LENGTH = 7;
+
+/**
  * Corrects the name column's unsure words (`inColumn`) by the dictionary: a Cyrillic word of 5 letters or more (each
  * part of a hyphenated one) that the dictionary does not know, scored below {@link SPELL_BELOW}, becomes the only
  * known word form one edit away ({@link nearestWord}: `оцинковакный` → `оцинкованный`, `шлифовалъная` →
@@ -206,7 +214,9 @@ export function spellNames(words: Word[], inColumn: (w: Word) => boolean, dict: 
     const spell = (part: string, lookalikeOnly: boolean) => {
       const lower = part.toLowerCase();
       const near = lookalikeOnly
-        ? (nearestWord(lower, dict, true) ?? nearestLookalikeWord(lower, dict))
+        ? (nearestWord(lower, dict, true) ??
+          nearestLookalikeWord(lower, dict) ??
+          (lower.length >= SURE_SPELL_MIN_LENGTH ? onlyWordOneEditAway(lower, dict) : null))
         : (nearestWord(lower, dict) ?? nearestLookalikeWord(lower, dict) ?? nearestCompound(lower, dict));
       if (!near) return part;
       changed = true;

@@ -7,6 +7,8 @@ import {
   nearestLookalikeWord,
   nearestNounLemma,
   nearestWord,
+  onlyWordOneEditAway,
+  readsLookalike,
   nounLemmas,
 } from '../../../src/engine/extract/russian-words.js';
 import {
@@ -285,12 +287,46 @@ describe('spellNames: an unsure name word one letter from a Russian word form', 
     expect(nearestWord('крепленуе', d, true)).toBeNull(); // a confident photo word: look-alike letters only
   }, 60_000);
 
-  it('on a photo spells a confident unknown word only by a look-alike letter; elsewhere it stays as read', async () => {
+  it('on a photo spells a confident unknown word by a look-alike letter, or a long one by its only neighbour; elsewhere it stays as read', async () => {
     const d = await loadRussianWords();
-    const ws = [w('пластима', 92), w('шлифовалъная', 92), w('Кронштейн', 95), w('оцинжованмый', 90)];
-    // Two look-alike letters in a long word are a photo's kind of misread too.
-    expect(spellNames(ws, () => true, d, true).map((x) => x.text)).toEqual(['пластина', 'шлифовалъная', 'Кронштейн', 'оцинкованный']);
-    expect(spellNames(ws, () => true, d, false).map((x) => x.text)).toEqual(['пластима', 'шлифовалъная', 'Кронштейн', 'оцинжованмый']);
+    const ws = [w('пластима', 92), w('шлифовалъная', 92), w('Кронштейн', 95), w('оцинжованмый', 90), w('гвоздъ', 92), w('крепленуе', 92)];
+    // Two look-alike letters in a long word are a photo's kind of misread too; a long word's only form one edit away
+    // (ъ for ь) is taken; a short one (`гвоздъ`: six letters) and one with rivals (`крепленуе`) stay.
+    expect(spellNames(ws, () => true, d, true).map((x) => x.text)).toEqual([
+      'пластина',
+      'шлифовальная',
+      'Кронштейн',
+      'оцинкованный',
+      'гвоздъ',
+      'крепленуе',
+    ]);
+    expect(spellNames(ws, () => true, d, false).map((x) => x.text)).toEqual([
+      'пластима',
+      'шлифовалъная',
+      'Кронштейн',
+      'оцинжованмый',
+      'гвоздъ',
+      'крепленуе',
+    ]);
+  }, 60_000);
+
+  it("never drops a word's first letter: a letter too many at the start is more often a prefix the dictionary lacks", async () => {
+    const d = (await loadRussianWords())!;
+    expect(d.has('сдекорированный')).toBe(false);
+    expect(d.has('декорированный')).toBe(true);
+    expect(nearestWord('сдекорированный', d)).toBeNull();
+    expect(onlyWordOneEditAway('сдекорированный', d)).toBeNull();
+    expect(spellNames([w('сдекорированный', 40)], () => true, d, true)[0].text).toBe('сдекорированный');
+    // A letter dropped elsewhere is still mended, and a confident word takes no shorter form.
+    expect(nearestWord('шлифоваальная', d)).toBe('шлифовальная');
+    expect(onlyWordOneEditAway('шлифоваальная', d)).toBeNull();
+    expect(onlyWordOneEditAway('шлифовалъная', d)).toBe('шлифовальная');
+  }, 60_000);
+
+  it("reads ю for the о a neighbour's stem joined", async () => {
+    const d = (await loadRussianWords())!;
+    expect(readsLookalike('ю', 'о')).toBe(true);
+    expect(nearestWord('водостюйкая', d, true)).toBe('водостойкая');
   }, 60_000);
 
   it('spells a four-letter part of a hyphenated word by a look-alike letter, not a short word alone', async () => {
