@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { monthNumber, normalizeDate, parseDate, parseWordDate } from '../../src/engine/extract/dates.js';
+import { isMendedDate, monthNumber, normalizeDate, parseDate, parseWordDate } from '../../src/engine/extract/dates.js';
+import { capMendedDate } from '../../src/engine/extract/header.js';
 
 describe('dates in words (Russian month names in every case, quote styles, OCR noise)', () => {
   const months = ['январ', 'феврал', 'сентябр', 'октябр', 'ноябр', 'декабр'];
@@ -62,5 +63,17 @@ describe('dates in words (Russian month names in every case, quote styles, OCR n
     expect(normalizeDate('45.13.2026')).toBe('45.13.2026');
     expect(normalizeDate('00.05.2026')).toBe('00.05.2026'); // 06, 08, 09: no one of them is evidence
     expect(normalizeDate('12.03.2026')).toBe('12.03.2026');
+  });
+
+  it('reports a mended date, whose confidence is then at most 0.5 however sure its digits were', () => {
+    expect(isMendedDate('14.93.2026')).toBe(true);
+    expect(isMendedDate('14.03.2026')).toBe(false);
+    expect(isMendedDate('45.13.2026')).toBe(false); // not mended: stays as read
+    const conf: Record<string, number> = { 'document.date': 0.96 };
+    capMendedDate(conf, '14.93.2026');
+    expect(conf['document.date']).toBe(0.5);
+    const sure: Record<string, number> = { 'document.date': 0.96 };
+    capMendedDate(sure, '14.03.2026');
+    expect(sure['document.date']).toBe(0.96);
   });
 });

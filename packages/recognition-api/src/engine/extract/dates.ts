@@ -94,6 +94,17 @@ export function parseWordDate(text: string): string | null {
   return month && valid(d, month, y) ? fmt(d, month, y) : null;
 }
 
+/** Field confidence (0..1) at most of a date {@link normalizeDate} mended: a likely reading, not what was read. */
+export const MENDED_DATE_CONFIDENCE = 0.5;
+
+/** Whether {@link normalizeDate} mends `text`'s numeric date (its day or month as read is none of a calendar's). */
+export function isMendedDate(text: string): boolean {
+  const m = NUMERIC_RE.exec(text);
+  return (
+    m != null && !valid(Number(m[1]), Number(m[2]), Number(m[3])) && mendDayMonth(m[1].padStart(2, '0'), m[2].padStart(2, '0'), Number(m[3])) != null
+  );
+}
+
 /**
  * A document date in either form, normalised to DD.MM.YYYY: numeric first (the usual form), then in words.
  * @param text the words after "от" or in a date box, joined with spaces.

@@ -1,7 +1,18 @@
 import { distance } from 'fastest-levenshtein';
 import { suspiciousName } from '../confidence/doubtful-fields.js';
 import type { Party } from '../engine.port.js';
-import { fixNumberPrefix, nameLetters, noteConf, normalizeDate, parseDate, untilGap, validInn, wordsAfter, type HeaderFields } from './header.js';
+import {
+  capMendedDate,
+  fixNumberPrefix,
+  nameLetters,
+  noteConf,
+  normalizeDate,
+  parseDate,
+  untilGap,
+  validInn,
+  wordsAfter,
+  type HeaderFields,
+} from './header.js';
 import { parsePartyWords } from './header-party.js';
 import type { FieldConfidence } from './items.js';
 import { monthNumber } from './dates.js';
@@ -149,6 +160,7 @@ export function extractTorg12Header(lines: TextLine[], conf: FieldConfidence, ph
     .map((w) => w.text)
     .join('')
     .replace(/[.,]?(\d{4})$/, '.$1');
+  capMendedDate(conf, dateText);
   return {
     number: number ? fixNumberPrefix(number.text) : null,
     date: date.length ? (normalizeDate(dateText) ?? parseDate(date.map((w) => w.text).join(' '))) : null,

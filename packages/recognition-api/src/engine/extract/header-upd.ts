@@ -1,5 +1,6 @@
 import type { Party } from '../engine.port.js';
 import {
+  capMendedDate,
   fixNumberPrefix,
   joinName,
   nameOf,
@@ -103,6 +104,7 @@ export function extractUpdHeader(lines: TextLine[], conf: FieldConfidence): Head
   const { number, date } = numberAndDate(lines);
   noteConf(conf, 'document.number', number);
   noteConf(conf, 'document.date', date);
+  capMendedDate(conf, date.map((w) => w.text).join(' '));
   const num = number
     .map((w) => w.text)
     .join('')

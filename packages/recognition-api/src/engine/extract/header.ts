@@ -3,6 +3,7 @@ import type { Party } from '../engine.port.js';
 import type { FieldConfidence } from './items.js';
 import { cleanName } from './items.js';
 import { readsLookalike } from './russian-words.js';
+import { isMendedDate, MENDED_DATE_CONFIDENCE } from './dates.js';
 import { resolveLookalikes, toCyrillic } from './script.js';
 import { innChecksumOk, innHasValidLength } from '../validate/tax-ids.js';
 import type { TextLine, Word } from './words.js';
@@ -53,6 +54,14 @@ export const nameLetters = (s: string): string =>
     .toLowerCase()
     .replace(/ё/g, 'е')
     .replace(/[^\p{L}\p{N}]/gu, '');
+
+/**
+ * Caps `document.date`'s confidence at {@link MENDED_DATE_CONFIDENCE} when the date as read (`text`) had a day or month
+ * no calendar has and was mended by a look-alike digit (dates.ts `normalizeDate`): the field is a likely reading.
+ */
+export function capMendedDate(conf: FieldConfidence, text: string): void {
+  if (isMendedDate(text)) conf['document.date'] = Math.min(conf['document.date'] ?? 0, MENDED_DATE_CONFIDENCE);
+}
 
 /** Records the lowest confidence (0..1) of `words` under `path`, or 0 when there are none. */
 export function noteConf(conf: FieldConfidence, path: string, words: Word[]): void {

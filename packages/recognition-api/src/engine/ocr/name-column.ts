@@ -192,7 +192,8 @@ export const SURE_SPELL_MIN_LENGTH = 7;
  * Corrects the name column's unsure words (`inColumn`) by the dictionary: a Cyrillic word of 5 letters or more (each
  * part of a hyphenated one) that the dictionary does not know, scored below {@link SPELL_BELOW}, becomes the only
  * known word form one edit away ({@link nearestWord}: `оцинковакный` → `оцинкованный`, `шлифовалъная` →
- * `шлифовальная`), a capital first letter kept; not a word in capitals only (a brand). The word keeps its low score,
+ * `шлифовальная`), a capital first letter kept; not a word in capitals only (a brand), nor a form of Tesseract's
+ * own word list ({@link RussianWords.isCommon}: `конвектор`, a catalogue word Hunspell lacks). The word keeps its low score,
  * so the name is not reported as sure for it. A compound of known parts (`газобетонный`, {@link isCompound}) counts as
  * known; an unsure word with no known form near may become the only compound one edit away ({@link nearestCompound}:
  * `газюбетонный` → `газобетонный`). A four-letter part of a hyphenated word whose other parts are known is spelled
@@ -210,7 +211,9 @@ export function spellNames(words: Word[], inColumn: (w: Word) => boolean, dict: 
     const m = /^([«"'“„‘(]*)([А-Яа-яЁё-]+)([»"'”’“),.;:]*)$/.exec(w.text);
     if (!m) return w;
     let changed = false;
-    const known = (part: string) => dict.has(part) || isCompound(part.toLowerCase(), dict);
+    // A form of Tesseract's own word list counts as known (`конвектор`, `омыватель`: catalogue words Hunspell lacks,
+    // each one edit from a form it has); a misread that lands on such a form is left as it is.
+    const known = (part: string) => dict.has(part) || dict.isCommon(part.toLowerCase()) || isCompound(part.toLowerCase(), dict);
     const spell = (part: string, lookalikeOnly: boolean) => {
       const lower = part.toLowerCase();
       const near = lookalikeOnly

@@ -310,6 +310,16 @@ describe('spellNames: an unsure name word one letter from a Russian word form', 
     ]);
   }, 60_000);
 
+  it("leaves a catalogue word Hunspell lacks but Tesseract's word list has, however it was scored", async () => {
+    const d = (await loadRussianWords())!;
+    // Each is one edit from a single Hunspell form (коннектор, обыватель), which it would otherwise become.
+    expect(d.has('конвектор')).toBe(false);
+    expect(d.isCommon('конвектор')).toBe(true);
+    expect(onlyWordOneEditAway('конвектор', d)).toBe('коннектор');
+    const ws = [w('Конвектор', 92), w('омыватель', 40)];
+    expect(spellNames(ws, () => true, d, true).map((x) => x.text)).toEqual(['Конвектор', 'омыватель']);
+  }, 60_000);
+
   it("never drops a word's first letter: a letter too many at the start is more often a prefix the dictionary lacks", async () => {
     const d = (await loadRussianWords())!;
     expect(d.has('сдекорированный')).toBe(false);
