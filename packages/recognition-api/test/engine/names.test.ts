@@ -276,6 +276,13 @@ describe('item names: zeros, fives and separators of photographed codes and size
     expect(cleanName('Табличка 20 см: Выход')).toBe('Табличка 20 см: Выход');
   });
 
+  it('reads a length unit the eng reading returned in Latin after a number of a Russian name', () => {
+    expect(itemName('Провод ПВС 2х0,75 mm?')).toBe('Провод ПВС 2х0,75 мм²');
+    expect(itemName('Лента 50 m, белая')).toBe('Лента 50 м, белая');
+    expect(itemName('Lens 55mm')).toBe('Lens 55mm'); // no Russian word: stays Latin
+    expect(itemName('Картридж 12 mmol')).toBe('Картридж 12 mmol');
+  });
+
   it('reads a 4 the blur made "&" between Russian words, and keeps "&" in a brand', () => {
     expect(cleanName('Тройник на & отвода')).toBe('Тройник на 4 отвода');
     expect(cleanName('Шампунь Head & Shoulders')).toBe('Шампунь Head & Shoulders');

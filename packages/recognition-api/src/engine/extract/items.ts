@@ -127,6 +127,9 @@ export function cleanName(text: string): string {
     // … or before a later word ("обратная „полярность"): an opening quote with no quote of any kind after it.
     .replace(/(?<=\s)[„“«](?=[^“”„"'‘’«»]*$)/, '')
     .replace(/°\s?С/g, '°C') // the degree sign is followed by Latin C (°С with Cyrillic С is a look-alike)
+    // A length unit after a number returned in Latin by the eng reading ("3х1,5 mm?"): in a Russian name it is мм, м or
+    // см (the superscript after it is read below).
+    .replace(/(?<=[а-яё].*\d\s?)(?:mm|cm|m)(?=[?'’"²-]?(?:[\s,.;)]|$))/g, (unit) => ({ mm: 'мм', cm: 'см', m: 'м' })[unit] ?? unit)
     // … which the rus model may read as "*": an asterisk before C after a number is no footnote mark ("-18 *С").
     .replace(/(?<=\d\s?)\*\s?[СC](?=[\s,.;)]|$)/g, '°C')
     // A multiplication sign read as "%" inside a size chain, glued to the figures on both sides ("90%90х90",
