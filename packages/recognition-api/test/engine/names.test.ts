@@ -292,7 +292,7 @@ describe('item names: zeros, fives and separators of photographed codes and size
     expect(itemName('Эмаль белая, 2,5л', true)).toBe('Эмаль белая, 2,5 л');
     expect(itemName('Провод 3х1,5мм², 50м', true)).toBe('Провод 3х1,5 мм², 50 м');
     expect(itemName('Лампа 220В 4000К', true)).toBe('Лампа 220В 4000К');
-    expect(itemName('Кирпич М150 красный', true)).toBe('Кирпич М150 красный');
+    expect(itemName('Бетон М300 товарный', true)).toBe('Бетон М300 товарный');
     expect(itemName('Эмаль белая, 2,5л')).toBe('Эмаль белая, 2,5л'); // a clean print's glued unit is what it says
   });
 });

@@ -54,7 +54,7 @@ const DIGIT_LOOKALIKE: Record<string, string> = { '0': '689', '9': '0', '8': '03
 
 /**
  * A day and month (two digits each) with one digit read for its look-alike ({@link DIGIT_LOOKALIKE}) so the date
- * exists (`06.93` → `06.03`), when exactly one such change does; null otherwise.
+ * exists (`14.93` → `14.03`), when exactly one such change does; null otherwise.
  */
 function mendDayMonth(day: string, month: string, year: number): [string, string] | null {
   const digits = [...(day + month)];
@@ -70,7 +70,7 @@ function mendDayMonth(day: string, month: string, year: number): [string, string
 
 /**
  * "2.3.2026" / "02,03.2026" → "02.03.2026"; null when not a numeric date. A day or month no calendar has
- * (`06.93.2026`: a photo's blurred 0 read as 9) becomes the only valid date one look-alike digit away
+ * (`14.93.2026`: a photo's blurred 0 read as 9) becomes the only valid date one look-alike digit away
  * ({@link mendDayMonth}); with none or several it is returned as read, for validation to report.
  */
 export function normalizeDate(text: string): string | null {

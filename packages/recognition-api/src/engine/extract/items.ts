@@ -63,7 +63,7 @@ export function unitLookalike(word: string): string | null {
 const SIZE_OF_LETTERS = /^[\dSOО]+(?:[хx][\dSOО]+)+(?=[,.;)]*$)/;
 
 /**
- * The same size in a blurred photo, where a 6 also reads as `б` and a multiplication sign as `к` (`бООх6О0к9`):
+ * The same size in a blurred photo, where a 6 also reads as `б` and a multiplication sign as `к` (`бООх3О0к8`):
  * taken for a size only with two figures or more and one true multiplication sign, so no word (`бок`) is one.
  */
 const SIZE_BLURRED = /^[\dSOОб]+(?:[хxк][\dSOОб]+)+(?=[,.;)]*$)/;
@@ -75,7 +75,7 @@ const isBlurredSize = (word: string) => SIZE_BLURRED.test(word) && /[хx]/.test(
  * `GDB1S5O`, `В-41ОА`; not `10Ом`), and a Latin `S` after a digit and before a digit or such an O (`BX7SOMI`); no
  * code puts those letters there. Only in words without a lower-case Cyrillic letter (codes, not Russian words); a
  * lone O beside one digit (`O2`) and an S after the digits (`MLT-D111S`) stay. A size of figures and those letters
- * only ({@link SIZE_OF_LETTERS}: `SxS мм`; {@link SIZE_BLURRED}: `бООх6О0к9`) is all figures.
+ * only ({@link SIZE_OF_LETTERS}: `SxS мм`; {@link SIZE_BLURRED}: `бООх3О0к8`) is all figures.
  */
 export function codeDigits(text: string): string {
   return text.replace(/\S+/g, (word) =>
@@ -103,7 +103,7 @@ export function codeDigits(text: string): string {
  * "*" for the degree sign before C, "%" and "$" inside a size chain ("90%90х90", "5х$"), "мам" and "мых" for мм,
  * a bracket for the J after a Latin code's hyphen ({@link LATIN_J}) and "Я}" for its RJ, a grave accent, and an
  * opening quote with nothing to close it wherever it stands; since 2026-11-29 (6) also a lone "к" after a number
- * ending a part for "кг", "к" between a length and a number for "х", "у" for the slash of a unit per unit ("Втум"), a
+ * ending a part for "кг", "к" between a length and a number for "х", "у" for the slash of a unit per unit ("Втум" for Вт/м), a
  * colon for the superscript of м², "мы" before a quote, a backslash between figures for "х" and "&" between Russian
  * words for 4. Case is kept as read
  * (names may begin lower-case, "п/э пакет", and a forced capital changed nothing a reader needs).
@@ -127,7 +127,7 @@ export function cleanName(text: string): string {
     // … or before a later word ("обратная „полярность"): an opening quote with no quote of any kind after it.
     .replace(/(?<=\s)[„“«](?=[^“”„"'‘’«»]*$)/, '')
     .replace(/°\s?С/g, '°C') // the degree sign is followed by Latin C (°С with Cyrillic С is a look-alike)
-    // A length unit after a number returned in Latin by the eng reading ("3х1,5 mm?"): in a Russian name it is мм, м or
+    // A length unit after a number returned in Latin by the eng reading ("2х0,75 mm?"): in a Russian name it is мм, м or
     // см (the superscript after it is read below).
     .replace(/(?<=[а-яё].*\d\s?)(?:mm|cm|m)(?=[?'’"²-]?(?:[\s,.;)]|$))/g, (unit) => ({ mm: 'мм', cm: 'см', m: 'м' })[unit] ?? unit)
     // … which the rus model may read as "*": an asterisk before C after a number is no footnote mark ("-18 *С").
@@ -140,7 +140,7 @@ export function cleanName(text: string): string {
     .replace(/(?<=\d[хx])\$(?=[\s,.;)]|$)/g, '5')
     // The superscript of м²/см²/мм² read as "?", "-" or a quote at the end of the unit; "10 м-20" (a range) keeps its dash.
     .replace(/(?<=(?:\d\s?|\/)[смк]?м)[?'’"-](?=[\s,.;)]|$)/g, '²')
-    // … or as a colon ending the name or a part of it ("10 м:", "1,5 мм:, белый"): nothing follows such a colon.
+    // … or as a colon ending the name or a part of it ("12 м:", "0,5 мм:, серый"): nothing follows such a colon.
     .replace(/(?<=\d\s?[смк]?м):(?=[,;)]|$)/g, '²')
     // … or as "г" on a sharpened scan: "ммг", "смг" are no units and "г/мг" no measure; "10 мг" (milligrams) stays.
     .replace(/(?<=(?:\d\s?[смк]|г\/)м)г(?=[\s,.;)]|$)/g, '²')
@@ -179,10 +179,10 @@ export function cleanName(text: string): string {
     // A lone "к" after a number at the end of the name or of one of its parts is "кг" whose "г" was lost at the cell's
     // edge or in the blur: "к" after a number is a preposition only before another number ("переходник 1/2 к 3/4").
     .replace(/(?<=\d\s)к(?=[,;)]|$)/g, 'кг')
-    // A spaced multiplication sign between two dimensions read as "к" ("48 мм к 50 м"): the preposition never stands
+    // A spaced multiplication sign between two dimensions read as "к" ("25 мм к 10 м"): the preposition never stands
     // between a length and a number.
     .replace(/(?<=\d\s?[смк]?м) к (?=\d)/g, ' х ')
-    // A unit per unit whose slash the blur turned into "у" ("16 Втум", "80 гум²"): no word is two unit symbols around a у.
+    // A unit per unit whose slash the blur turned into "у" ("24 Втум", "250 гум²"): no word is two unit symbols around a у.
     .replace(/(?<=\d\s?)[А-Яа-яЁё]{1,3}у[А-Яа-яЁё]{1,3}[²³]?(?=[\s,.;)]|$)/g, (word) => {
       const ratio = word.replace('у', '/');
       return isUnitRatio(ratio) ? ratio : word;
@@ -199,9 +199,9 @@ export function cleanName(text: string): string {
     .replace(/(?<=\d)\.(?= \p{Ll})/gu, ',')
     // "600х300ж200": a multiplication sign read as ж, which never stands between two digits.
     .replace(/(?<=\d)[жЖ](?=\d)/g, 'х')
-    // … or as a backslash ("3\\1,5 мм²"), which no name prints between two figures (an asterisk may be printed: "4*2*0,5").
+    // … or as a backslash ("2\\0,75 мм²"), which no name prints between two figures (an asterisk may be printed: "4*2*0,5").
     .replace(/(?<=\d)\\(?=\d)/g, 'х')
-    // A 4 read as "&" between two Russian words ("на катушке & гнезда"): Russian names join words with "и", not "&".
+    // A 4 read as "&" between two Russian words ("тройник на & отвода"): Russian names join words with "и", not "&".
     .replace(/(?<=[а-яё,]\s)&(?=\s[а-яё])/g, '4')
     // The rus model reads a 5 as "$", a sign no Russian name prints before a word or alone.
     .replace(/(?<=^|\s)\$(?=\s\p{L}|[\s,]|$)/gu, '5')
@@ -258,7 +258,7 @@ const ZERO_FOR_D = /(?<=^|\s)0(?=\d{3}(?:[\s,;]|$))/;
 export function itemName(cell: string, photo = false): string {
   const name = cleanName(resolveLookalikes(cleanName(codeDigits(cell)))).replace(ZERO_FOR_D, 'D');
   if (!photo) return name;
-  // An asterisk between two figures is the multiplication sign ("3*1,5 мм²"): a blurred х reads as one, and a photo
+  // An asterisk between two figures is the multiplication sign ("2*0,75 мм²"): a blurred х reads as one, and a photo
   // cannot tell it from the asterisk some catalogues print ("4*2*0,5"), which scans and clean prints keep.
   return name
     .replace(DECIMAL_POINT, '$1,$2')
@@ -267,9 +267,9 @@ export function itemName(cell: string, photo = false): string {
 }
 
 /**
- * The place between a number (or a size chain, `3х1,5`) and a lower-case unit symbol glued to it (`10л`, `30кг`,
- * `3х1,5мм`): names print a space there, and a photo's OCR loses it more often than any other (a narrow space in
- * blurred type). Photos only: a clean print's glued unit is what the page says. Capital symbols (`220В`, `6500К`)
+ * The place between a number (or a size chain, `2х0,75`) and a lower-case unit symbol glued to it (`2,5л`, `25кг`,
+ * `2х0,75мм`): names print a space there, and a photo's OCR loses it more often than any other (a narrow space in
+ * blurred type). Photos only: a clean print's glued unit is what the page says. Capital symbols (`220В`, `4000К`)
  * are printed glued in catalogues and are left alone.
  */
 const GLUED_UNIT = /(?<=(?:^|[\s(])[\dхx,]*\d)(?=(?:мм|см|км|кг|мг|мл|шт|м|г|л)(?:[²³]|\.)?(?:[\s,;)]|$))/g;

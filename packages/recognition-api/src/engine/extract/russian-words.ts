@@ -50,7 +50,7 @@ export function nearestWord(word: string, dict: RussianWords, lookalikeOnly = fa
 
 /**
  * The one known word form one edit away from `word` (a letter changed, dropped or added, of any kind), when there is
- * exactly one and not shorter (`катушие` → `катушке`, `аустическая` → `акустическая`); null for none, several or a
+ * exactly one and not shorter (`кронштеин` → `кронштейн`, `перфорацонный` → `перфорационный`); null for none, several or a
  * form with a letter less. Stricter than
  * {@link nearestWord}: no tie is settled, so it suits words Tesseract read with a high score, where only a form
  * without a rival is evidence enough to change them.
@@ -59,7 +59,7 @@ export function onlyWordOneEditAway(word: string, dict: RussianWords): string | 
   const forms = oneEditForms(word, dict);
   const only = forms?.found.size === 1 ? [...forms.found][0] : null;
   // Not a letter dropped: a confident reading rarely has a letter too many, while a prefix is a letter a known word
-  // lacks (`опудренные` is no misread of `пудренные`).
+  // lacks (`сдекорированный` is no misread of `декорированный`).
   return only && only.length >= word.length ? only : null;
 }
 
@@ -81,7 +81,7 @@ function oneEditForms(word: string, dict: RussianWords): { found: Set<string>; l
       tryWord(word.slice(0, i) + c + word.slice(i));
     }
     // Not the first letter dropped: a letter too many at a word's start is, in Russian, more often a prefix of a form
-    // the dictionary lacks (`опудренные`, `сбалансированный`) than a speck read as a letter.
+    // the dictionary lacks (`сдекорированный`, `сбалансированный`) than a speck read as a letter.
     if (i > 0 && i < word.length) tryWord(word.slice(0, i) + word.slice(i + 1));
     if (found.size > MAX_ONE_EDIT_FORMS) return null;
   }

@@ -183,7 +183,7 @@ export const SPELL_BELOW = 80;
 
 /**
  * From this length a confident photo word the dictionary does not know may take any one-edit spelling, when it is
- * the only known form that near (a lost letter, `аустическая`; a letter no look-alike explains, `катушие`); shorter
+ * the only known form that near (a lost letter, `перфорацонный`; a letter no look-alike explains, `кронштеин`); shorter
  * words have rivals too often for a lone neighbour to be evidence against Tesseract's score.
  */
 export const SURE_SPELL_MIN_LENGTH = 7;
