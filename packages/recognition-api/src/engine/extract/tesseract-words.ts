@@ -38,9 +38,7 @@ export async function loadTesseractWords(lang = 'rus', tools: TesseractTools = {
     const dawg = join(dir, `${lang}.lstm-word-dawg`);
     const unicharset = join(dir, `${lang}.lstm-unicharset`);
     const list = join(dir, 'words.txt');
-    await run(tools.combineTessdata ?? 'combine_tessdata', ['-e', join(folder, `${lang}.traineddata`), dawg, unicharset], {
-      timeout: TOOL_TIMEOUT_MS,
-    });
+    await run(tools.combineTessdata ?? 'combine_tessdata', ['-e', join(folder, `${lang}.traineddata`), dawg, unicharset], { timeout });
     await run(tools.dawg2wordlist ?? 'dawg2wordlist', [unicharset, dawg, list], { timeout });
     const words = new Set<string>();
     for (const line of (await readFile(list, 'utf8')).split('\n')) {

@@ -19,12 +19,16 @@ describe("loadTesseractWords: the word list of Tesseract's rus model", () => {
     expect(await loadTesseractWords('xxx')).toBeNull();
   }, 60_000);
 
-  it('is null when a tool hangs past its time limit', async () => {
-    const hanging = join(await mkdtemp(join(tmpdir(), 'hang-')), 'dawg2wordlist');
-    await writeFile(hanging, '#!/bin/sh\nexec sleep 30\n');
-    await chmod(hanging, 0o755);
-    const started = Date.now();
-    expect(await loadTesseractWords('rus', { dawg2wordlist: hanging, timeoutMs: 300 })).toBeNull();
-    expect(Date.now() - started).toBeLessThan(10_000);
-  }, 60_000);
+  it.each(['combineTessdata', 'dawg2wordlist'] as const)(
+    'is null when %s hangs past the configured time limit',
+    async (tool) => {
+      const hanging = join(await mkdtemp(join(tmpdir(), 'hang-')), tool);
+      await writeFile(hanging, '#!/bin/sh\nexec sleep 30\n');
+      await chmod(hanging, 0o755);
+      const started = Date.now();
+      expect(await loadTesseractWords('rus', { [tool]: hanging, timeoutMs: 300 })).toBeNull();
+      expect(Date.now() - started).toBeLessThan(10_000);
+    },
+    60_000,
+  );
 });
