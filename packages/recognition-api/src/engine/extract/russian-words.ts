@@ -313,3 +313,52 @@ export function loadRussianWords(): Promise<RussianWords | null> {
   })();
   return loading;
 }
+
+/** One glyph of a misread word and the letters Tesseract weighed for it, with their scores (0–100). */
+export interface LetterChoices {
+  /** The letter as read. */
+  text: string;
+  /** Other readings of the same glyph (the read letter may be among them). */
+  choices: readonly { text: string; conf: number }[];
+}
+
+/** A runner-up reading of a glyph scoring below this (0–100) is no evidence ({@link wordFromChoices}). */
+export const MIN_CHOICE_SCORE = 10;
+/** At most this many glyphs of a word are read as their runner-up letter ({@link wordFromChoices}). */
+const MAX_CHOICE_CHANGES = 2;
+
+/**
+ * The only known word form (lower case) reached from a misread word by reading one or two of its glyphs as a letter
+ * Tesseract's LSTM itself weighed for that glyph (`letters`: one entry per glyph, e.g. `баторем` whose `о` also
+ * scored `а` 57 and whose `м` scored `я` 42 → `батарея`); among several, the only noun in its dictionary form
+ * (`батарея`, not `батареи`); null when none, or several and no such noun, are reached. Only Cyrillic
+ * runner-ups scoring {@link MIN_CHOICE_SCORE} or more count, so every change is one the recogniser saw in the ink,
+ * not one a table of look-alikes assumes. At most a few hundred lookups a word.
+ */
+export function wordFromChoices(letters: readonly LetterChoices[], dict: RussianWords): string | null {
+  const read = letters.map((l) => l.text.toLowerCase());
+  const options = letters.map((l, i) => [
+    ...new Set(
+      l.choices
+        .filter((c) => c.conf >= MIN_CHOICE_SCORE && /^[А-Яа-яЁё]$/.test(c.text))
+        .map((c) => c.text.toLowerCase())
+        .filter((c) => c !== read[i]),
+    ),
+  ]);
+  const found = new Set<string>();
+  const search = (from: number, chars: string[], changes: number) => {
+    for (let i = from; i < chars.length && found.size <= MAX_ONE_EDIT_FORMS; i++) {
+      for (const c of options[i]) {
+        const next = [...chars.slice(0, i), c, ...chars.slice(i + 1)];
+        const word = next.join('');
+        if (dict.has(word)) found.add(word);
+        if (changes + 1 < MAX_CHOICE_CHANGES) search(i + 1, next, changes + 1);
+      }
+    }
+  };
+  search(0, read, 0);
+  if (found.size === 1) return [...found][0];
+  // Several (`батарея`, `батареи`): an item name is mostly nouns in their dictionary form, as nearestWord decides.
+  const nouns = found.size <= MAX_ONE_EDIT_FORMS ? [...found].filter((w) => dict.isNounLemma(w)) : [];
+  return nouns.length === 1 ? nouns[0] : null;
+}

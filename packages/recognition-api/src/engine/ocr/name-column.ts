@@ -14,8 +14,11 @@ import {
   nearestNounLemma,
   nearestWord,
   onlyWordOneEditAway,
+  wordFromChoices,
+  type LetterChoices,
   type RussianWords,
 } from '../extract/russian-words.js';
+import { HOCR_CHOICE_ARGS, parseHocr, type WordWithChoices } from './hocr.js';
 import { toCyrillic } from '../extract/script.js';
 import { isNameUnit, isUnitRatio } from '../extract/items.js';
 
@@ -117,9 +120,9 @@ export async function rereadNameColumn(
     .extend({ top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN, background: '#ffffff' })
     .png()
     .toBuffer();
-  let cross: Word[];
+  let cross: WordWithChoices[];
   try {
-    cross = parseTsv(await runTesseract(crop, ['-l', 'rus+eng', '--psm', '6', '--dpi', '300', 'tsv'], call));
+    cross = parseHocr(await runTesseract(crop, ['-l', 'rus+eng', '--psm', '6', '--dpi', '300', ...HOCR_CHOICE_ARGS, 'hocr'], call));
   } catch (err) {
     // A non-zero exit (e.g. no eng data) leaves the page as read; a timeout or a killed Tesseract goes up.
     if (err instanceof RecognitionFailedError && err.reason === 'engine_error') return words;
@@ -130,7 +133,7 @@ export async function rereadNameColumn(
   const dict = await loadRussianWords();
   const inBox = (w: Word) => centerX(w) > box.left && centerX(w) < box.left + box.width && centerY(w) > box.top && centerY(w) < box.top + box.height;
   const placed = place(cross, 'names');
-  const merged = spellNames(mergeNameReadings(words, names, placed, h, dict), inBox, dict, page.photo);
+  const merged = spellNames(mergeNameReadings(words, names, placed, h, dict), inBox, dict, page.photo, placed);
   if (!merged.some((w) => inBox(w) && latinCandidate(w.text)) && !placed.some((c) => LATIN_WORD.test(c.text))) return merged;
   let latin: Word[];
   try {
@@ -154,7 +157,8 @@ const LATIN_WORD = /^[«"'“„(]*(?=[A-Za-z]*[bdfghijlnqrstuvwzDFGIJLNQRSUVWZ]
  * ({@link RussianWords}) and no unit. Two models
  * agreeing on a whole Latin word of four letters or more ({@link LATIN_WORD}) is evidence their low scores on a
  * blurred photo are not; {@link prefersLatin} alone asks the cross word to be about as sure as the rus one. The eng
- * word must score {@link MIN_EXPLAINED_LATIN_SCORE}. Pure; `dict` null changes nothing.
+ * word must score {@link MIN_EXPLAINED_LATIN_SCORE}; a lower-case Latin word over a lower-case Cyrillic one is never taken
+ * (as in {@link prefersLatin}). Pure; `dict` null changes nothing.
  */
 export function agreedLatinWords(words: Word[], column: Word[], cross: Word[], latin: Word[], h: number, dict: RussianWords | null): Word[] {
   if (!dict) return words;
@@ -171,6 +175,9 @@ export function agreedLatinWords(words: Word[], column: Word[], cross: Word[], l
     const [under] = covered;
     if (Math.abs(letters(under.text).length - letters(e.text).length) > 1) continue;
     if (under.text === e.text || /[A-Za-z]{2}/.test(under.text)) continue; // already Latin: the other rules' business
+    // Lower-case Latin over lower-case Cyrillic, as in prefersLatin: catalogues print a brand capitalised (`Rotband`),
+    // and two reads agreeing on `paxvwep` over `ралмюер` is a Russian word both models missed.
+    if (/^[a-z]+[.,;:)]*$/.test(e.text) && /^[а-яё]/.test(letters(under.text))) continue;
     if (isRussianWord(toCyrillic(under.text), dict) || isUnitText(under.text)) continue;
     replaced.add(under);
     added.push({ ...e, conf: Math.min(e.conf, under.conf, UNSETTLED_CONFIDENCE) });
@@ -200,38 +207,51 @@ export const SURE_SPELL_MIN_LENGTH = 7;
  * too, by a look-alike letter only (`Фасад-Люжс` → `Фасад-Люкс`), and so is a confident word on a photo (`photo`),
  * by one look-alike letter or two in a long word ({@link nearestLookalikeWord}). A capitalised word the dictionary
  * knows only as an inflected form becomes the only noun in its dictionary form one look-alike letter away
- * ({@link nearestNounLemma}). A word with no such neighbour, or two, stays as read; words in quotes of any kind are
- * spelled like others. `dict` null returns `words`.
+ * ({@link nearestNounLemma}). With `readings` (the column's rus+eng read with each glyph's runner-up letters,
+ * hocr.ts; page px), a word none of these rules spells becomes the only known form one or two of Tesseract's own
+ * runner-up letters give ({@link wordFromChoices}: `баторем` → `батарея`). A word with no such neighbour, or two,
+ * stays as read; words in quotes of any kind are spelled like others. `dict` null returns `words`.
  */
-export function spellNames(words: Word[], inColumn: (w: Word) => boolean, dict: RussianWords | null, photo = false): Word[] {
+export function spellNames(
+  words: Word[],
+  inColumn: (w: Word) => boolean,
+  dict: RussianWords | null,
+  photo = false,
+  readings: WordWithChoices[] = [],
+): Word[] {
   if (!dict) return words;
   return words.map((w) => {
     const sure = w.conf >= SPELL_BELOW;
     if (!inColumn(w) || (sure && !photo)) return w;
     const m = /^([«"'“„‘(]*)([А-Яа-яЁё-]+)([»"'”’“),.;:]*)$/.exec(w.text);
     if (!m) return w;
+    const letters = glyphLetters(w, readings);
     let changed = false;
     // A form of Tesseract's own word list counts as known (`конвектор`, `омыватель`: catalogue words Hunspell lacks,
     // each one edit from a form it has); a misread that lands on such a form is left as it is.
     const known = (part: string) => dict.has(part) || dict.isCommon(part.toLowerCase()) || isCompound(part.toLowerCase(), dict);
-    const spell = (part: string, lookalikeOnly: boolean) => {
+    const spell = (part: string, lookalikeOnly: boolean, at: number) => {
       const lower = part.toLowerCase();
-      const near = lookalikeOnly
+      const rules = lookalikeOnly
         ? (nearestWord(lower, dict, true) ??
           nearestLookalikeWord(lower, dict) ??
           (lower.length >= SURE_SPELL_MIN_LENGTH ? onlyWordOneEditAway(lower, dict) : null))
         : (nearestWord(lower, dict) ?? nearestLookalikeWord(lower, dict) ?? nearestCompound(lower, dict));
+      // Else the letters Tesseract itself weighed for the word's glyphs (`баторем` → `батарея`).
+      const near = rules ?? (letters ? wordFromChoices(letters.slice(at, at + part.length), dict) : null);
       if (!near) return part;
       changed = true;
       return part[0] === part[0].toUpperCase() ? near[0].toUpperCase() + near.slice(1) : near;
     };
     // Capitals only are a brand or an abbreviation, which the dictionary does not judge.
     const judged = (part: string) => part === part.toUpperCase() || known(part);
-    const long = m[2].split('-').map((part) => (part.length < 5 || judged(part) ? part : spell(part, sure)));
+    // Where each part starts in the word's text, for its glyphs' letters.
+    const starts = m[2].split('-').map((_, i, all) => m[1].length + all.slice(0, i).reduce((n, p) => n + p.length + 1, 0));
+    const long = m[2].split('-').map((part, i) => (part.length < 5 || judged(part) ? part : spell(part, sure, starts[i])));
     // A four-letter part of a hyphenated word whose other parts are known once spelled (`Фэасад-Люжс`) is Russian
     // too, and is spelled by a look-alike letter only: short words have too many neighbours for any other edit.
     const parts = long.map((part, i) =>
-      part.length === 4 && long.length > 1 && !judged(part) && long.every((p, j) => j === i || known(p)) ? spell(part, true) : part,
+      part.length === 4 && long.length > 1 && !judged(part) && long.every((p, j) => j === i || known(p)) ? spell(part, true, starts[i]) : part,
     );
     // A capitalised word the dictionary knows only as an inflected form (`Рейха`, `Ступ`) where an item name puts
     // its head noun: the only noun one look-alike letter away (`Рейка`, `Стул`). Not in quotes: a quoted word is a
@@ -245,6 +265,29 @@ export function spellNames(words: Word[], inColumn: (w: Word) => boolean, dict: 
     }
     return changed ? { ...w, text: `${m[1]}${parts.join('-')}${m[3]}` } : w;
   });
+}
+
+/**
+ * The letters of a word's glyphs with the readings Tesseract weighed for each (one entry per character of `w.text`):
+ * the word's own glyphs when it was read with them, else those of the one reading in `readings` (page px, the name
+ * column's rus+eng read) on the same line whose box holds the word's centre and that has as many glyphs as the word
+ * has characters, each glyph's readings turned Cyrillic where a Latin letter has a Cyrillic twin; null otherwise.
+ */
+function glyphLetters(w: Word, readings: WordWithChoices[]): LetterChoices[] | null {
+  const own = (w as WordWithChoices).glyphs;
+  const chars = [...w.text];
+  const source =
+    own && own.map((g) => g.text).join('') === w.text
+      ? own
+      : readings.find(
+          (r) =>
+            r.glyphs?.length === chars.length && centerX(w) > r.left && centerX(w) < right(r) && Math.abs(centerY(w) - centerY(r)) < r.height / 2,
+        )?.glyphs;
+  if (!source || source.length !== chars.length) return null;
+  return chars.map((text, i) => ({
+    text,
+    choices: [source[i], ...source[i].choices].map((c) => ({ text: toCyrillic(c.text), conf: c.conf })),
+  }));
 }
 
 /**

@@ -10,7 +10,11 @@ import {
   onlyWordOneEditAway,
   readsLookalike,
   nounLemmas,
+  wordFromChoices,
+  MIN_CHOICE_SCORE,
+  type LetterChoices,
 } from '../../../src/engine/extract/russian-words.js';
+import type { WordWithChoices } from '../../../src/engine/ocr/hocr.js';
 import {
   AGREED_WORD_CONFIDENCE,
   agreedLatinWords,
@@ -195,6 +199,13 @@ describe('agreedLatinWords: a Latin word the rus+eng and the eng reads both give
     expect(agree([at('Ламиназ', 48, 0)], [at('Dasma', 38, 0)], [at('Dasma', 38, 0)])).toEqual(['Ламиназ']);
     expect(agree([at('Вобапа', 48, 0)], [at('Rotband', 38, 0)], [at('Rotband', 8, 0)])).toEqual(['Вобапа']);
     expect(agree([at('Вобапа', 48, 0)], [at('Rotband', 38, 0)], [at('Rotband', 38, 0)], null)).toEqual(['Вобапа']);
+  });
+
+  it('keeps a lower-case Cyrillic word under a lower-case Latin one: a brand is printed capitalised', () => {
+    expect(agree([at('вемкипр', 30, 0)], [at('vemkunp', 40, 0)], [at('vemkunp', 40, 0)])).toEqual(['вемкипр']);
+    expect(agree([at('вемкипр,', 30, 0)], [at('vemkunp,', 40, 0)], [at('vemkunp,', 40, 0)])).toEqual(['вемкипр,']);
+    // A capitalised Latin word over a capitalised Cyrillic one is still taken.
+    expect(agree([at('Вемкипр', 30, 0)], [at('Vemkunp', 40, 0)], [at('Vemkunp', 40, 0)])).toEqual(['Vemkunp']);
   });
 });
 
@@ -437,6 +448,84 @@ describe('spellNames: an unsure name word one letter from a Russian word form', 
     expect(out.map((x) => x.text)).toEqual(['Полипропиленовый', 'нержавеющая,', 'нержавеюшая', 'ТЕХНОНИКОЛЬ', 'Кронштейн']);
     expect(out[0].conf).toBe(40);
     expect(spellNames(ws, () => true, null)).toBe(ws);
+  }, 60_000);
+});
+
+describe('wordFromChoices: a misread word spelled by the letters Tesseract weighed for its glyphs', () => {
+  /** Letters of `read`, each glyph with the runner-ups given for its index: `{ 1: [['а', 40]] }`. */
+  const lettersOf = (read: string, runnerUps: Record<number, [string, number][]> = {}): LetterChoices[] =>
+    [...read].map((text, i) => ({ text, choices: [{ text, conf: 90 }, ...(runnerUps[i] ?? []).map(([c, conf]) => ({ text: c, conf }))] }));
+
+  it('takes the only known word reached by one or two runner-up letters', async () => {
+    const d = (await loadRussianWords())!;
+    expect(wordFromChoices(lettersOf('шойбо', { 1: [['а', 40]], 4: [['а', 35]] }), d)).toBe('шайба');
+    expect(
+      wordFromChoices(
+        lettersOf('шойба', {
+          1: [
+            ['а', 40],
+            ['ю', 30],
+          ],
+        }),
+        d,
+      ),
+    ).toBe('шайба');
+  }, 60_000);
+
+  it('among several, takes the only noun in its dictionary form, and none when no noun decides', async () => {
+    const d = (await loadRussianWords())!;
+    expect(
+      wordFromChoices(
+        lettersOf('гайкм', {
+          4: [
+            ['а', 40],
+            ['и', 30],
+          ],
+        }),
+        d,
+      ),
+    ).toBe('гайка'); // not the plural гайки
+    expect(
+      wordFromChoices(
+        lettersOf('велый', {
+          0: [
+            ['б', 40],
+            ['ц', 40],
+          ],
+        }),
+        d,
+      ),
+    ).toBeNull(); // белый, целый
+  }, 60_000);
+
+  it('ignores runner-ups below the floor, Latin ones and more than two changes', async () => {
+    const d = (await loadRussianWords())!;
+    expect(wordFromChoices(lettersOf('шойба', { 1: [['а', MIN_CHOICE_SCORE - 1]] }), d)).toBeNull();
+    expect(wordFromChoices(lettersOf('шойба', { 1: [['a', 60]] }), d)).toBeNull(); // a Latin a
+    expect(wordFromChoices(lettersOf('шойбо', { 0: [['щ', 50]], 1: [['а', 40]], 4: [['а', 35]] }), d)).toBe('шайба');
+    expect(wordFromChoices(lettersOf('щойбо', { 0: [['ш', 50]], 1: [['а', 40]], 4: [['а', 35]] }), d)).toBeNull(); // three changes
+  }, 60_000);
+
+  it('spells an unsure column word from the glyphs of the rus+eng reading over it, which no edit rule reaches', async () => {
+    const d = await loadRussianWords();
+    const rus = { ...w('гайкм,', 40), left: 100, top: 100 };
+    const glyphs = [...'гайкм,'].map((text, i) => ({
+      text,
+      conf: 90,
+      choices:
+        i === 4
+          ? [
+              { text: 'и', conf: 30 },
+              { text: 'a', conf: 45 },
+            ]
+          : [], // a Latin a, Cyrillic а once turned
+    }));
+    const cross: WordWithChoices = { ...rus, conf: 45, glyphs };
+    expect(spellNames([rus], () => true, d, false, [cross]).map((x) => x.text)).toEqual(['гайка,']);
+    // Without the reading, or with one of another length or on another line, it stays as read.
+    expect(spellNames([rus], () => true, d).map((x) => x.text)).toEqual(['гайкм,']);
+    expect(spellNames([rus], () => true, d, false, [{ ...cross, glyphs: glyphs.slice(1) }]).map((x) => x.text)).toEqual(['гайкм,']);
+    expect(spellNames([rus], () => true, d, false, [{ ...cross, top: 200 }]).map((x) => x.text)).toEqual(['гайкм,']);
   }, 60_000);
 });
 
