@@ -329,11 +329,12 @@ const MAX_CHOICE_CHANGES = 2;
 
 /**
  * The only known word form (lower case) reached from a misread word by reading one or two of its glyphs as a letter
- * Tesseract's LSTM itself weighed for that glyph (`letters`: one entry per glyph, e.g. `баторем` whose `о` also
- * scored `а` 57 and whose `м` scored `я` 42 → `батарея`); among several, the only noun in its dictionary form
- * (`батарея`, not `батареи`); null when none, or several and no such noun, are reached. Only Cyrillic
- * runner-ups scoring {@link MIN_CHOICE_SCORE} or more count, so every change is one the recogniser saw in the ink,
- * not one a table of look-alikes assumes. At most a few hundred lookups a word.
+ * Tesseract's LSTM itself weighed for that glyph (`letters`: one entry per glyph, e.g. `шойбо` whose first `о` also
+ * scored `а` 40 and whose last scored `а` 35 → `шайба`); among several, the only noun in its dictionary form
+ * (`гайка`, not `гайки`); null when none, or several and no such noun, are reached. Only Cyrillic runner-ups
+ * scoring {@link MIN_CHOICE_SCORE} or more count, so every change is one the recogniser saw in the ink, not one a
+ * table of look-alikes assumes. Up to a few thousand dictionary lookups for a long word with many runner-ups
+ * (microseconds each).
  */
 export function wordFromChoices(letters: readonly LetterChoices[], dict: RussianWords): string | null {
   const read = letters.map((l) => l.text.toLowerCase());
@@ -358,7 +359,7 @@ export function wordFromChoices(letters: readonly LetterChoices[], dict: Russian
   };
   search(0, read, 0);
   if (found.size === 1) return [...found][0];
-  // Several (`батарея`, `батареи`): an item name is mostly nouns in their dictionary form, as nearestWord decides.
+  // Several (`гайка`, `гайки`): an item name is mostly nouns in their dictionary form, as nearestWord decides.
   const nouns = found.size <= MAX_ONE_EDIT_FORMS ? [...found].filter((w) => dict.isNounLemma(w)) : [];
   return nouns.length === 1 ? nouns[0] : null;
 }

@@ -175,8 +175,8 @@ export function agreedLatinWords(words: Word[], column: Word[], cross: Word[], l
     const [under] = covered;
     if (Math.abs(letters(under.text).length - letters(e.text).length) > 1) continue;
     if (under.text === e.text || /[A-Za-z]{2}/.test(under.text)) continue; // already Latin: the other rules' business
-    // Lower-case Latin over lower-case Cyrillic, as in prefersLatin: catalogues print a brand capitalised (`Rotband`),
-    // and two reads agreeing on `paxvwep` over `ралмюер` is a Russian word both models missed.
+    // Lower-case Latin over lower-case Cyrillic, as in prefersLatin: catalogues print a brand capitalised, and two
+    // reads agreeing on `vemkunp` over `вемкипр` is a Russian word both models missed.
     if (/^[a-z]+[.,;:)]*$/.test(e.text) && /^[а-яё]/.test(letters(under.text))) continue;
     if (isRussianWord(toCyrillic(under.text), dict) || isUnitText(under.text)) continue;
     replaced.add(under);
@@ -209,7 +209,7 @@ export const SURE_SPELL_MIN_LENGTH = 7;
  * knows only as an inflected form becomes the only noun in its dictionary form one look-alike letter away
  * ({@link nearestNounLemma}). With `readings` (the column's rus+eng read with each glyph's runner-up letters,
  * hocr.ts; page px), a word none of these rules spells becomes the only known form one or two of Tesseract's own
- * runner-up letters give ({@link wordFromChoices}: `баторем` → `батарея`). A word with no such neighbour, or two,
+ * runner-up letters give ({@link wordFromChoices}: `шойбо` → `шайба`). A word with no such neighbour, or two,
  * stays as read; words in quotes of any kind are spelled like others. `dict` null returns `words`.
  */
 export function spellNames(
@@ -237,7 +237,7 @@ export function spellNames(
           nearestLookalikeWord(lower, dict) ??
           (lower.length >= SURE_SPELL_MIN_LENGTH ? onlyWordOneEditAway(lower, dict) : null))
         : (nearestWord(lower, dict) ?? nearestLookalikeWord(lower, dict) ?? nearestCompound(lower, dict));
-      // Else the letters Tesseract itself weighed for the word's glyphs (`баторем` → `батарея`).
+      // Else the letters Tesseract itself weighed for the word's glyphs (`шойбо` → `шайба`).
       const near = rules ?? (letters ? wordFromChoices(letters.slice(at, at + part.length), dict) : null);
       if (!near) return part;
       changed = true;

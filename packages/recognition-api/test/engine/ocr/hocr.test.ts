@@ -72,8 +72,8 @@ describe('parseHocr: Tesseract hOCR into word boxes, with the readings of each g
 
   it('reads a real Tesseract run as its TSV output reads: the same words, boxes and scores, plus choices', async () => {
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1400" height="160"><rect width="100%" height="100%" fill="#fff"/>
-      <text x="20" y="70" font-family="DejaVu Sans" font-size="44">Штукатурка гипсовая 30 кг</text>
-      <text x="20" y="140" font-family="DejaVu Sans" font-size="44">Кабель NYM-J 3х1,5 мм</text></svg>`;
+      <text x="20" y="70" font-family="DejaVu Sans" font-size="44">Грунтовка акриловая 10 л</text>
+      <text x="20" y="140" font-family="DejaVu Sans" font-size="44">Провод ПВС 2х0,75 мм</text></svg>`;
     const png = await sharp(Buffer.from(svg)).grayscale().png().toBuffer();
     const base = ['-l', 'rus+eng', '--psm', '6', '--dpi', '300'];
     const fromTsv = parseTsv(await runTesseract(png, [...base, 'tsv']));
@@ -81,7 +81,7 @@ describe('parseHocr: Tesseract hOCR into word boxes, with the readings of each g
     expect(fromHocr.map((w) => w.text)).toEqual(fromTsv.map((w) => w.text));
     expect(fromHocr.map((w) => [w.left, w.top, w.width, w.height])).toEqual(fromTsv.map((w) => [w.left, w.top, w.width, w.height]));
     fromHocr.forEach((w, i) => expect(Math.abs(w.conf - fromTsv[i].conf)).toBeLessThanOrEqual(1));
-    expect(fromHocr.map((w) => w.text).join(' ')).toContain('Штукатурка');
+    expect(fromHocr.map((w) => w.text).join(' ')).toContain('Грунтовка');
     for (const w of fromHocr) {
       expect(w.glyphs?.map((g) => g.text).join('')).toBe(w.text);
       expect(w.glyphs?.some((g) => g.choices.length > 0)).toBe(true);
