@@ -54,9 +54,15 @@ const textOf = (node: Node): string =>
   childrenOf(node)
     .map((c) => (tagOf(c) === '#text' ? String(c['#text']) : ''))
     .join('');
+/** The number after each `title` key this parser reads; built once, since a page has thousands of glyphs. */
+const TITLE_NUMBER = {
+  x_wconf: /(?:^|;)\s*x_wconf\s+(-?[\d.]+)/,
+  x_conf: /(?:^|;)\s*x_conf\s+(-?[\d.]+)/,
+  x_confs: /(?:^|;)\s*x_confs\s+(-?[\d.]+)/,
+} as const;
 /** A number after `key` in an hOCR `title` (`x_wconf 84`, `x_confs 93.04`), or NaN. */
-const titleNumber = (title: string | undefined, key: string): number => {
-  const m = new RegExp(`(?:^|;)\\s*${key}\\s+(-?[\\d.]+)`).exec(title ?? '');
+const titleNumber = (title: string | undefined, key: keyof typeof TITLE_NUMBER): number => {
+  const m = TITLE_NUMBER[key].exec(title ?? '');
   return m ? Number(m[1]) : Number.NaN;
 };
 

@@ -225,7 +225,12 @@ export function spellNames(
     if (!inColumn(w) || (sure && !photo)) return w;
     const m = /^([«"'“„‘(]*)([А-Яа-яЁё-]+)([»"'”’“),.;:]*)$/.exec(w.text);
     if (!m) return w;
-    const letters = glyphLetters(w, readings);
+    // The glyphs' letters are looked up only when no edit rule spells a part: most words never need them.
+    let letters: LetterChoices[] | null | undefined;
+    const glyphs = () => {
+      if (letters === undefined) letters = glyphLetters(w, readings);
+      return letters;
+    };
     let changed = false;
     // A form of Tesseract's own word list counts as known (`конвектор`, `омыватель`: catalogue words Hunspell lacks,
     // each one edit from a form it has); a misread that lands on such a form is left as it is.
@@ -238,7 +243,8 @@ export function spellNames(
           (lower.length >= SURE_SPELL_MIN_LENGTH ? onlyWordOneEditAway(lower, dict) : null))
         : (nearestWord(lower, dict) ?? nearestLookalikeWord(lower, dict) ?? nearestCompound(lower, dict));
       // Else the letters Tesseract itself weighed for the word's glyphs (`шойбо` → `шайба`).
-      const near = rules ?? (letters ? wordFromChoices(letters.slice(at, at + part.length), dict) : null);
+      const choices = rules ? null : glyphs();
+      const near = rules ?? (choices ? wordFromChoices(choices.slice(at, at + part.length), dict) : null);
       if (!near) return part;
       changed = true;
       return part[0] === part[0].toUpperCase() ? near[0].toUpperCase() + near.slice(1) : near;
@@ -246,8 +252,9 @@ export function spellNames(
     // Capitals only are a brand or an abbreviation, which the dictionary does not judge.
     const judged = (part: string) => part === part.toUpperCase() || known(part);
     // Where each part starts in the word's text, for its glyphs' letters.
-    const starts = m[2].split('-').map((_, i, all) => m[1].length + all.slice(0, i).reduce((n, p) => n + p.length + 1, 0));
-    const long = m[2].split('-').map((part, i) => (part.length < 5 || judged(part) ? part : spell(part, sure, starts[i])));
+    const split = m[2].split('-');
+    const starts = split.map((_, i) => m[1].length + split.slice(0, i).reduce((n, p) => n + p.length + 1, 0));
+    const long = split.map((part, i) => (part.length < 5 || judged(part) ? part : spell(part, sure, starts[i])));
     // A four-letter part of a hyphenated word whose other parts are known once spelled (`Фэасад-Люжс`) is Russian
     // too, and is spelled by a look-alike letter only: short words have too many neighbours for any other edit.
     const parts = long.map((part, i) =>
