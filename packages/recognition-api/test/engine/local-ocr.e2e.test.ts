@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeRenderer, generateDocument, type DocType } from '@app/docgen';
 import { createLocalOcrEngine } from '../../src/engine/ocr/index.js';
@@ -33,5 +34,24 @@ describe('local OCR engine on generated documents', () => {
       expect(out.data.totals).toEqual(doc.truth.totals);
     },
     60_000,
+  );
+
+  // A sheet fed upside down or on its side: read upside down, the rus model returns confident Cyrillic-looking
+  // strings that are no words, which the count of confident strings used to take for an upright page (page-ocr.ts
+  // uprightWords). OSD's turn is applied and reported as a warning; the clockwise turn back is 360° − the turn given.
+  it.each([180, 90])(
+    'a clean page turned %d° is turned back and read exactly, the turn reported',
+    async (degrees) => {
+      const doc = await generateDocument({ seed: 11, type: 'upd', tier: 'scan', lines: 3 });
+      const images = await Promise.all(doc.images.map((image) => sharp(image).rotate(degrees).toBuffer()));
+      const out = await engine.recognize({ images, documentType: 'auto', imageQuality: 'scan' });
+      expect(out.warnings).toContainEqual({ field: 'pages[0]', message: `page was turned ${360 - degrees}° to read it` });
+      expect(out.documentType).toBe('upd');
+      expect(out.data.document).toEqual(doc.truth.document);
+      expect(out.data.seller).toEqual(doc.truth.seller);
+      expect(out.data.items).toEqual(doc.truth.items);
+      expect(out.data.totals).toEqual(doc.truth.totals);
+    },
+    120_000,
   );
 });

@@ -1,4 +1,5 @@
 import { RecognitionFailedError, type ImageQuality } from '../engine.port.js';
+import { loadRussianWords, type RussianWords } from '../extract/russian-words.js';
 import type { VerticalRule, Word } from '../extract/words.js';
 import { deskewPage, preparePage, rotatePage, type PreparedPage } from './preprocess.js';
 import { rereadNameColumn } from './name-column.js';
@@ -37,10 +38,24 @@ export const OCR_LANGS: Record<ImageQuality, string> = { scan: 'rus', screenshot
 const ocrArgs = (call: TesseractCall, quality: ImageQuality) => ['-l', call.languages ?? OCR_LANGS[quality], '--psm', '4', '--dpi', '300', 'tsv'];
 /** Above this tilt the image is rotated and read again: Tesseract's accuracy drops on tilted rows. */
 export const DESKEW_REREAD_DEGREES = 0.8;
-/** Fewer confident words than this on a page suggests it lies on its side or upside down. */
-const MIN_GOOD_WORDS = 25;
+/** Fewer {@link uprightWords} than this on a page suggests it lies on its side or upside down. */
+export const MIN_UPRIGHT_WORDS = 25;
 
-const goodWords = (ws: Word[]) => ws.filter((w) => w.conf >= 60 && /[а-яё]{3,}/i.test(w.text)).length;
+/**
+ * How much of a page read is Russian: its confident words (score 60 or more) of four Cyrillic letters or more, bar
+ * punctuation around them, that the dictionary knows. An upside-down page reads as a mirror alphabet whose confident
+ * strings look Cyrillic (`эинезон`, `ИНЕИЖ`) but are no words: on the development scans turned 180° such strings
+ * numbered 15–31 a page, against 130–250 known words on the same pages upright and 0–3 known words turned. Without
+ * the dictionary (`dict` null), the confident strings of three Cyrillic letters or more are counted instead.
+ */
+export function uprightWords(words: Word[], dict: RussianWords | null): number {
+  return words.filter((w) => {
+    if (w.conf < 60) return false;
+    if (!dict) return /[а-яё]{3,}/i.test(w.text);
+    const m = /^[«"„“'(]*([А-Яа-яЁё]{4,})[»"”'.,;:)]*$/.exec(w.text);
+    return m !== null && dict.has(m[1]);
+  }).length;
+}
 
 async function read(page: PreparedPage, call: TesseractCall, quality: ImageQuality): Promise<Word[]> {
   return parseTsv(await runTesseract(page.png, ocrArgs(call, quality), call));
@@ -56,9 +71,44 @@ async function osdRotation(page: PreparedPage, call: TesseractCall): Promise<num
   }
 }
 
+/** What {@link turnUpright} asks of Tesseract and sharp, passed in so the decision can be tested on its own. */
+export interface TurnSteps<P> {
+  /** OSD's clockwise turn that makes the page upright (0, 90, 180, 270); 0 when OSD cannot tell. */
+  osd(page: P): Promise<number>;
+  /** The page turned clockwise by `degrees`. */
+  rotate(page: P, degrees: number): Promise<P>;
+  /** The page's words. */
+  read(page: P): Promise<Word[]>;
+}
+
 /**
- * Normalises and reads one page: sharp normalisation, Tesseract TSV; when few confident words come back, OSD
- * (`--psm 0`) decides a 90/180/270° turn and the page is read again; a tilt above {@link DESKEW_REREAD_DEGREES}
+ * A page that lies on its side or upside down, turned upright: when its first read (`words`) has fewer than
+ * {@link MIN_UPRIGHT_WORDS} {@link uprightWords}, OSD proposes a turn (180° when it sees none: OSD fails on blurred
+ * photos), and the turned page is read again. The turn is kept only when that read has more upright words than the
+ * first one: OSD guesses from little text on a poor photo, and a wrong turn would lose a page that read badly but
+ * upright. Returns the page, its words and the turn kept (0 when none). Two Tesseract calls more, only on a page
+ * that reads as little Russian.
+ */
+export async function turnUpright<P>(
+  page: P,
+  words: Word[],
+  dict: RussianWords | null,
+  steps: TurnSteps<P>,
+): Promise<{ page: P; words: Word[]; rotated: number }> {
+  const upright = uprightWords(words, dict);
+  if (upright >= MIN_UPRIGHT_WORDS) return { page, words, rotated: 0 };
+  // OSD cannot tell on a blurred photo (`Orientation confidence: 1.5`, script `Fraktur`) and then says 0: a sheet
+  // upside down is the likeliest turn, and is tried.
+  const turn = (await steps.osd(page)) || 180;
+  const turned = await steps.rotate(page, turn);
+  const again = await steps.read(turned);
+  return uprightWords(again, dict) > upright ? { page: turned, words: again, rotated: turn } : { page, words, rotated: 0 };
+}
+
+/**
+ * Normalises and reads one page: sharp normalisation, Tesseract TSV; when few known Russian words come back
+ * ({@link uprightWords}), OSD (`--psm 0`) proposes a 90/180/270° turn and the page is read again, the turn kept
+ * only when that read has more of them; a tilt above {@link DESKEW_REREAD_DEGREES}
  * is rotated out and read again, a smaller one is levelled in the word coordinates. Two targeted re-reads follow:
  * TORG-12's number box, and UPD/invoice tax-id lines whose value fails its checks (tax-id-line.ts). `opts.deblur`
  * false reads a page without the deconvolution (the engine's second try at a page whose table was not found).
@@ -67,13 +117,11 @@ export async function ocrPage(image: Buffer, quality: ImageQuality, call: Tesser
   let page = await preparePage(image, quality, opts);
   let words = await read(page, call, quality);
   let rotated = 0;
-  if (goodWords(words) < MIN_GOOD_WORDS) {
-    rotated = await osdRotation(page, call);
-    if (rotated !== 0) {
-      page = await rotatePage(page, rotated);
-      words = await read(page, call, quality);
-    }
-  }
+  ({ page, words, rotated } = await turnUpright(page, words, await loadRussianWords(), {
+    osd: (p) => osdRotation(p, call),
+    rotate: rotatePage,
+    read: (p) => read(p, call, quality),
+  }));
   let skew = estimateSkew(words);
   if (Math.abs(skew) > DESKEW_REREAD_DEGREES) {
     page = await deskewPage(page, -skew);

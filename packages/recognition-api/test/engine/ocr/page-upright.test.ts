@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { loadRussianWords } from '../../../src/engine/extract/russian-words.js';
+import type { Word } from '../../../src/engine/extract/words.js';
+import { MIN_UPRIGHT_WORDS, turnUpright, uprightWords } from '../../../src/engine/ocr/page-ocr.js';
+
+const word = (text: string, conf = 90): Word => ({ text, conf, left: 0, top: 0, width: 10, height: 10, line: '1' });
+
+// Made-up lines: an upright read of a goods line, and what the rus model makes of the same page upside down (a
+// mirror alphabet of confident Cyrillic-looking strings).
+const upright = ['Гвозди', 'строительные,', '«оцинкованные»', 'упаковка', 'коробка', 'Доставка'];
+const turned = ['эинезон', 'ИНЕИЖ', 'иолену', 'эони', 'чнауэв', 'идофо'];
+
+describe('uprightWords: how much of a page read is Russian (page-ocr.ts)', () => {
+  it('counts confident dictionary words of four letters or more, punctuation around them allowed', async () => {
+    const dict = await loadRussianWords();
+    expect(dict).not.toBeNull();
+    expect(
+      uprightWords(
+        upright.map((t) => word(t)),
+        dict,
+      ),
+    ).toBe(upright.length);
+  });
+
+  it('does not count the confident strings of a page upside down, which the old measure took for words', async () => {
+    const dict = await loadRussianWords();
+    const words = turned.map((t) => word(t));
+    expect(uprightWords(words, dict)).toBe(0);
+    // Without the dictionary the old measure is all there is: Cyrillic strings of three letters or more.
+    expect(uprightWords(words, null)).toBe(turned.length);
+  });
+
+  it('leaves out unsure words, short words and words glued to digits', async () => {
+    const dict = await loadRussianWords();
+    const words = [word('Гвозди', 59), word('для'), word('упаковка10'), word('коробка')];
+    expect(uprightWords(words, dict)).toBe(1);
+  });
+});
+
+describe('turnUpright: a page on its side or upside down turned back (page-ocr.ts)', () => {
+  /** A fake page: its name and the turns applied to it; each step is recorded. */
+  type Page = { name: string; turned: number };
+  const known = (n: number) => Array.from({ length: n }, (_, i) => word(upright[i % upright.length]));
+  const mirror = (n: number) => Array.from({ length: n }, (_, i) => word(turned[i % turned.length]));
+  const steps = (osdTurn: number, turnedRead: Word[]) => {
+    const calls: string[] = [];
+    return {
+      calls,
+      steps: {
+        osd: async (p: Page) => {
+          calls.push(`osd ${p.name}`);
+          return osdTurn;
+        },
+        rotate: async (p: Page, degrees: number) => {
+          calls.push(`rotate ${degrees}`);
+          return { name: p.name, turned: degrees };
+        },
+        read: async (p: Page) => {
+          calls.push(`read ${p.turned}`);
+          return turnedRead;
+        },
+      },
+    };
+  };
+
+  it('asks OSD about a page of confident strings that are no words, and keeps the turn that reads as Russian', async () => {
+    const dict = await loadRussianWords();
+    // Thirty confident Cyrillic-looking strings: the old count of strings took this for an upright page.
+    const first = mirror(30);
+    const { calls, steps: s } = steps(180, known(200));
+    const out = await turnUpright<Page>({ name: 'p', turned: 0 }, first, dict, s);
+    expect(out.rotated).toBe(180);
+    expect(out.page).toEqual({ name: 'p', turned: 180 });
+    expect(out.words).toHaveLength(200);
+    expect(calls).toEqual(['osd p', 'rotate 180', 'read 180']);
+  });
+
+  it('keeps the page as read when the turn OSD proposes reads no better (a poor photo, little text)', async () => {
+    const dict = await loadRussianWords();
+    const first = [...known(10), ...mirror(5)];
+    const { calls, steps: s } = steps(90, mirror(40));
+    const out = await turnUpright<Page>({ name: 'p', turned: 0 }, first, dict, s);
+    expect(out).toEqual({ page: { name: 'p', turned: 0 }, words: first, rotated: 0 });
+    expect(calls).toEqual(['osd p', 'rotate 90', 'read 90']);
+  });
+
+  it('does not ask OSD about a page that reads as Russian', async () => {
+    const dict = await loadRussianWords();
+    const sure = steps(180, known(200));
+    expect((await turnUpright<Page>({ name: 'p', turned: 0 }, known(MIN_UPRIGHT_WORDS), dict, sure.steps)).rotated).toBe(0);
+    expect(sure.calls).toEqual([]);
+  });
+
+  it('tries the page upside down when OSD sees no turn (a blurred photo), and keeps it only when it reads better', async () => {
+    const dict = await loadRussianWords();
+    const upsideDown = steps(0, known(120));
+    const out = await turnUpright<Page>({ name: 'p', turned: 0 }, mirror(30), dict, upsideDown.steps);
+    expect(out.rotated).toBe(180);
+    expect(upsideDown.calls).toEqual(['osd p', 'rotate 180', 'read 180']);
+    const poor = steps(0, mirror(60));
+    const first = [...known(3), ...mirror(20)];
+    expect(await turnUpright<Page>({ name: 'p', turned: 0 }, first, dict, poor.steps)).toEqual({
+      page: { name: 'p', turned: 0 },
+      words: first,
+      rotated: 0,
+    });
+  });
+});
