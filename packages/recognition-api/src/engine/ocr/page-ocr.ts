@@ -40,6 +40,8 @@ const ocrArgs = (call: TesseractCall, quality: ImageQuality) => ['-l', call.lang
 export const DESKEW_REREAD_DEGREES = 0.8;
 /** Fewer {@link uprightWords} than this on a page suggests it lies on its side or upside down. */
 export const MIN_UPRIGHT_WORDS = 25;
+/** A turn is kept when the turned page has at least twice the upright words of the first read and this many more. */
+const TURN_MARGIN = 5;
 
 /**
  * How much of a page read is Russian: its confident words (score 60 or more) of four Cyrillic letters or more, bar
@@ -84,10 +86,10 @@ export interface TurnSteps<P> {
 /**
  * A page that lies on its side or upside down, turned upright: when its first read (`words`) has fewer than
  * {@link MIN_UPRIGHT_WORDS} {@link uprightWords}, OSD proposes a turn (180° when it sees none: OSD fails on blurred
- * photos), and the turned page is read again. The turn is kept only when that read has more upright words than the
- * first one: OSD guesses from little text on a poor photo, and a wrong turn would lose a page that read badly but
- * upright. Returns the page, its words and the turn kept (0 when none). Two Tesseract calls more, only on a page
- * that reads as little Russian.
+ * photos), and the turned page is read again. The turn is kept only when that read has clearly more upright words
+ * than the first one (twice as many and {@link TURN_MARGIN} more): OSD guesses from little text on a poor photo,
+ * and a wrong turn would lose a page that read badly but upright. Returns the page, its words and the turn kept (0
+ * when none). Two Tesseract calls more, only on a page that reads as little Russian.
  */
 export async function turnUpright<P>(
   page: P,
@@ -102,13 +104,14 @@ export async function turnUpright<P>(
   const turn = (await steps.osd(page)) || 180;
   const turned = await steps.rotate(page, turn);
   const again = await steps.read(turned);
-  return uprightWords(again, dict) > upright ? { page: turned, words: again, rotated: turn } : { page, words, rotated: 0 };
+  // By a clear margin: a sparse upright page (a last page of signatures) may have a few known words either way up.
+  return uprightWords(again, dict) >= 2 * upright + TURN_MARGIN ? { page: turned, words: again, rotated: turn } : { page, words, rotated: 0 };
 }
 
 /**
  * Normalises and reads one page: sharp normalisation, Tesseract TSV; when few known Russian words come back
  * ({@link uprightWords}), OSD (`--psm 0`) proposes a 90/180/270° turn and the page is read again, the turn kept
- * only when that read has more of them; a tilt above {@link DESKEW_REREAD_DEGREES}
+ * only when that read has clearly more of them ({@link turnUpright}); a tilt above {@link DESKEW_REREAD_DEGREES}
  * is rotated out and read again, a smaller one is levelled in the word coordinates. Two targeted re-reads follow:
  * TORG-12's number box, and UPD/invoice tax-id lines whose value fails its checks (tax-id-line.ts). `opts.deblur`
  * false reads a page without the deconvolution (the engine's second try at a page whose table was not found).

@@ -99,6 +99,14 @@ describe('turnUpright: a page on its side or upside down turned back (page-ocr.t
     expect(upsideDown.calls).toEqual(['osd p', 'rotate 180', 'read 180']);
     const poor = steps(0, mirror(60));
     const first = [...known(3), ...mirror(20)];
+    // A sparse upright page (signatures, a total) with a few known words, and as many by chance upside down.
+    const sparse = steps(0, known(12));
+    const few = known(8);
+    expect(await turnUpright<Page>({ name: 'p', turned: 0 }, few, dict, sparse.steps)).toEqual({
+      page: { name: 'p', turned: 0 },
+      words: few,
+      rotated: 0,
+    });
     expect(await turnUpright<Page>({ name: 'p', turned: 0 }, first, dict, poor.steps)).toEqual({
       page: { name: 'p', turned: 0 },
       words: first,
