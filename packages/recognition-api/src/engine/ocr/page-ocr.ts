@@ -81,15 +81,29 @@ export interface TurnSteps<P> {
   rotate(page: P, degrees: number): Promise<P>;
   /** The page's words. */
   read(page: P): Promise<Word[]>;
+  /** True when the page is taller than it is wide. */
+  portrait(page: P): boolean;
+}
+
+/**
+ * The turns {@link turnUpright} tries, in order: OSD's own first, then by the page's shape. The three forms are
+ * printed landscape, so a portrait image is likelier a sheet on its side (a landscape form scanned or photographed
+ * the long way up) and a landscape one a sheet upside down.
+ */
+export function turnOrder(osdTurn: number, portrait: boolean): number[] {
+  const byShape = portrait ? [90, 270, 180] : [180, 90, 270];
+  return osdTurn ? [osdTurn, ...byShape.filter((t) => t !== osdTurn)] : byShape;
 }
 
 /**
  * A page that lies on its side or upside down, turned upright: when its first read (`words`) has fewer than
- * {@link MIN_UPRIGHT_WORDS} {@link uprightWords}, OSD proposes a turn (180° when it sees none: OSD fails on blurred
- * photos), and the turned page is read again. The turn is kept only when that read has clearly more upright words
- * than the first one (twice as many and {@link TURN_MARGIN} more): OSD guesses from little text on a poor photo,
- * and a wrong turn would lose a page that read badly but upright. Returns the page, its words and the turn kept (0
- * when none). Two Tesseract calls more, only on a page that reads as little Russian.
+ * {@link MIN_UPRIGHT_WORDS} {@link uprightWords}, the turns of {@link turnOrder} are read one after another until one reads as a Russian page (at least
+ * {@link MIN_UPRIGHT_WORDS} upright words). A turn is kept only when it has clearly more upright words than the first
+ * read (twice as many and {@link TURN_MARGIN} more), the best of them when none reaches a Russian page: OSD guesses
+ * from little text and fails on blurred photos (it refuses a phone photo on its side as "too few characters", or
+ * says 0 with a confidence of 1.5), and a wrong turn would lose a page that read badly but upright. Returns the page,
+ * its words and the turn kept (0 when none). OSD and one to three reads more, only on a page that reads as little
+ * Russian.
  */
 export async function turnUpright<P>(
   page: P,
@@ -99,19 +113,22 @@ export async function turnUpright<P>(
 ): Promise<{ page: P; words: Word[]; rotated: number }> {
   const upright = uprightWords(words, dict);
   if (upright >= MIN_UPRIGHT_WORDS) return { page, words, rotated: 0 };
-  // OSD cannot tell on a blurred photo (`Orientation confidence: 1.5`, script `Fraktur`) and then says 0: a sheet
-  // upside down is the likeliest turn, and is tried.
-  const turn = (await steps.osd(page)) || 180;
-  const turned = await steps.rotate(page, turn);
-  const again = await steps.read(turned);
-  // By a clear margin: a sparse upright page (a last page of signatures) may have a few known words either way up.
-  return uprightWords(again, dict) >= 2 * upright + TURN_MARGIN ? { page: turned, words: again, rotated: turn } : { page, words, rotated: 0 };
+  let best = { page, words, rotated: 0, known: upright };
+  for (const turn of turnOrder(await steps.osd(page), steps.portrait(page))) {
+    const turned = await steps.rotate(page, turn);
+    const again = await steps.read(turned);
+    const known = uprightWords(again, dict);
+    // By a clear margin: a sparse upright page (a last page of signatures) may have a few known words either way up.
+    if (known >= 2 * upright + TURN_MARGIN && known > best.known) best = { page: turned, words: again, rotated: turn, known };
+    if (best.known >= MIN_UPRIGHT_WORDS) break;
+  }
+  return { page: best.page, words: best.words, rotated: best.rotated };
 }
 
 /**
  * Normalises and reads one page: sharp normalisation, Tesseract TSV; when few known Russian words come back
- * ({@link uprightWords}), OSD (`--psm 0`) proposes a 90/180/270° turn and the page is read again, the turn kept
- * only when that read has clearly more of them ({@link turnUpright}); a tilt above {@link DESKEW_REREAD_DEGREES}
+ * ({@link uprightWords}), the page is read turned 90/180/270°, OSD's turn first, and a turn kept only when that
+ * read has clearly more of them ({@link turnUpright}); a tilt above {@link DESKEW_REREAD_DEGREES}
  * is rotated out and read again, a smaller one is levelled in the word coordinates. Two targeted re-reads follow:
  * TORG-12's number box, and UPD/invoice tax-id lines whose value fails its checks (tax-id-line.ts). `opts.deblur`
  * false reads a page without the deconvolution (the engine's second try at a page whose table was not found).
@@ -124,6 +141,7 @@ export async function ocrPage(image: Buffer, quality: ImageQuality, call: Tesser
     osd: (p) => osdRotation(p, call),
     rotate: rotatePage,
     read: (p) => read(p, call, quality),
+    portrait: (p) => p.height > p.width,
   }));
   let skew = estimateSkew(words);
   if (Math.abs(skew) > DESKEW_REREAD_DEGREES) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadRussianWords } from '../../../src/engine/extract/russian-words.js';
 import type { Word } from '../../../src/engine/extract/words.js';
-import { MIN_UPRIGHT_WORDS, turnUpright, uprightWords } from '../../../src/engine/ocr/page-ocr.js';
+import { MIN_UPRIGHT_WORDS, turnOrder, turnUpright, uprightWords } from '../../../src/engine/ocr/page-ocr.js';
 
 const word = (text: string, conf = 90): Word => ({ text, conf, left: 0, top: 0, width: 10, height: 10, line: '1' });
 
@@ -42,7 +42,8 @@ describe('turnUpright: a page on its side or upside down turned back (page-ocr.t
   type Page = { name: string; turned: number };
   const known = (n: number) => Array.from({ length: n }, (_, i) => word(upright[i % upright.length]));
   const mirror = (n: number) => Array.from({ length: n }, (_, i) => word(turned[i % turned.length]));
-  const steps = (osdTurn: number, turnedRead: Word[]) => {
+  /** Fake steps: OSD's answer, the words read at each turn (or the same at every turn), the page's shape. */
+  const steps = (osdTurn: number, turnedRead: Word[] | Record<number, Word[]>, portrait = false) => {
     const calls: string[] = [];
     return {
       calls,
@@ -57,8 +58,9 @@ describe('turnUpright: a page on its side or upside down turned back (page-ocr.t
         },
         read: async (p: Page) => {
           calls.push(`read ${p.turned}`);
-          return turnedRead;
+          return Array.isArray(turnedRead) ? turnedRead : (turnedRead[p.turned] ?? []);
         },
+        portrait: () => portrait,
       },
     };
   };
@@ -77,11 +79,12 @@ describe('turnUpright: a page on its side or upside down turned back (page-ocr.t
 
   it('keeps the page as read when the turn OSD proposes reads no better (a poor photo, little text)', async () => {
     const dict = await loadRussianWords();
-    const first = [...known(10), ...mirror(5)];
+    const first = [...known(10), ...mirror(15)];
     const { calls, steps: s } = steps(90, mirror(40));
     const out = await turnUpright<Page>({ name: 'p', turned: 0 }, first, dict, s);
     expect(out).toEqual({ page: { name: 'p', turned: 0 }, words: first, rotated: 0 });
-    expect(calls).toEqual(['osd p', 'rotate 90', 'read 90']);
+    // OSD's turn first, then the others by the page's shape (landscape: upside down first); none reads better.
+    expect(calls).toEqual(['osd p', 'rotate 90', 'read 90', 'rotate 180', 'read 180', 'rotate 270', 'read 270']);
   });
 
   it('does not ask OSD about a page that reads as Russian', async () => {
@@ -112,5 +115,51 @@ describe('turnUpright: a page on its side or upside down turned back (page-ocr.t
       words: first,
       rotated: 0,
     });
+  });
+
+  it('reads a portrait page on its side both ways when OSD refuses it, and stops at the turn that reads as Russian', async () => {
+    const dict = await loadRussianWords();
+    // OSD says 0 ("too few characters" on a phone photo of a landscape form taken the long way up).
+    const { calls, steps: s } = steps(0, { 90: mirror(40), 270: known(150), 180: known(150) }, true);
+    const out = await turnUpright<Page>({ name: 'p', turned: 0 }, mirror(46), dict, s);
+    expect(out.rotated).toBe(270);
+    expect(out.words).toHaveLength(150);
+    expect(calls).toEqual(['osd p', 'rotate 90', 'read 90', 'rotate 270', 'read 270']);
+  });
+
+  it('keeps the best turn when none reads as a whole Russian page, if it clears the margin', async () => {
+    const dict = await loadRussianWords();
+    const { steps: s } = steps(0, { 180: known(6), 90: known(12), 270: known(8) });
+    expect((await turnUpright<Page>({ name: 'p', turned: 0 }, mirror(30), dict, s)).rotated).toBe(90);
+    // One known word in the first read: a turn needs 2 × 1 + 5 = 7, so 6 stays below and 8 passes.
+    const { steps: t } = steps(0, { 180: known(6), 90: known(5), 270: known(7) });
+    expect((await turnUpright<Page>({ name: 'p', turned: 0 }, [...known(1), ...mirror(30)], dict, t)).rotated).toBe(270);
+    const { steps: u } = steps(0, { 180: known(6), 90: known(5), 270: known(6) });
+    expect((await turnUpright<Page>({ name: 'p', turned: 0 }, [...known(1), ...mirror(30)], dict, u)).rotated).toBe(0);
+  });
+
+  it('tries every turn of a page that read as nothing at all (a scan on its side can read as no word)', async () => {
+    const dict = await loadRussianWords();
+    const { calls, steps: s } = steps(270, { 270: known(220) }, true);
+    const out = await turnUpright<Page>({ name: 'p', turned: 0 }, [], dict, s);
+    expect(out.rotated).toBe(270);
+    expect(calls).toEqual(['osd p', 'rotate 270', 'read 270']);
+    // A blank page: every turn reads as nothing, and the page stays as it is.
+    const blank = steps(0, []);
+    expect(await turnUpright<Page>({ name: 'p', turned: 0 }, [], dict, blank.steps)).toEqual({
+      page: { name: 'p', turned: 0 },
+      words: [],
+      rotated: 0,
+    });
+    expect(blank.calls).toHaveLength(7);
+  });
+});
+
+describe('turnOrder: the turns tried, OSD first, then by the page shape (page-ocr.ts)', () => {
+  it('tries a portrait image on its side first and a landscape one upside down first', () => {
+    expect(turnOrder(0, true)).toEqual([90, 270, 180]);
+    expect(turnOrder(0, false)).toEqual([180, 90, 270]);
+    expect(turnOrder(270, true)).toEqual([270, 90, 180]);
+    expect(turnOrder(90, false)).toEqual([90, 180, 270]);
   });
 });
