@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadRussianWords } from '../../../src/engine/extract/russian-words.js';
 import type { Word } from '../../../src/engine/extract/words.js';
@@ -161,5 +162,53 @@ describe('turnOrder: the turns tried, OSD first, then by the page shape (page-oc
     expect(turnOrder(0, false)).toEqual([180, 90, 270]);
     expect(turnOrder(270, true)).toEqual([270, 90, 180]);
     expect(turnOrder(90, false)).toEqual([90, 180, 270]);
+  });
+});
+
+describe('turnUpright: properties over any reads (page-ocr.ts)', () => {
+  /** Known words read at each turn (0 = the first read), and OSD's answer. */
+  const arbitraryPage = fc.record({
+    first: fc.nat({ max: 60 }),
+    at: fc.record({ 90: fc.nat({ max: 300 }), 180: fc.nat({ max: 300 }), 270: fc.nat({ max: 300 }) }),
+    osd: fc.constantFrom(0, 90, 180, 270),
+    portrait: fc.boolean(),
+  });
+
+  it('keeps a turn only by the margin, returns that turn’s own read, never reads a turn twice, and leaves a Russian page alone', async () => {
+    const dict = await loadRussianWords();
+    const words = (n: number, tag: number) => Array.from({ length: n }, (_, i) => ({ ...word(upright[i % upright.length]), line: String(tag) }));
+    await fc.assert(
+      fc.asyncProperty(arbitraryPage, async ({ first, at, osd, portrait }) => {
+        const reads: number[] = [];
+        const out = await turnUpright<number>(0, words(first, 0), dict, {
+          osd: async () => osd,
+          rotate: async (_p, degrees) => degrees,
+          read: async (turn) => {
+            reads.push(turn);
+            return words(at[turn as 90 | 180 | 270], turn);
+          },
+          portrait: () => portrait,
+        });
+        expect(new Set(reads).size).toBe(reads.length);
+        if (first >= MIN_UPRIGHT_WORDS) {
+          expect(reads).toEqual([]);
+          expect(out.rotated).toBe(0);
+          return;
+        }
+        expect(out.page).toBe(out.rotated);
+        if (out.rotated === 0) {
+          // Kept as read: no turn read cleared the margin.
+          for (const t of reads) expect(at[t as 90 | 180 | 270]).toBeLessThan(2 * first + 5);
+          return;
+        }
+        const kept = at[out.rotated as 90 | 180 | 270];
+        expect(kept).toBeGreaterThanOrEqual(2 * first + 5);
+        expect(out.words.every((w) => w.line === String(out.rotated))).toBe(true);
+        // No turn read clearly better was passed over.
+        for (const t of reads) if (at[t as 90 | 180 | 270] > kept) expect(kept).toBeGreaterThanOrEqual(MIN_UPRIGHT_WORDS);
+        expect(reads[0]).toBe(turnOrder(osd, portrait)[0]);
+      }),
+      { numRuns: 200 },
+    );
   });
 });
