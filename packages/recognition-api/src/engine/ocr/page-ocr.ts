@@ -97,13 +97,13 @@ export function turnOrder(osdTurn: number, portrait: boolean): number[] {
 
 /**
  * A page that lies on its side or upside down, turned upright: when its first read (`words`) has fewer than
- * {@link MIN_UPRIGHT_WORDS} {@link uprightWords}, the turns of {@link turnOrder} are read one after another until one reads as a Russian page (at least
- * {@link MIN_UPRIGHT_WORDS} upright words). A turn is kept only when it has clearly more upright words than the first
- * read (twice as many and {@link TURN_MARGIN} more), the best of them when none reaches a Russian page: OSD guesses
- * from little text and fails on blurred photos (it refuses a phone photo on its side as "too few characters", or
- * says 0 with a confidence of 1.5), and a wrong turn would lose a page that read badly but upright. Returns the page,
- * its words and the turn kept (0 when none). OSD and one to three reads more, only on a page that reads as little
- * Russian.
+ * {@link MIN_UPRIGHT_WORDS} {@link uprightWords}, the turns of {@link turnOrder} are read one after another until
+ * one reads as a Russian page (at least {@link MIN_UPRIGHT_WORDS} upright words). A turn is kept only when it has
+ * clearly more upright words than the first read (twice as many and {@link TURN_MARGIN} more), the best of them when
+ * none reaches a Russian page: OSD guesses from little text and fails on blurred photos (it refuses a phone photo on
+ * its side as "too few characters", or says 0 with a confidence of 1.5), and a wrong turn would lose a page that
+ * read badly but upright. Returns the page, its words and the turn kept (0 when none). OSD and one to three reads
+ * more, only on a page that reads as little Russian (docs/recognition-engine.md, step 4).
  */
 export async function turnUpright<P>(
   page: P,

@@ -166,10 +166,12 @@ describe('turnOrder: the turns tried, OSD first, then by the page shape (page-oc
 });
 
 describe('turnUpright: properties over any reads (page-ocr.ts)', () => {
-  /** Known words read at each turn (0 = the first read), and OSD's answer. */
+  /** Known words in the first read and at each turn, OSD's answer, and the page's shape. */
+  // Half the counts near the thresholds (25 known words, the margin), where the decisions are made.
+  const count = fc.oneof(fc.nat({ max: 30 }), fc.nat({ max: 300 }));
   const arbitraryPage = fc.record({
-    first: fc.nat({ max: 60 }),
-    at: fc.record({ 90: fc.nat({ max: 300 }), 180: fc.nat({ max: 300 }), 270: fc.nat({ max: 300 }) }),
+    first: fc.oneof(fc.nat({ max: 12 }), fc.nat({ max: 60 })),
+    at: fc.record({ 90: count, 180: count, 270: count }),
     osd: fc.constantFrom(0, 90, 180, 270),
     portrait: fc.boolean(),
   });
@@ -196,17 +198,20 @@ describe('turnUpright: properties over any reads (page-ocr.ts)', () => {
           return;
         }
         expect(out.page).toBe(out.rotated);
+        expect(reads[0]).toBe(turnOrder(osd, portrait)[0]);
         if (out.rotated === 0) {
-          // Kept as read: no turn read cleared the margin.
+          // Kept as read: every turn was read and none cleared the margin.
+          expect(reads).toHaveLength(3);
           for (const t of reads) expect(at[t as 90 | 180 | 270]).toBeLessThan(2 * first + 5);
           return;
         }
         const kept = at[out.rotated as 90 | 180 | 270];
         expect(kept).toBeGreaterThanOrEqual(2 * first + 5);
         expect(out.words.every((w) => w.line === String(out.rotated))).toBe(true);
-        // No turn read clearly better was passed over.
-        for (const t of reads) if (at[t as 90 | 180 | 270] > kept) expect(kept).toBeGreaterThanOrEqual(MIN_UPRIGHT_WORDS);
-        expect(reads[0]).toBe(turnOrder(osd, portrait)[0]);
+        // The best of the turns read; reading stops at a Russian page, and goes through every turn until one.
+        for (const t of reads) expect(at[t as 90 | 180 | 270]).toBeLessThanOrEqual(kept);
+        if (kept >= MIN_UPRIGHT_WORDS) expect(reads.at(-1)).toBe(out.rotated);
+        else expect(reads).toHaveLength(3);
       }),
       { numRuns: 200 },
     );
