@@ -63,9 +63,17 @@ async function read(page: PreparedPage, call: TesseractCall, quality: ImageQuali
   return parseTsv(await runTesseract(page.png, ocrArgs(call, quality), call));
 }
 
+/**
+ * OSD's turn is tried first only at this `Orientation confidence` or more. On two development scans turned 90° it
+ * reported 13.0 and 14.7. On the prepared photos turned 90° and 270° (30 pages) its six answers at 3.3–6.8 were all
+ * right; below 3 it was right once in 24 (three refused, five said 0), so there the page's shape orders the turns
+ * (docs/recognition-photo.md "Session 2026-11-30 (3)").
+ */
+export const OSD_MIN_CONFIDENCE = 3;
+
 async function osdRotation(page: PreparedPage, call: TesseractCall): Promise<number> {
   try {
-    return parseOsdRotation(await runTesseract(page.png, ['--psm', '0', '--dpi', '300'], call));
+    return parseOsdRotation(await runTesseract(page.png, ['--psm', '0', '--dpi', '300'], call), OSD_MIN_CONFIDENCE);
   } catch (err) {
     // OSD refuses pages with too little text ("Too few characters"): treat as upright.
     if (err instanceof RecognitionFailedError && err.reason === 'engine_error') return 0;
@@ -86,7 +94,8 @@ export interface TurnSteps<P> {
 }
 
 /**
- * The turns {@link turnUpright} tries, in order: OSD's own first, then by the page's shape. The three forms are
+ * The turns {@link turnUpright} tries, in order: OSD's own first (`osdTurn`, 0 when OSD is unsure or sees none),
+ * then by the page's shape. The three forms are
  * printed landscape, so a portrait image is likelier a sheet on its side (a landscape form scanned or photographed
  * the long way up) and a landscape one a sheet upside down.
  */
@@ -100,8 +109,8 @@ export function turnOrder(osdTurn: number, portrait: boolean): number[] {
  * {@link MIN_UPRIGHT_WORDS} {@link uprightWords}, the turns of {@link turnOrder} are read one after another until
  * one reads as a Russian page (at least {@link MIN_UPRIGHT_WORDS} upright words). A turn is kept only when it has
  * clearly more upright words than the first read (twice as many and {@link TURN_MARGIN} more), the best of them when
- * none reaches a Russian page: OSD guesses from little text and fails on blurred photos (it refuses a phone photo on
- * its side as "too few characters", or says 0 with a confidence of 1.5), and a wrong turn would lose a page that
+ * none reaches a Russian page: OSD guesses on blurred photos (it refuses some as "too few characters", says 0 on
+ * others, and under {@link OSD_MIN_CONFIDENCE} names a wrong turn on most), and a wrong turn would lose a page that
  * read badly but upright. Returns the page, its words and the turn kept (0 when none). OSD and one to three reads
  * more, only on a page that reads as little Russian (docs/recognition-engine.md, step 4).
  */
@@ -127,7 +136,7 @@ export async function turnUpright<P>(
 
 /**
  * Normalises and reads one page: sharp normalisation, Tesseract TSV; when few known Russian words come back
- * ({@link uprightWords}), the page is read turned 90/180/270°, OSD's turn first, and a turn kept only when that
+ * ({@link uprightWords}), the page is read turned 90/180/270°, OSD's sure turn first, and a turn kept only when that
  * read has clearly more of them ({@link turnUpright}); a tilt above {@link DESKEW_REREAD_DEGREES}
  * is rotated out and read again, a smaller one is levelled in the word coordinates. Two targeted re-reads follow:
  * TORG-12's number box, and UPD/invoice tax-id lines whose value fails its checks (tax-id-line.ts). `opts.deblur`

@@ -87,8 +87,16 @@ export function listLanguages(tesseractPath = 'tesseract'): Promise<string[] | n
   });
 }
 
-/** Parses `--psm 0` output: the rotation (0/90/180/270°, clockwise) that makes the page upright. */
-export function parseOsdRotation(osd: string): number {
+/**
+ * Parses `--psm 0` output: the rotation (0/90/180/270°, clockwise) that makes the page upright; 0 when there is
+ * none, or when the `Orientation confidence` OSD reports is below `minConfidence` (or missing while one is asked).
+ */
+export function parseOsdRotation(osd: string, minConfidence = 0): number {
   const m = /Rotate:\s*(\d+)/.exec(osd);
-  return m ? Number(m[1]) % 360 : 0;
+  if (!m) return 0;
+  if (minConfidence > 0) {
+    const c = /Orientation confidence:\s*([\d.]+)/.exec(osd);
+    if (!c || Number(c[1]) < minConfidence) return 0;
+  }
+  return Number(m[1]) % 360;
 }
