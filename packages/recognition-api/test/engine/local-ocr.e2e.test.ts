@@ -56,4 +56,16 @@ describe('local OCR engine on generated documents', () => {
     },
     120_000,
   );
+
+  // A phone photo of the sheet taken with the phone held upright: the landscape form arrives on its side, where OSD
+  // is often unsure; the turns are read by the image's shape until one reads as Russian (page-ocr.ts turnOrder).
+  it('a photo of the sheet on its side is turned back and read, the turn reported', async () => {
+    const doc = await generateDocument({ seed: 11, type: 'upd', tier: 'photo-table', lines: 3 });
+    const images = await Promise.all(doc.images.map((image) => sharp(image).rotate(90).jpeg({ quality: 85 }).toBuffer()));
+    const out = await engine.recognize({ images, documentType: 'auto', imageQuality: 'photo' });
+    expect(out.warnings).toContainEqual({ field: 'pages[0]', message: 'page was turned 270° to read it' });
+    expect(out.documentType).toBe('upd');
+    expect(out.data.document).toEqual(doc.truth.document);
+    expect(out.data.items).toHaveLength(doc.truth.items.length);
+  }, 120_000);
 });
