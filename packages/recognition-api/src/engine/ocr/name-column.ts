@@ -304,8 +304,12 @@ function glyphLetters(w: Word, readings: WordWithChoices[]): LetterChoices[] | n
  * Latin letters it lacks is there too.
  */
 export function latinCandidate(text: string): boolean {
-  return /\p{L}/u.test(text) && !/[а-яё]/.test(text) && (!ONLY_CYRILLIC.test(text) || JUNK_GLYPH.test(text));
+  const t = text.replace(SIX_AS_BE, '6');
+  return /\p{L}/u.test(t) && !/[а-яё]/.test(t) && (!ONLY_CYRILLIC.test(t) || JUNK_GLYPH.test(t));
 }
+
+/** A `б` between capitals or digits: the rus model's reading of a 6 inside a code (`ВКВбЕ-11`); no Russian word has it. */
+const SIX_AS_BE = /(?<=[\p{Lu}\d])б(?=[\p{Lu}\d])/gu;
 
 /**
  * Word by word, a third reading of the name column with `eng` alone (`latin`, page px) over the words of the column
@@ -328,9 +332,12 @@ export function mergeLatinReading(words: Word[], column: Word[], latin: Word[], 
     if (covered.length === 0 || !covered.every((m) => latinCandidate(m.text))) continue;
     const mainText = covered.map((m) => m.text).join('');
     if (sameWord(mainText, e.text)) continue;
-    if (e.conf < 60 && !explainedByMissingLatin(mainText, e.text)) continue;
+    // An eng reading that explains the rus one but for a run digit read once more or once less (`ATNO000124` over
+    // `АТМО00124`) gives its letters only: the rus reading's characters stay, the count of the run included.
+    const mended = e.conf < 60 && !explainedByMissingLatin(mainText, e.text) ? mendedByMissingLatin(mainText, e.text) : e.text;
+    if (mended === null) continue;
     for (const m of covered) replaced.add(m);
-    added.push(e);
+    added.push(mended === e.text ? e : { ...e, text: mended });
   }
   return added.length === 0 ? words : [...words.filter((w) => !replaced.has(w)), ...added];
 }
@@ -345,7 +352,7 @@ export const MIN_EXPLAINED_LATIN_SCORE = 10;
 /**
  * What the rus model returns for the Latin capitals it has no glyph for, as seen in the development photos' codes
  * (`R` → `В`/`Я`/`Ю`, `N` → `И`/`М`/`Н`, `G` → `С`, `D` → `О`/`0`, `I` → `1`/`!`/`|`, `J` → a bracket, `L` → `Г`,
- * `S` → `5`/`$`).
+ * `S` → `5`/`$`), and the `б` it reads for a code's 6 (upper case: the readings are compared in upper case).
  */
 const RUS_FOR_LATIN: Record<string, string> = {
   R: 'ВЯРЮ',
@@ -362,6 +369,7 @@ const RUS_FOR_LATIN: Record<string, string> = {
   Q: 'О0',
   W: 'Ш',
   Z: '2',
+  '6': 'Б',
 };
 
 /**
@@ -369,7 +377,8 @@ const RUS_FOR_LATIN: Record<string, string> = {
  * letters and digits in the same order, equal once look-alike letters are folded, except positions where the eng
  * reading has a Latin capital the rus model has no glyph for and the rus reading has what that model puts for it
  * ({@link RUS_FOR_LATIN}): `В-410А` / `R-410A`, `МУМ-)` / `NYM-J`, `ВХ750М!-СЮ` / `BX750MI-GR`. The glyphs the rus
- * model puts for I and J (`!`, `|`, a closing bracket) count as characters; other punctuation is left out. Two readings that agree everywhere else are evidence
+ * model puts for I, J and N (`!`, `|`, a closing bracket, `№`) count as characters; other punctuation is left out.
+ * A zero and the letter O count as the same character. Two readings that agree everywhere else are evidence
  * for the eng letters that a low eng score (on a blurred photo) does not take away. Case is ignored; at least one
  * such position is needed.
  */
@@ -379,19 +388,60 @@ export function explainedByMissingLatin(rus: string, eng: string): boolean {
   const plain = (text: string) => [...text.replace(/[^\p{L}\p{N}]/gu, '').toUpperCase()];
   const glyphs = (text: string) => [
     ...text
-      .replace(/[^\p{L}\p{N}!|)}\]]/gu, '')
+      .replace(/[^\p{L}\p{N}!|)}\]№]/gu, '')
       .replace(/[}\]]/g, ')')
       .toUpperCase(),
   ];
   return explains(plain(rus), plain(eng)) || explains(glyphs(rus), glyphs(eng));
 }
 
+/**
+ * The rus reading `rus` of a code with the Latin letters of its eng reading `eng` put in, when the two differ only
+ * where the rus model lacks the Latin letter ({@link explainedByMissingLatin}) and by one digit of a run that one
+ * of them read once more (`АТМО00124` / `ATNO000124` → `АТNО00124`; the script is then settled by extract/script.ts,
+ * the run's length is the rus reading's: neither model counts a run of digits better, and the rus reading holds
+ * every other character). Null otherwise, and for readings of equal length (those are taken whole). Letters and
+ * digits are compared; the rus reading's punctuation stays.
+ */
+export function mendedByMissingLatin(rus: string, eng: string): string | null {
+  const out = [...rus];
+  const at = out.flatMap((ch, i) => (/[\p{L}\p{N}]/u.test(ch) ? [i] : []));
+  const r = at.map((i) => out[i].toUpperCase());
+  const e = [...eng.replace(/[^\p{L}\p{N}]/gu, '').toUpperCase()];
+  const digitLike = (c: string) => /[0-9OО]/.test(c);
+  const same = (a: string | undefined, b: string | undefined) =>
+    a !== undefined && b !== undefined && zeroForO(toCyrillic(a)) === zeroForO(toCyrillic(b));
+  const inRun = (s: string[], k: number) => zeroForO(s[k]) === zeroForO(s[k - 1]) || zeroForO(s[k]) === zeroForO(s[k + 1]);
+  const runs = (s: string[]) => s.flatMap((c, k) => (digitLike(c) && inRun(s, k) ? [k] : []));
+  // `pairs` aligns each rus position with its eng character (undefined where the rus reading has the extra digit).
+  let pairs: (string | undefined)[] | null = null;
+  if (e.length === r.length + 1) {
+    for (const k of runs(e)) {
+      const shorter = e.filter((_, j) => j !== k);
+      if (explains(r, shorter)) pairs = shorter;
+    }
+  } else if (r.length === e.length + 1) {
+    for (const k of runs(r)) {
+      const shorter = r.filter((_, j) => j !== k);
+      if (explains(shorter, e)) pairs = [...e.slice(0, k), undefined, ...e.slice(k)];
+    }
+  }
+  if (!pairs) return null;
+  pairs.forEach((c, j) => {
+    if (c !== undefined && !same(c, r[j])) out[at[j]] = c;
+  });
+  return out.join('');
+}
+
+const zeroForO = (c: string | undefined) => (c && /[OО]/.test(c) ? '0' : c);
+
 /** {@link explainedByMissingLatin} on two character lists. */
 function explains(r: string[], e: string[]): boolean {
   if (r.length === 0 || r.length !== e.length) return false;
   let missing = 0;
   for (let i = 0; i < r.length; i++) {
-    if (toCyrillic(e[i]) === toCyrillic(r[i])) continue;
+    // A zero and the letter O are one glyph in a code: either model may read either (extract/script.ts settles it).
+    if (zeroForO(toCyrillic(e[i])) === zeroForO(toCyrillic(r[i]))) continue;
     if (!RUS_FOR_LATIN[e[i]]?.includes(r[i])) return false;
     missing++;
   }

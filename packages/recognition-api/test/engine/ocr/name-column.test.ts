@@ -22,6 +22,7 @@ import {
   locateNameColumn,
   explainedByMissingLatin,
   mergeLatinReading,
+  mendedByMissingLatin,
   mergeNameReadings,
   nameColumn,
   prefersLatin,
@@ -218,7 +219,30 @@ describe('mergeLatinReading: a third, eng-only read for codes both earlier reads
 
   it('asks only about words with no Russian letter, or with a glyph the rus model uses for a Latin letter', () => {
     for (const t of ['МКТ', 'АКМО00517,', 'В-134А', 'МУН-)', 'И!', 'MKT']) expect(latinCandidate(t), t).toBe(true);
-    for (const t of ['Свеча', 'мм', 'ГОСТ', 'ВКМбЕ-17', '125', '«', 'Ач']) expect(latinCandidate(t), t).toBe(false);
+    for (const t of ['Свеча', 'мм', 'ГОСТ', '125', '«', 'Ач']) expect(latinCandidate(t), t).toBe(false);
+  });
+
+  it('reads a б between capitals or digits as the 6 of a code, not as a Russian letter', () => {
+    for (const t of ['ВКВбЕ-17', 'ВКМбЕ-17', 'ТКб1', '4б8Р']) expect(latinCandidate(t), t).toBe(true);
+    for (const t of ['ВКМбе-17', 'б/у', 'ПВб', 'бХ']) expect(latinCandidate(t), t).toBe(false);
+    expect(explainedByMissingLatin('ВКВбЕ-17', 'BKR6E-17')).toBe(true);
+    // № for N, and a zero read as O by the eng model.
+    expect(explainedByMissingLatin('АТ№000517,', 'ATNO00517,')).toBe(true);
+    expect(explainedByMissingLatin('АТ№000517,', 'ATNO00B17,')).toBe(false);
+    expect(merge([at('Вилка', 95, 0), at('ВКВбЕ-17', 84, 100)], [at('BKR6E-17', 30, 100)])).toEqual(['Вилка', 'BKR6E-17']);
+  });
+
+  it('takes the letters of an eng reading that read a run digit once more or once less, keeping the rus characters', () => {
+    expect(mendedByMissingLatin('АТМО00517,', 'ATNO000517,')).toBe('АТNО00517,');
+    // The rus reading's extra 0 stays; its К is Cyrillic until extract/script.ts settles the token's script.
+    expect(mendedByMissingLatin('ОКМ5500', 'DKN550')).toBe('DКN5500');
+    expect(mendedByMissingLatin('АТМО00517', 'ATNO00517')).toBeNull(); // equal length: taken whole elsewhere
+    expect(mendedByMissingLatin('АТМО00517', 'ATNO0005177')).toBeNull(); // two characters more
+    expect(mendedByMissingLatin('АТМ512', 'ATN5127')).toBeNull(); // the extra digit is in no run
+    expect(mendedByMissingLatin('АТК5002', 'ATK50002')).toBeNull(); // nothing the rus model lacks
+    expect(mendedByMissingLatin('АТМО00517', 'ATNO0O0517')).toBe('АТNО00517'); // an O in the run
+    expect(merge([at('Рамка', 95, 0), at('АТМО00517,', 70, 100)], [at('ATNO000517,', 40, 100)])).toEqual(['Рамка', 'АТNО00517,']);
+    expect(merge([at('АТМО00517,', 70, 0)], [at('ATNO000517,', 9, 0)])).toEqual(['АТМО00517,']); // under the floor
   });
 
   it('takes the eng reading of a code or brand whose letters the rus model lacks', () => {
