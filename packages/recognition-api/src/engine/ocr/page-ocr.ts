@@ -8,6 +8,7 @@ import { rereadMissingTaxIdLines, rereadTaxIdLines } from './tax-id-line.js';
 import { estimateSkew, levelRules, levelWords } from './skew.js';
 import { parseOsdRotation, runTesseract, type TesseractCall } from './tesseract.js';
 import { parseTsv } from './tsv.js';
+import { photoTessdata } from './photo-model.js';
 
 /** Word boxes of one page in levelled page coordinates, plus what the normalisation did. */
 export interface PageOcr {
@@ -142,7 +143,10 @@ export async function turnUpright<P>(
  * TORG-12's number box, and UPD/invoice tax-id lines whose value fails its checks (tax-id-line.ts). `opts.deblur`
  * false reads a page without the deconvolution (the engine's second try at a page whose table was not found).
  */
-export async function ocrPage(image: Buffer, quality: ImageQuality, call: TesseractCall, opts: { deblur?: boolean } = {}): Promise<PageOcr> {
+export async function ocrPage(image: Buffer, quality: ImageQuality, given: TesseractCall, opts: { deblur?: boolean } = {}): Promise<PageOcr> {
+  // A phone photo is read with the recogniser fine-tuned on photographed form type, in every call of the page.
+  const tessdataDir = quality === 'photo' ? await photoTessdata(given.tesseractPath) : null;
+  const call = tessdataDir ? { ...given, tessdataDir } : given;
   let page = await preparePage(image, quality, opts);
   let words = await read(page, call, quality);
   let rotated = 0;

@@ -19,6 +19,8 @@ export interface TesseractCall {
    * "Processing and queue"). Absent or 0: no limit. Measured: a scanned A4 invoice page peaks at ~75 MB resident.
    */
   memoryMb?: number;
+  /** Where Tesseract takes its models from (`--tessdata-dir`); absent: the installed tessdata (photo-model.ts). */
+  tessdataDir?: string;
 }
 
 /**
@@ -31,8 +33,9 @@ export function runTesseract(image: Buffer, args: string[], call: TesseractCall 
   return new Promise((resolve, reject) => {
     if (call.signal?.aborted) return reject(new RecognitionFailedError('timeout', 'recognition aborted'));
     const bin = call.tesseractPath ?? 'tesseract';
-    const limited = call.memoryMb ? (['prlimit', [`--as=${call.memoryMb * 1024 * 1024}`, '--', bin, 'stdin', 'stdout', ...args]] as const) : null;
-    const child = spawn(limited ? limited[0] : bin, limited ? [...limited[1]] : ['stdin', 'stdout', ...args], {
+    const argv = call.tessdataDir ? ['--tessdata-dir', call.tessdataDir, ...args] : args;
+    const limited = call.memoryMb ? (['prlimit', [`--as=${call.memoryMb * 1024 * 1024}`, '--', bin, 'stdin', 'stdout', ...argv]] as const) : null;
+    const child = spawn(limited ? limited[0] : bin, limited ? [...limited[1]] : ['stdin', 'stdout', ...argv], {
       env: { ...process.env, OMP_THREAD_LIMIT: '1' },
       signal: call.signal,
       stdio: ['pipe', 'pipe', 'pipe'],

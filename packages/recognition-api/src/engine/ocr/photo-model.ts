@@ -1,0 +1,47 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The `rus` recogniser fine-tuned on photographed form type, shipped with the package (docs/recognition-photo.md
+ * "Session 2026-11-30 (4)"; made by `scripts/ocr-training/train.ts --seeds 1,2 --pages 50 --iterations 900 --int`
+ * from the installed model). Resolves to `packages/recognition-api/models/` from `src/` and from `dist/` alike.
+ */
+export const PHOTO_MODEL = fileURLToPath(new URL('../../../models/rus-photo.traineddata', import.meta.url));
+
+let built: Promise<string | null> | null = null;
+
+/**
+ * A tessdata directory for phone photos: `rus` there is {@link PHOTO_MODEL}, every other entry (eng, osd, configs)
+ * a link to the installed tessdata, so the calls of a photo page (`rus`, `rus+eng`, `eng`, OSD, the tsv and hocr
+ * configs) need no other change than `--tessdata-dir`. Built once per process under the OS temp directory. Null
+ * when the model file or the installed tessdata cannot be found: photos are then read with the installed `rus`.
+ */
+export function photoTessdata(tesseractPath = 'tesseract'): Promise<string | null> {
+  built ??= build(tesseractPath).catch(() => null);
+  return built;
+}
+
+async function build(tesseractPath: string): Promise<string | null> {
+  if (!existsSync(PHOTO_MODEL)) return null;
+  const system = await installedTessdata(tesseractPath);
+  if (!system) return null;
+  const dir = await mkdtemp(join(tmpdir(), 'recognition-tessdata-'));
+  for (const entry of await readdir(system)) if (entry !== 'rus.traineddata') await symlink(join(system, entry), join(dir, entry));
+  await symlink(PHOTO_MODEL, join(dir, 'rus.traineddata'));
+  return dir;
+}
+
+/** The directory Tesseract reads its models from, as `tesseract --list-langs` names it; null when it cannot run. */
+export function installedTessdata(tesseractPath = 'tesseract'): Promise<string | null> {
+  return new Promise((resolve) => {
+    const child = spawn(tesseractPath, ['--list-langs'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    child.stdout.on('data', (b: Buffer) => (text += b.toString('utf8')));
+    child.on('error', () => resolve(null));
+    child.on('close', () => resolve(/"([^"]+)"/.exec(text)?.[1] ?? null));
+  });
+}
