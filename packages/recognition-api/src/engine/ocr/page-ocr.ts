@@ -142,6 +142,7 @@ export async function turnUpright<P>(
  * is rotated out and read again, a smaller one is levelled in the word coordinates. Two targeted re-reads follow:
  * TORG-12's number box, and UPD/invoice tax-id lines whose value fails its checks (tax-id-line.ts). `opts.deblur`
  * false reads a page without the deconvolution (the engine's second try at a page whose table was not found).
+ * A `photo` page is read with the recogniser fine-tuned on photographed form type in every call (photo-model.ts).
  */
 export async function ocrPage(image: Buffer, quality: ImageQuality, given: TesseractCall, opts: { deblur?: boolean } = {}): Promise<PageOcr> {
   // A phone photo is read with the recogniser fine-tuned on photographed form type, in every call of the page.

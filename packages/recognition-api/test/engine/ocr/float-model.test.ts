@@ -60,6 +60,7 @@ describe('the installed integer rus model turned float for fine-tuning', () => {
       `--outputbase=${join(dir, 'line')}`,
       '--font=DejaVu Sans',
       '--fonts_dir=/usr/share/fonts',
+      `--fontconfig_tmpdir=${dir}`,
       '--ptsize=12',
       '--xsize=2400',
       '--ysize=400',

@@ -91,6 +91,7 @@ export async function writeCorpus(out: string, pages: number, seed: number, word
         `--outputbase=${base}`,
         `--font=${FONTS[i % FONTS.length]}`,
         '--fonts_dir=/usr/share/fonts',
+        `--fontconfig_tmpdir=${out}`, // its fonts.conf, else written into the working directory
         `--ptsize=${pt}`,
         '--xsize=2200',
         '--ysize=1400',
