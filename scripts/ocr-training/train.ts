@@ -1,23 +1,24 @@
 /**
  * Fine-tunes the installed `rus` recogniser on photographed form type (docs/recognition-photo.md "Session
- * 2026-11-30 (4)"):
+ * 2026-11-30 (4)" and "(5)"):
  * `npx tsx --conditions=source scripts/ocr-training/train.ts [--out data/ocr-training] [--seeds 1,2] [--pages 50]
- * [--iterations 3000] [--name rus_photo] [--int]`
+ * [--iterations 3000] [--name rus_photo] [--int] [--eval-seed 99] [--eval-pages 8]`
  * 1. a float copy of the installed model (`ocr/training/float-traineddata.ts`), the integer one cannot be trained;
- * 2. its word list (`dawg2wordlist`) as the words of the training lines;
- * 3. training pages per seed (`corpus.ts`), seeds apart from any used to report;
- * 4. `lstmtraining --continue_from` for the iterations asked, then `--stop_training` (with `--int`,
- *    `--convert_to_int`) into `<out>/<name>.traineddata`.
- * A training tool: the service does not run it. Lines holding a character the `rus` model has no output for (most
- * Latin capitals, `²`) are skipped by lstmtraining ("Can't encode transcription"); teaching it new characters needs
- * a new output layer, not done here.
+ * 2. a starter with its unicharset extended by the characters it lacks (`ocr/training/extend-charset.ts`);
+ * 3. its word list (`dawg2wordlist`) as the words of the training lines;
+ * 4. training pages per seed (`corpus.ts`), seeds apart from the held-out one;
+ * 5. `lstmtraining --continue_from --old_traineddata` for the iterations asked (a new output per added
+ *    character), then `--stop_training` (with `--int`, `--convert_to_int`) into `<out>/<name>.traineddata`;
+ * 6. `lstmeval` of the installed model's float copy and of the result on held-out pages (`--eval-seed`), printed.
+ * A training tool: the service does not run it.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeFloatTraineddata } from '../../packages/recognition-api/src/engine/ocr/training/float-traineddata.js';
 import { writeCorpus } from '../../packages/recognition-api/src/engine/ocr/training/corpus.js';
+import { ADDED_CHARACTERS, writeExtendedStarter } from '../../packages/recognition-api/src/engine/ocr/training/extend-charset.js';
 
 const { values } = parseArgs({
   options: {
@@ -28,6 +29,8 @@ const { values } = parseArgs({
     name: { type: 'string', default: 'rus_photo' },
     tessdata: { type: 'string', default: '/usr/share/tesseract-ocr/5/tessdata' },
     int: { type: 'boolean', default: false },
+    'eval-seed': { type: 'string', default: '99' },
+    'eval-pages': { type: 'string', default: '8' },
   },
 });
 const out = resolve(values.out!);
@@ -35,6 +38,8 @@ const model = join(out, 'model');
 mkdirSync(model, { recursive: true });
 const summary = await writeFloatTraineddata('rus', values.tessdata!, model, 'rusf');
 console.log(`float model: ${summary.matrices} matrices, ${summary.weights} weights`);
+const starter = await writeExtendedStarter(model, 'rusf', ADDED_CHARACTERS, model, 'rusx');
+console.log(`starter: ${starter.characters} characters (${ADDED_CHARACTERS.join('')} added)`);
 
 execFileSync('dawg2wordlist', [join(model, 'rusf.lstm-unicharset'), join(model, 'rusf.lstm-word-dawg'), join(model, 'words.txt')], {
   stdio: 'ignore',
@@ -48,6 +53,9 @@ for (const seed of values.seeds!.split(',').map(Number)) {
   lists.push(...(await writeCorpus(join(out, 'corpus'), Number(values.pages), seed, words, model, 'rusf')));
   console.log(`corpus seed ${seed}: ${values.pages} pages`);
 }
+const held = await writeCorpus(join(out, 'held-out'), Number(values['eval-pages']), Number(values['eval-seed']), words, model, 'rusf');
+const heldList = join(out, 'held-out-list.txt');
+writeFileSync(heldList, `${held.join('\n')}\n`);
 const listFile = join(out, 'train-list.txt');
 writeFileSync(listFile, `${lists.join('\n')}\n`);
 
@@ -57,8 +65,10 @@ const lstmtraining = (args: string[]) => execFileSync('lstmtraining', args, { st
 lstmtraining([
   '--continue_from',
   join(model, 'rusf.lstm'),
-  '--traineddata',
+  '--old_traineddata',
   join(model, 'rusf.traineddata'),
+  '--traineddata',
+  starter.traineddata,
   '--model_output',
   join(checkpoints, 't'),
   '--train_listfile',
@@ -73,8 +83,15 @@ lstmtraining([
   '--continue_from',
   join(checkpoints, 't_checkpoint'),
   '--traineddata',
-  join(model, 'rusf.traineddata'),
+  starter.traineddata,
   '--model_output',
   traineddata,
 ]);
 console.log(`written: ${traineddata}`);
+// lstmeval prints "BCER eval=x, BWER eval=y" (character and word error rates, %) last, on stderr.
+const rate = (model: string) => {
+  const r = spawnSync('lstmeval', ['--model', model, '--eval_listfile', heldList], { encoding: 'utf8' });
+  return `${r.stdout}${r.stderr}`.match(/BCER eval=[^\n]*/)?.[0] ?? `lstmeval failed (${r.status})`;
+};
+console.log(`held-out pages (seed ${values['eval-seed']}): installed ${rate(join(model, 'rusf.traineddata'))}`);
+console.log(`held-out pages (seed ${values['eval-seed']}): trained ${rate(traineddata)}`);

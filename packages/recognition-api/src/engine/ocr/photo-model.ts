@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 /**
  * The `rus` recogniser fine-tuned on photographed form type, shipped with the package (docs/recognition-photo.md
  * "Session 2026-11-30 (4)"; made by `scripts/ocr-training/train.ts --seeds 1,2 --pages 50 --iterations 900 --int`
- * from the installed model). Resolves to `packages/recognition-api/models/` from `src/` and from `dist/` alike.
+ * as of commit 197d240, from the installed model; the extended model the script trains since is not shipped, see
+ * "Session 2026-11-30 (5)"). Resolves to `packages/recognition-api/models/` from `src/` and from `dist/` alike.
  */
 export const PHOTO_MODEL = fileURLToPath(new URL('../../../models/rus-photo.traineddata', import.meta.url));
 

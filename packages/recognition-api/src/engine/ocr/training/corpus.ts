@@ -1,6 +1,6 @@
 /**
  * Training pages for fine-tuning the recogniser on photographed form type (scripts/ocr-training/train.ts; docs/recognition-photo.md "Session
- * 2026-11-30 (4)"): catalogue-like lines (words of Tesseract's own `rus` word list, sizes, weights, codes, standards,
+ * 2026-11-30 (4)" and "(5)"): catalogue-like lines (words of Tesseract's own `rus` word list, sizes, weights, codes, standards,
  * quoted names) rendered by `text2image` in the fonts forms are printed in at 7–9 pt, then put through what a phone
  * photo and the engine's preparation do to them: reduced to 150–170 DPI, blurred (σ 0.9–1.6 px there), lighter and
  * greyer ink, JPEG quality 60–68, enlarged back to 300 DPI, deconvolved as `ocr/deblur.ts` does (σ 1.5), the paper
@@ -13,6 +13,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { deblur } from '../deblur.js';
+import { ADDED_CHARACTERS } from './extend-charset.js';
 
 /** Fonts of printed Russian forms that Debian ships (`fonts-liberation`, `fonts-dejavu-core`), by text2image's names. */
 export const FONTS = [
@@ -24,7 +25,12 @@ export const FONTS = [
   'DejaVu Serif',
 ];
 const LINES_PER_PAGE = 12;
-const LATIN = 'ABCDEFGHJKLMNPRSTUVWXYZ';
+/**
+ * Letters of model codes as the `rus` model spells them: the Latin capitals with a Cyrillic twin written as the
+ * twin (the same glyph in these fonts; `extract/script.ts` turns a code's twins Latin), the others
+ * ({@link ADDED_CHARACTERS}) as themselves, which the model learns to output when trained with them.
+ */
+const CODE_LETTERS = [...'АВСЕНКМОРТХУ', ...ADDED_CHARACTERS.filter((ch) => /[A-Z]/.test(ch))];
 
 /** A deterministic generator (an LCG) of numbers in [0, 1). */
 function random(seed: number): () => number {
@@ -39,32 +45,50 @@ function random(seed: number): () => number {
 export function catalogueLine(words: string[], rnd: () => number): string {
   const pick = <T>(a: readonly T[]) => a[Math.floor(rnd() * a.length)];
   const int = (max: number) => String(1 + Math.floor(rnd() * max));
-  const code = () => {
-    let s = '';
-    for (let i = 0; i < 2 + Math.floor(rnd() * 3); i++) s += pick([...LATIN]);
-    if (rnd() < 0.3) s += '-';
-    for (let i = 0; i < 2 + Math.floor(rnd() * 4); i++) s += String(Math.floor(rnd() * 10));
-    return rnd() < 0.3 ? `${s}-${pick([...LATIN])}${pick([...LATIN])}` : s;
-  };
+  const letters = (n: number) => Array.from({ length: n }, () => pick(CODE_LETTERS)).join('');
+  const digits = (n: number) => Array.from({ length: n }, () => String(Math.floor(rnd() * 10))).join('');
+  const decimal = () => `${Math.floor(rnd() * 99)},${Math.floor(rnd() * 9)}`;
+  // Model codes and articles in the shapes catalogues print them: letters then digits, digits then letters,
+  // a dash and a suffix, a brand-like run of capitals.
+  const codes = [
+    () => `${letters(2 + Math.floor(rnd() * 3))}${rnd() < 0.3 ? '-' : ''}${digits(2 + Math.floor(rnd() * 4))}`,
+    () => `${letters(1 + Math.floor(rnd() * 3))}${digits(1 + Math.floor(rnd() * 4))}${letters(1 + Math.floor(rnd() * 2))}-${digits(2)}`,
+    () => `${digits(2 + Math.floor(rnd() * 3))}${letters(1 + Math.floor(rnd() * 2))}${rnd() < 0.5 ? `-${digits(2)}` : ''}`,
+    () => `${letters(1)}-${digits(3 + Math.floor(rnd() * 2))}${letters(1)}`,
+    () => `${letters(2 + Math.floor(rnd() * 3))}-${letters(1)}`,
+    () => letters(2 + Math.floor(rnd() * 4)),
+    () => `${letters(2 + Math.floor(rnd() * 3))} ${letters(1)}${digits(2 + Math.floor(rnd() * 3))}`,
+  ];
+  const code = () => pick(codes)();
   const word = () => pick(words);
   const extras = [
     () => `${int(999)}х${int(999)} мм`,
     () => `${int(999)}х${int(99)}х${int(999)} мм`,
-    () => `${Math.floor(rnd() * 99)},${Math.floor(rnd() * 9)} кг`,
+    () => `${decimal()} кг`,
     () => `${int(999)} шт.`,
     () => `${int(999)} Вт`,
-    () => `${Math.floor(rnd() * 99)},${Math.floor(rnd() * 9)} л`,
+    () => `${decimal()} л`,
     () => `ГОСТ ${1000 + Math.floor(rnd() * 60000)}-${1990 + Math.floor(rnd() * 35)}`,
     () => `№ ${int(999)}/${Math.floor(rnd() * 9)}`,
     () => `(уп. ${int(999)} шт.)`,
     () => `${int(999)} г/м²`,
+    () => `${int(99)} м²`,
+    () => `${rnd() < 0.5 ? decimal() : int(99)} мм²`,
+    // The rus model spells degrees Celsius with the Cyrillic С (extract/items.ts prints it Latin).
+    () => `${pick(['', '-', '+'])}${int(999)} °С`,
+    () => `${pick(['от', 'до'])} ${pick(['-', '+'])}${int(99)} °С`,
+    () => `Ø${int(99)}`,
+    () => `Ø ${int(999)} мм`,
     () => `«${word().replace(/^./, (c) => c.toUpperCase())}»`,
+    code,
+    code,
+    code,
     code,
     code,
   ];
   const parts = Array.from({ length: 1 + Math.floor(rnd() * 3) }, word);
   parts[0] = parts[0].replace(/^./, (c) => c.toUpperCase());
-  for (let i = 0; i < 1 + Math.floor(rnd() * 2); i++) parts.splice(1 + Math.floor(rnd() * parts.length), 0, pick(extras)());
+  for (let i = 0; i < 1 + Math.floor(rnd() * 3); i++) parts.splice(1 + Math.floor(rnd() * parts.length), 0, pick(extras)());
   return parts
     .map((p, i) => (i > 0 && rnd() < 0.08 ? `, ${p}` : ` ${p}`))
     .join('')
