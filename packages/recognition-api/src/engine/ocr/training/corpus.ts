@@ -79,7 +79,20 @@ export function catalogueLine(words: string[], rnd: () => number): string {
     () => `${pick(['от', 'до'])} ${pick(['-', '+'])}${int(99)} °С`,
     () => `Ø${int(99)}`,
     () => `Ø ${int(999)} мм`,
-    () => `«${word().replace(/^./, (c) => c.toUpperCase())}»`,
+    () => {
+      const [open, close] = pick([
+        ['«', '»'],
+        ['«', '»'],
+        ['"', '"'],
+        ['“', '”'],
+      ]);
+      return `${open}${word().replace(/^./, (c) => c.toUpperCase())}${close}`;
+    },
+    () => `${rnd() < 0.5 ? decimal() : int(99)}${pick(['%', ' %'])}`,
+    // Sizes and weights twice: plain text keeps its share beside the symbols, which a model trained on too many of
+    // them reads into every small unclear glyph (docs/recognition-photo.md "Session 2026-11-30 (5)").
+    () => `${int(999)}х${int(999)} мм`,
+    () => `${decimal()} кг`,
     code,
     code,
     code,
