@@ -68,6 +68,12 @@ describe('item name cleaning: photo OCR classes of error', () => {
     expect(cleanName('Краска фасадная „Фасад-Люкс“ белая')).toBe('Краска фасадная „Фасад-Люкс“ белая');
   });
 
+  it('drops a single angle quote a speck gave at either end of the name, keeps quotes inside it', () => {
+    expect(cleanName('‹ Фреон R-22, баллон 13,6 кг')).toBe('Фреон R-22, баллон 13,6 кг');
+    expect(cleanName('›Фреон R-22, баллон 13,6 кг ‹')).toBe('Фреон R-22, баллон 13,6 кг');
+    expect(cleanName('Краска «Снежка» белая')).toBe('Краска «Снежка» белая');
+  });
+
   it('reads a lone б before a size as the diameter sign, keeps б in words and abbreviations', () => {
     expect(cleanName('Труба гофрированная б 32 мм, 50 м')).toBe('Труба гофрированная Ø 32 мм, 50 м');
     expect(cleanName('Диск алмазный б 230х22,2')).toBe('Диск алмазный Ø 230х22,2');

@@ -90,7 +90,7 @@ export function codeDigits(text: string): string {
 }
 
 /**
- * Cleans a name cell: drops rule fragments and stray dashes, normalises quote pairs that OCR splits ("<<", ">>"), W.
+ * Cleans a name cell: drops rule fragments, stray dashes and single angle quotes at its ends, normalises quote pairs that OCR splits ("<<", ">>"), W.
  * Photo OCR's classes of error in names are fixed here too, each only where the name itself proves it: an opening
  * quote with no closing one (a speck read as “), a decimal point in a name that prints its other fractions with the
  * Russian comma ({@link DECIMAL_POINT}), an SAE viscosity "5М/-40" (the rus model's W), the Latin C after a degree
@@ -120,7 +120,8 @@ export function cleanName(text: string): string {
     .replace(/`/g, '')
     .replace(/<<|«\s+/g, '«')
     .replace(/>>|\s+»/g, '»')
-    .replace(/^[—–\-\s(|)]+|[—–\-\s(|]+$/g, '')
+    // A single angle quote (‹ ›) is a speck: Russian names quote with «» and never open with a lone angle.
+    .replace(/^[—–\-\s(|)‹›]+|[—–\-\s(|‹]+$/g, '')
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/^[“”„"'‘’«]\s*(?=[^“”„"'‘’«»]*$)/, '')

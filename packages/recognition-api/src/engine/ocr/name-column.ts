@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import { RecognitionFailedError } from '../engine.port.js';
 import { FORMS, findColumnRow, withRuleSpans, type ColumnRow } from '../extract/columns.js';
@@ -6,6 +8,7 @@ import type { PreparedPage } from './preprocess.js';
 import { runTesseract, type TesseractCall } from './tesseract.js';
 import { estimateSkew, levelRules, levelWords } from './skew.js';
 import { parseTsv } from './tsv.js';
+import { PHOTO_EXTENDED_LANGUAGE } from './photo-model.js';
 import {
   isCompound,
   loadRussianWords,
@@ -103,7 +106,9 @@ export function prefersLatin(cross: Word, main: Word[], mainIsWord?: boolean): b
  * Reads the item table's name column a second time with `rus+eng` and takes, word by word, the Latin reading where
  * the rus model garbled a brand or model code (`Эсппеаег` → `Schneider`, `ВКВбЕ-11` → `BKR6E-11`): see
  * {@link prefersLatin}. The whole page is read with `rus` only, because `rus+eng` on a page turns Russian words Latin
- * (`Масло` → `Macno`); the column crop costs one Tesseract call. Pages without a column-number row are returned
+ * (`Масло` → `Macno`); the column crop costs one Tesseract call. A photo's crop is read once more with the extended
+ * photo model where it is shipped (photo-model.ts `PHOTO_EXTENDED_MODEL`), merged by the same rules after the
+ * rus+eng reading (`Пагпжа` → `Папка`); one more call. Pages without a column-number row are returned
  * unchanged, and so is a page whose second read fails (the eng data missing, a Tesseract error). Page px in and out.
  */
 export async function rereadNameColumn(
@@ -134,6 +139,25 @@ export async function rereadNameColumn(
   const inBox = (w: Word) => centerX(w) > box.left && centerX(w) < box.left + box.width && centerY(w) > box.top && centerY(w) < box.top + box.height;
   const placed = place(cross, 'names');
   const merged = spellNames(mergeNameReadings(words, names, placed, h, dict), inBox, dict, page.photo, placed);
+  const latinMerged = await mergeEngReading(merged, crop, call, { inBox, place, placed, h, dict });
+  // A photo's column read once more with the extended photo model, which reads a photo's Russian words best and its
+  // codes worst (photo-model.ts): its words without a Latin letter, `Ø` or `²` are weighed by the dictionary rules of
+  // mergeNameReadings, last, so a word the other readings settled as Latin stays (`Knauf` against `Клуб`).
+  const usable = page.photo && call.tessdataDir && existsSync(join(call.tessdataDir, `${PHOTO_EXTENDED_LANGUAGE}.traineddata`));
+  const extended = usable ? await readExtended(crop, call) : null;
+  if (!extended) return latinMerged;
+  const russian = place(extended, 'extended').filter((w) => !/[A-Za-zØ²]/.test(w.text));
+  return mergeNameReadings(latinMerged, latinMerged.filter(inBox), russian, h, dict);
+}
+
+/** The eng reading of the name column crop merged into `merged` (mergeLatinReading, agreedLatinWords); page px. */
+async function mergeEngReading(
+  merged: Word[],
+  crop: Buffer,
+  call: TesseractCall,
+  ctx: { inBox: (w: Word) => boolean; place: (ws: Word[], key: string) => Word[]; placed: Word[]; h: number; dict: RussianWords | null },
+): Promise<Word[]> {
+  const { inBox, place, placed, h, dict } = ctx;
   if (!merged.some((w) => inBox(w) && latinCandidate(w.text)) && !placed.some((c) => LATIN_WORD.test(c.text))) return merged;
   let latin: Word[];
   try {
@@ -145,6 +169,16 @@ export async function rereadNameColumn(
   const third = place(latin, 'latin');
   const coded = mergeLatinReading(merged, merged.filter(inBox), third, h);
   return agreedLatinWords(coded, coded.filter(inBox), placed, third, h, dict);
+}
+
+/** The name column crop read with {@link PHOTO_EXTENDED_LANGUAGE}; null when Tesseract exits with an error. */
+async function readExtended(crop: Buffer, call: TesseractCall): Promise<Word[] | null> {
+  try {
+    return parseTsv(await runTesseract(crop, ['-l', PHOTO_EXTENDED_LANGUAGE, '--psm', '6', '--dpi', '300', 'tsv'], call));
+  } catch (err) {
+    if (err instanceof RecognitionFailedError && err.reason === 'engine_error') return null;
+    throw err;
+  }
 }
 
 /** A Latin word of four letters or more with a letter that has no Cyrillic twin: a brand or a name in Latin. */
@@ -529,6 +563,9 @@ export function mergeNameReadings(words: Word[], names: Word[], cross: Word[], h
     const mainWord = isRussianWord(toCyrillic(mainText), dict);
     const crossWord = isRussianWord(toCyrillic(w.text), dict);
     if (mainWord && !crossWord) continue;
+    // A word an earlier reading settled as Latin (`Knauf`, from the rus+eng reading) is no misread Russian word that
+    // a later Cyrillic reading (`Клуб` or `Кпауб`, the extended photo model's) may replace or spell.
+    if (STRONG_LATIN.test(mainText) && !/[А-Яа-яЁё]/.test(mainText) && !LATIN.test(w.text)) continue;
     if ((crossWord && !mainWord) || prefersLatin(w, covered, dict ? mainWord : undefined)) {
       for (const m of covered) replaced.add(m);
       // A word the dictionary knows is Russian: its look-alike Latin letters are the Cyrillic ones.

@@ -86,7 +86,7 @@ describe('mergeNameReadings: the rus read and the rus+eng read of the name colum
   const at = (text: string, conf: number, left: number): Word => ({ text, conf, left, top: 100, width: 16 * text.length, height: 20, line: '1' });
   // A stand-in for the ru_RU dictionary: a few word forms.
   const dict = {
-    has: (word: string) => ['щётки', 'щетки', 'масло', 'вода', 'моторное', 'клейкая', 'толщина'].includes(word.toLowerCase()),
+    has: (word: string) => ['щётки', 'щетки', 'масло', 'вода', 'моторное', 'клейкая', 'толщина', 'клуб'].includes(word.toLowerCase()),
     isNounLemma: () => false,
     isCommon: () => false,
   };
@@ -107,6 +107,15 @@ describe('mergeNameReadings: the rus read and the rus+eng read of the name colum
     expect(merge([at('Крамбо', 58, 0)], [at('Крамбо', 71, 0)])).toEqual(['Крамбо:71']);
     expect(merge([at('ВОДА', 58, 0)], [at('ВОДА', 71, 0)])).toEqual(['ВОДА:71']);
     expect(merge([at('Вода', 58, 0)], [at('Вода', 71, 0)], null)).toEqual(['Вода:71']);
+  });
+
+  it('keeps a word an earlier reading settled as Latin against a later reading that is a Russian word', () => {
+    // The second cross reading (the extended photo model's) meets words the rus+eng reading made Latin.
+    expect(merge([at('Knauf', 60, 0)], [at('Клуб', 88, 0)])).toEqual(['Knauf:60']);
+    // … nor spell: `Клаб` is a word one edit from клуб, Knauf none.
+    expect(merge([at('Knauf', 60, 0)], [at('Клаб', 88, 0)])).toEqual(['Knauf:60']);
+    // A rus word with no Latin letter is still replaced by the reading the dictionary knows.
+    expect(merge([at('Кпуб', 60, 0)], [at('Клуб', 88, 0)])).toEqual(['Клуб:88']);
   });
 
   it('when neither read is a word, takes the cross read spelled into one where the rus read spells into none', () => {
