@@ -143,6 +143,9 @@ describe('item name cleaning: photo OCR classes of error', () => {
     expect(cleanName('Кабель NUH-)')).toBe('Кабель NUH-J');
     expect(cleanName('Розетка компьютерная Я}-11, белая')).toBe('Розетка компьютерная RJ-11, белая');
     expect(cleanName('Коннектор Я|-45 (уп. 100 шт.)')).toBe('Коннектор RJ-45 (уп. 100 шт.)');
+    expect(cleanName('Розетка компьютерная Я/-11, белая')).toBe('Розетка компьютерная RJ-11, белая');
+    expect(cleanName('Коннектор R}-45 (уп. 100 шт.)')).toBe('Коннектор RJ-45 (уп. 100 шт.)');
+    expect(cleanName('Фреон R -22, баллон')).toBe('Фреон R -22, баллон');
     expect(cleanName('Модуль Я-45')).toBe('Модуль Я-45');
     expect(cleanName('Провод (марка ПВС-)')).toBe('Провод (марка ПВС-)');
     expect(cleanName('Кабель (NYM-)')).toBe('Кабель (NYM-)');

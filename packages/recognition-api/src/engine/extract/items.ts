@@ -162,9 +162,10 @@ export function cleanName(text: string): string {
     // The rus model has no Latin N and may return "№" for it; glued between a Latin capital and a digit it is the N
     // of a code ("AK№000517"), never a number sign, which stands before a number with or without a space.
     .replace(/(?<=[A-Z])№(?=\d)/g, 'N')
-    // … nor R, returned as its mirror Я, nor J, returned as a bracket or a bar (a space by now): "Я}-45" is a code's
-    // "RJ-45"; no Russian word is a capital Я with a bracket or a space before a hyphen and a number.
-    .replace(/(?<=^|\s)Я[}\]) ](?=-\d)/g, 'RJ')
+    // … nor R, returned as its mirror Я, nor J, returned as a bracket, a slash or a bar (a space by now): "Я}-45",
+    // "Я/-45" and, with the R read right, "R}-45" are a code's "RJ-45"; no Russian word is a capital Я with a bracket,
+    // a slash or a space before a hyphen and a number.
+    .replace(/(?<=^|\s)(?:Я[}\])/ ]|R[}\])/])(?=-\d)/g, 'RJ')
     // A name ends with a word, a figure, a unit or a closing bracket or quote, never with a comma: a speck after the last word.
     .replace(/\s*[,;]$/, '')
     // A point after a whole word (five letters or more), before a lower-case word or a number, is a comma whose tail
