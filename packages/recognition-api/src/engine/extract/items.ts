@@ -90,7 +90,8 @@ export function codeDigits(text: string): string {
 }
 
 /**
- * Cleans a name cell: drops rule fragments, stray dashes and single angle quotes at its ends, normalises quote pairs that OCR splits ("<<", ">>"), W.
+ * Cleans a name cell: drops rule fragments, stray dashes and single angle quotes at its ends, normalises quote
+ * pairs that OCR splits ("<<", ">>"), W.
  * Photo OCR's classes of error in names are fixed here too, each only where the name itself proves it: an opening
  * quote with no closing one (a speck read as “), a decimal point in a name that prints its other fractions with the
  * Russian comma ({@link DECIMAL_POINT}), an SAE viscosity "5М/-40" (the rus model's W), the Latin C after a degree

@@ -107,8 +107,9 @@ export function prefersLatin(cross: Word, main: Word[], mainIsWord?: boolean): b
  * the rus model garbled a brand or model code (`Эсппеаег` → `Schneider`, `ВКВбЕ-11` → `BKR6E-11`): see
  * {@link prefersLatin}. The whole page is read with `rus` only, because `rus+eng` on a page turns Russian words Latin
  * (`Масло` → `Macno`); the column crop costs one Tesseract call. A photo's crop is read once more with the extended
- * photo model where it is shipped (photo-model.ts `PHOTO_EXTENDED_MODEL`), merged by the same rules after the
- * rus+eng reading (`Пагпжа` → `Папка`); one more call. Pages without a column-number row are returned
+ * photo model where it is shipped (photo-model.ts `PHOTO_EXTENDED_MODEL`; one more call), and its words without a
+ * Latin letter, `Ø` or `²` are merged last by {@link mergeNameReadings} (`Пагпжа` → `Папка`; a line the page lost
+ * may be added from it too). Pages without a column-number row are returned
  * unchanged, and so is a page whose second read fails (the eng data missing, a Tesseract error). Page px in and out.
  */
 export async function rereadNameColumn(
@@ -527,6 +528,8 @@ export function locateNameColumn(
  * - else, neither being a word, the cross reading's spelling where only it spells into one ({@link spelledFromCross});
  * - a rus reading kept against a different cross reading that neither the dictionary nor the glyph rule settled
  *   is capped at {@link UNSETTLED_CONFIDENCE}, so the item name is not reported as sure;
+ * - a word already settled as Latin (Latin letters only, one without a Cyrillic twin among them; only a second
+ *   cross reading meets such words) is neither replaced nor spelled by a cross reading without Latin letters;
  * - a cross line the page read lost whole is added ({@link lostLines}).
  * Returns `words` with the replaced rus words swapped for their cross words. Pure; `dict` null skips the dictionary.
  */

@@ -18,7 +18,7 @@ export const PHOTO_MODEL = fileURLToPath(new URL('../../../models/rus-photo.trai
  * (`scripts/ocr-training/train.ts --seeds 1,2,3,4,5,6,7 --pages 50 --iterations 8000 --int` as of a5f7f8b;
  * docs/recognition-photo.md "Session 2026-11-30 (6)"). No page model: it reads Russian words of a photo better than
  * {@link PHOTO_MODEL} but spends the added characters on glyphs it does not know. A second cross reading of a photo's
- * name column, whose words are taken by the dictionary rules of name-column.ts `mergeNameReadings` only. In the
+ * name column, whose words without Latin letters, `Ø` or `²` name-column.ts `mergeNameReadings` weighs. In the
  * photo tessdata directory as the language {@link PHOTO_EXTENDED_LANGUAGE}.
  */
 export const PHOTO_EXTENDED_MODEL = fileURLToPath(new URL('../../../models/rus-photo-extended.traineddata', import.meta.url));
@@ -31,8 +31,9 @@ let built: Promise<string | null> | null = null;
 /**
  * A tessdata directory for phone photos: `rus` there is {@link PHOTO_MODEL}, every other entry (eng, osd, configs)
  * a link to the installed tessdata, so the calls of a photo page (`rus`, `rus+eng`, `eng`, OSD, the tsv and hocr
- * configs) need no other change than `--tessdata-dir`; {@link PHOTO_EXTENDED_LANGUAGE} is there too when shipped. Built once per process under the OS temp directory. Null
- * when the model file or the installed tessdata cannot be found: photos are then read with the installed `rus`.
+ * configs) need no other change than `--tessdata-dir`; {@link PHOTO_EXTENDED_LANGUAGE} is there too when shipped.
+ * Built once per process under the OS temp directory. Null when the model file or the installed tessdata cannot be
+ * found: photos are then read with the installed `rus`.
  */
 export function photoTessdata(tesseractPath = 'tesseract'): Promise<string | null> {
   built ??= build(tesseractPath).catch(() => null);
