@@ -267,7 +267,8 @@ describe('item names: zeros, fives and separators of photographed codes and size
     // "к" as a preposition, a word with б and к, a size without a true multiplication sign, an asterisk note.
     expect(cleanName('Переходник 1/2 к 3/4')).toBe('Переходник 1/2 к 3/4');
     expect(itemName('Плитка бок 2х3', true)).toBe('Плитка бок 2х3');
-    expect(itemName('Брус б0к40', true)).toBe('Брус б0к40');
+    // Without a true multiplication sign the б stays a letter; the к glued between figures is one (name-rules.ts).
+    expect(itemName('Брус б0к40', true)).toBe('Брус б0х40');
     expect(cleanName('Кабель UTP 4*2*0,5')).toBe('Кабель UTP 4*2*0,5'); // an asterisk may be printed …
     expect(itemName('Кабель ВВГ 3*2,5 мм²', true)).toBe('Кабель ВВГ 3х2,5 мм²'); // … a photo's is a blurred х
   });

@@ -2,6 +2,7 @@ import { AMBIGUOUS_NAME_CONFIDENCE, nameConfidenceCap } from '../confidence/doub
 import type { LineItem } from '../engine.port.js';
 import type { FormColumns, ItemField } from './columns.js';
 import { isDigitGroup, isExemptText, parseLineNumber, parseMoney, parseRate, parseRuNumber } from './numbers.js';
+import { applyNameRules } from './name-rules.js';
 import { readsLookalike } from './russian-words.js';
 import { resolveLookalikes, toCyrillic } from './script.js';
 import type { Cell, RawRow } from './table.js';
@@ -106,7 +107,7 @@ export function codeDigits(text: string): string {
  * opening quote with nothing to close it wherever it stands; since 2026-11-29 (6) also a lone "к" after a number
  * ending a part for "кг", "к" between a length and a number for "х", "у" for the slash of a unit per unit ("Втум" for Вт/м), a
  * colon for the superscript of м², "мы" before a quote, a backslash between figures for "х" and "&" between Russian
- * words for 4. Case is kept as read
+ * words for 4; since 2026-12-01 the rules standards and print conventions make certain ({@link applyNameRules}). Case is kept as read
  * (names may begin lower-case, "п/э пакет", and a forced capital changed nothing a reader needs).
  */
 export function cleanName(text: string): string {
@@ -210,7 +211,9 @@ export function cleanName(text: string): string {
     .replace(/(?<=^|\s)\$(?=\s\p{L}|[\s,]|$)/gu, '5')
     // A point after a model code before a lower-case word or a number ("BX750MI-GR. 750 ВА"): a comma, as after a number.
     .replace(/(?<=\d[\p{L}\d-]*)\.(?= [\p{Ll}\d])/gu, ',');
-  const closed = closeBracket(cleaned).replace(LATIN_J, (glyph, at: number, name: string) => (openBrackets(name.slice(0, at)) > 0 ? glyph : 'J'));
+  const closed = closeBracket(applyNameRules(cleaned)).replace(LATIN_J, (glyph, at: number, name: string) =>
+    openBrackets(name.slice(0, at)) > 0 ? glyph : 'J',
+  );
   return /\d,\d/.test(closed) ? closed.replace(DECIMAL_POINT, '$1,$2') : closed;
 }
 
