@@ -145,6 +145,8 @@ describe('item name cleaning: photo OCR classes of error', () => {
     expect(cleanName('Коннектор Я|-45 (уп. 100 шт.)')).toBe('Коннектор RJ-45 (уп. 100 шт.)');
     expect(cleanName('Розетка компьютерная Я/-11, белая')).toBe('Розетка компьютерная RJ-11, белая');
     expect(cleanName('Коннектор R}-45 (уп. 100 шт.)')).toBe('Коннектор RJ-45 (уп. 100 шт.)');
+    expect(cleanName('Патч-корд FTP B/-45, 1 м')).toBe('Патч-корд FTP RJ-45, 1 м');
+    expect(cleanName('Хладагент B-410A, баллон')).toBe('Хладагент B-410A, баллон');
     expect(cleanName('Фреон R -22, баллон')).toBe('Фреон R -22, баллон');
     expect(cleanName('Модуль Я-45')).toBe('Модуль Я-45');
     expect(cleanName('Провод (марка ПВС-)')).toBe('Провод (марка ПВС-)');

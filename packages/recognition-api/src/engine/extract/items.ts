@@ -167,7 +167,8 @@ export function cleanName(text: string): string {
     // … nor R, returned as its mirror Я, nor J, returned as a bracket, a slash or a bar (a space by now): "Я}-45",
     // "Я/-45" and, with the R read right, "R}-45" are a code's "RJ-45"; no Russian word is a capital Я with a bracket,
     // a slash or a space before a hyphen and a number.
-    .replace(/(?<=^|\s)(?:Я[}\])/ ]|R[}\])/])(?=-\d)/g, 'RJ')
+    // A scan may read the R as B (its leg lost) before the same slash: "B/-45"; no code has a B with a slash before a hyphen.
+    .replace(/(?<=^|\s)(?:Я[}\])/ ]|[RBВ][}\])/])(?=-\d)/g, 'RJ')
     // A name ends with a word, a figure, a unit or a closing bracket or quote, never with a comma: a speck after the last word.
     .replace(/\s*[,;]$/, '')
     // A point after a whole word (five letters or more), before a lower-case word or a number, is a comma whose tail
