@@ -109,8 +109,10 @@ export function prefersLatin(cross: Word, main: Word[], mainIsWord?: boolean): b
  * (`Масло` → `Macno`); the column crop costs one Tesseract call. A photo's crop is read once more with the extended
  * photo model where it is shipped (photo-model.ts `PHOTO_EXTENDED_MODEL`; one more call), and its words without a
  * Latin letter, `Ø` or `²` are merged last by {@link mergeNameReadings} (`Пагпжа` → `Папка`; a line the page lost
- * may be added from it too). Pages without a column-number row are returned
+ * may be added from it too). The eng and extended readings run beside the rus+eng one, each its own process, and the
+ * eng one is stopped when the merge asks nothing of it. Pages without a column-number row are returned
  * unchanged, and so is a page whose second read fails (the eng data missing, a Tesseract error). Page px in and out.
+ * @throws RecognitionFailedError `timeout` or `engine_unavailable` from a reading the page waits for.
  */
 export async function rereadNameColumn(
   words: Word[],
@@ -126,60 +128,75 @@ export async function rereadNameColumn(
     .extend({ top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN, background: '#ffffff' })
     .png()
     .toBuffer();
-  let cross: WordWithChoices[];
-  try {
-    cross = parseHocr(await runTesseract(crop, ['-l', 'rus+eng', '--psm', '6', '--dpi', '300', ...HOCR_CHOICE_ARGS, 'hocr'], call));
-  } catch (err) {
-    // A non-zero exit (e.g. no eng data) leaves the page as read; a timeout or a killed Tesseract goes up.
-    if (err instanceof RecognitionFailedError && err.reason === 'engine_error') return words;
-    throw err;
-  }
-  const place = (ws: Word[], key: string) =>
-    ws.map((c) => ({ ...c, left: c.left - MARGIN + box.left, top: c.top - MARGIN + box.top, line: `${key}.${c.line}` }));
-  const dict = await loadRussianWords();
-  const inBox = (w: Word) => centerX(w) > box.left && centerX(w) < box.left + box.width && centerY(w) > box.top && centerY(w) < box.top + box.height;
-  const placed = place(cross, 'names');
-  const merged = spellNames(mergeNameReadings(words, names, placed, h, dict), inBox, dict, page.photo, placed);
-  const latinMerged = await mergeEngReading(merged, crop, call, { inBox, place, placed, h, dict });
-  // A photo's column read once more with the extended photo model, which reads a photo's Russian words best and its
-  // codes worst (photo-model.ts): its words without a Latin letter, `Ø` or `²` are weighed by the dictionary rules of
-  // mergeNameReadings, last, so a word the other readings settled as Latin stays (`Knauf` against `Клуб`).
+  // The three readings of the crop are independent Tesseract processes: the eng and extended ones start at once beside
+  // the rus+eng one, so a page waits for the longest of them on a second core and not for their sum; the eng reading,
+  // needed only when the merge finds a Latin candidate, is stopped when it is not (docs/recognition-photo.md).
+  const spare = new AbortController();
+  const ahead: TesseractCall = { ...call, signal: call.signal ? AbortSignal.any([call.signal, spare.signal]) : spare.signal };
   const usable = page.photo && call.tessdataDir && existsSync(join(call.tessdataDir, `${PHOTO_EXTENDED_LANGUAGE}.traineddata`));
-  const extended = usable ? await readExtended(crop, call) : null;
-  if (!extended) return latinMerged;
-  const russian = place(extended, 'extended').filter((w) => !/[A-Za-zØ²]/.test(w.text));
-  return mergeNameReadings(latinMerged, latinMerged.filter(inBox), russian, h, dict);
+  const engRead = readAhead(crop, ['-l', 'eng', '--psm', '6', '--dpi', '300', 'tsv'], ahead);
+  const extendedRead = usable ? readAhead(crop, ['-l', PHOTO_EXTENDED_LANGUAGE, '--psm', '6', '--dpi', '300', 'tsv'], ahead) : null;
+  try {
+    const cross = await readOrNull(runTesseract(crop, ['-l', 'rus+eng', '--psm', '6', '--dpi', '300', ...HOCR_CHOICE_ARGS, 'hocr'], call), parseHocr);
+    // A non-zero exit (e.g. no eng data) leaves the page as read; a timeout or a killed Tesseract goes up.
+    if (!cross) return words;
+    const place = (ws: Word[], key: string) =>
+      ws.map((c) => ({ ...c, left: c.left - MARGIN + box.left, top: c.top - MARGIN + box.top, line: `${key}.${c.line}` }));
+    const dict = await loadRussianWords();
+    const inBox = (w: Word) =>
+      centerX(w) > box.left && centerX(w) < box.left + box.width && centerY(w) > box.top && centerY(w) < box.top + box.height;
+    const placed = place(cross, 'names');
+    const merged = spellNames(mergeNameReadings(words, names, placed, h, dict), inBox, dict, page.photo, placed);
+    const latinMerged = await mergeEngReading(merged, engRead, { inBox, place, placed, h, dict });
+    // A photo's column read once more with the extended photo model, which reads a photo's Russian words best and its
+    // codes worst (photo-model.ts): its words without a Latin letter, `Ø` or `²` are weighed by the dictionary rules of
+    // mergeNameReadings, last, so a word the other readings settled as Latin stays (`Knauf` against `Клуб`).
+    const extended = extendedRead ? await extendedRead : null;
+    if (!extended) return latinMerged;
+    const russian = place(extended, 'extended').filter((w) => !/[A-Za-zØ²]/.test(w.text));
+    return mergeNameReadings(latinMerged, latinMerged.filter(inBox), russian, h, dict);
+  } finally {
+    spare.abort(); // a reading not awaited (no Latin candidate, the rus+eng read failed) stops here
+  }
 }
 
-/** The eng reading of the name column crop merged into `merged` (mergeLatinReading, agreedLatinWords); page px. */
+/**
+ * The eng reading of the name column crop (started by {@link rereadNameColumn}) merged into `merged`
+ * (mergeLatinReading, agreedLatinWords); `merged` itself when no word asks for it or the reading failed. Page px.
+ */
 async function mergeEngReading(
   merged: Word[],
-  crop: Buffer,
-  call: TesseractCall,
+  engRead: Promise<Word[] | null>,
   ctx: { inBox: (w: Word) => boolean; place: (ws: Word[], key: string) => Word[]; placed: Word[]; h: number; dict: RussianWords | null },
 ): Promise<Word[]> {
   const { inBox, place, placed, h, dict } = ctx;
   if (!merged.some((w) => inBox(w) && latinCandidate(w.text)) && !placed.some((c) => LATIN_WORD.test(c.text))) return merged;
-  let latin: Word[];
-  try {
-    latin = parseTsv(await runTesseract(crop, ['-l', 'eng', '--psm', '6', '--dpi', '300', 'tsv'], call));
-  } catch (err) {
-    if (err instanceof RecognitionFailedError && err.reason === 'engine_error') return merged;
-    throw err;
-  }
+  const latin = await engRead;
+  if (!latin) return merged;
   const third = place(latin, 'latin');
   const coded = mergeLatinReading(merged, merged.filter(inBox), third, h);
   return agreedLatinWords(coded, coded.filter(inBox), placed, third, h, dict);
 }
 
-/** The name column crop read with {@link PHOTO_EXTENDED_LANGUAGE}; null when Tesseract exits with an error. */
-async function readExtended(crop: Buffer, call: TesseractCall): Promise<Word[] | null> {
+/** A Tesseract output parsed, or null when Tesseract exited with an error (`engine_error`); other failures go up. */
+async function readOrNull<T>(output: Promise<string>, parse: (text: string) => T): Promise<T | null> {
   try {
-    return parseTsv(await runTesseract(crop, ['-l', PHOTO_EXTENDED_LANGUAGE, '--psm', '6', '--dpi', '300', 'tsv'], call));
+    return parse(await output);
   } catch (err) {
     if (err instanceof RecognitionFailedError && err.reason === 'engine_error') return null;
     throw err;
   }
+}
+
+/**
+ * A TSV reading of the crop started now and awaited later, or never: null on `engine_error`. Its rejection is marked
+ * handled at once, so a reading that is dropped (and stopped through its signal) never surfaces as an unhandled
+ * rejection; one that is awaited still throws its timeout.
+ */
+function readAhead(crop: Buffer, args: string[], call: TesseractCall): Promise<Word[] | null> {
+  const read = readOrNull(runTesseract(crop, args, call), parseTsv);
+  read.catch(() => undefined);
+  return read;
 }
 
 /** A Latin word of four letters or more with a letter that has no Cyrillic twin: a brand or a name in Latin. */
