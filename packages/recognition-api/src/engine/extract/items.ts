@@ -107,8 +107,8 @@ export function codeDigits(text: string): string {
  * opening quote with nothing to close it wherever it stands; since 2026-11-29 (6) also a lone "к" after a number
  * ending a part for "кг", "к" between a length and a number for "х", "у" for the slash of a unit per unit ("Втум" for Вт/м), a
  * colon for the superscript of м², "мы" before a quote, a backslash between figures for "х" and "&" between Russian
- * words for 4; since 2026-12-01 the rules standards and print conventions make certain ({@link applyNameRules}). Case is kept as read
- * (names may begin lower-case, "п/э пакет", and a forced capital changed nothing a reader needs).
+ * words for 4; since 2026-12-01 the rules standards and print conventions make certain ({@link applyNameRules}).
+ * Case is kept as read (names may begin lower-case, "п/э пакет", and a forced capital changed nothing a reader needs).
  */
 export function cleanName(text: string): string {
   // The rus model has no Latin W and returns it as slashes ("5W-40" → "5\\/-40"); Cyrillic text never has "\\/".

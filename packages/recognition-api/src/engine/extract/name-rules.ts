@@ -14,8 +14,8 @@ interface NameRule {
 /** Letters a photo reads for the figures of a designation that admits figures only (S for 5, O for 0, З for 3). */
 const FIGURE_FOR_LETTER: Readonly<Record<string, string>> = { S: '5', O: '0', О: '0', З: '3' };
 
-/** Units of length a size chain of three dimensions is printed in. */
-const CHAIN_UNITS = new Set(['мм', 'см', 'м']);
+/** Units of length of two letters ending in м that may follow a size chain of three dimensions (a bare м stays as read). */
+const CHAIN_UNITS = new Set(['мм', 'см']);
 
 const NAME_RULES: readonly NameRule[] = [
   {
@@ -64,8 +64,9 @@ const NAME_RULES: readonly NameRule[] = [
 
 /**
  * Applies the name rules ({@link NAME_RULES}) to a cleaned name: designations' figures (`IP6S` → `IP65`), `б/т` and
- * `бт` → `б/г`, an abbreviation's comma → point (`кат, 5e` → `кат. 5e`), a non-unit after a three-dimension size → `мм`,
- * a pack note's blurred `шт` and `уп.` (`(ул. 100 цл.)` → `(уп. 100 шт.)`), a glued `к` between figures → `х`. Returns the name unchanged where no rule applies. Pure; raises nothing.
+ * `бт` → `б/г`, an abbreviation's comma → point (`кат, 5e` → `кат. 5e`), a non-unit after a three-dimension size →
+ * `мм`, a pack note's blurred `шт` and `уп.` (`(ул. 100 цл.)` → `(уп. 100 шт.)`), a glued `к` between figures → `х`.
+ * Returns the name unchanged where no rule applies. Pure; raises nothing.
  */
 export function applyNameRules(name: string): string {
   return NAME_RULES.reduce((text, rule) => text.replace(rule.pattern, rule.replace), name);

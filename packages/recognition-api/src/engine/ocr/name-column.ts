@@ -130,12 +130,10 @@ export async function rereadNameColumn(
     .toBuffer();
   // The three readings of the crop are independent Tesseract processes: the eng and extended ones start at once beside
   // the rus+eng one, so a page waits for the longest of them on a second core and not for their sum; the eng reading,
-  // needed only when the merge finds a Latin candidate, is stopped when it is not (docs/recognition-photo.md).
-  const spare = new AbortController();
-  const ahead: TesseractCall = { ...call, signal: call.signal ? AbortSignal.any([call.signal, spare.signal]) : spare.signal };
+  // needed only when the merge finds a Latin candidate, is stopped as soon as the merge finds none (mergeEngReading).
   const usable = page.photo && call.tessdataDir && existsSync(join(call.tessdataDir, `${PHOTO_EXTENDED_LANGUAGE}.traineddata`));
-  const engRead = readAhead(crop, ['-l', 'eng', '--psm', '6', '--dpi', '300', 'tsv'], ahead);
-  const extendedRead = usable ? readAhead(crop, ['-l', PHOTO_EXTENDED_LANGUAGE, '--psm', '6', '--dpi', '300', 'tsv'], ahead) : null;
+  const engRead = readAhead(crop, ['-l', 'eng', '--psm', '6', '--dpi', '300', 'tsv'], call);
+  const extendedRead = usable ? readAhead(crop, ['-l', PHOTO_EXTENDED_LANGUAGE, '--psm', '6', '--dpi', '300', 'tsv'], call) : null;
   try {
     const cross = await readOrNull(runTesseract(crop, ['-l', 'rus+eng', '--psm', '6', '--dpi', '300', ...HOCR_CHOICE_ARGS, 'hocr'], call), parseHocr);
     // A non-zero exit (e.g. no eng data) leaves the page as read; a timeout or a killed Tesseract goes up.
@@ -151,12 +149,14 @@ export async function rereadNameColumn(
     // A photo's column read once more with the extended photo model, which reads a photo's Russian words best and its
     // codes worst (photo-model.ts): its words without a Latin letter, `Ø` or `²` are weighed by the dictionary rules of
     // mergeNameReadings, last, so a word the other readings settled as Latin stays (`Knauf` against `Клуб`).
-    const extended = extendedRead ? await extendedRead : null;
+    const extended = extendedRead ? await extendedRead.words : null;
     if (!extended) return latinMerged;
     const russian = place(extended, 'extended').filter((w) => !/[A-Za-zØ²]/.test(w.text));
     return mergeNameReadings(latinMerged, latinMerged.filter(inBox), russian, h, dict);
   } finally {
-    spare.abort(); // a reading not awaited (no Latin candidate, the rus+eng read failed) stops here
+    // A reading not awaited (the rus+eng one failed or timed out) stops here; one that finished is not touched.
+    engRead.stop();
+    extendedRead?.stop();
   }
 }
 
@@ -166,12 +166,15 @@ export async function rereadNameColumn(
  */
 async function mergeEngReading(
   merged: Word[],
-  engRead: Promise<Word[] | null>,
+  engRead: ReadAhead,
   ctx: { inBox: (w: Word) => boolean; place: (ws: Word[], key: string) => Word[]; placed: Word[]; h: number; dict: RussianWords | null },
 ): Promise<Word[]> {
   const { inBox, place, placed, h, dict } = ctx;
-  if (!merged.some((w) => inBox(w) && latinCandidate(w.text)) && !placed.some((c) => LATIN_WORD.test(c.text))) return merged;
-  const latin = await engRead;
+  if (!merged.some((w) => inBox(w) && latinCandidate(w.text)) && !placed.some((c) => LATIN_WORD.test(c.text))) {
+    engRead.stop(); // nothing asks for it: its CPU goes to the readings still running
+    return merged;
+  }
+  const latin = await engRead.words;
   if (!latin) return merged;
   const third = place(latin, 'latin');
   const coded = mergeLatinReading(merged, merged.filter(inBox), third, h);
@@ -188,15 +191,25 @@ async function readOrNull<T>(output: Promise<string>, parse: (text: string) => T
   }
 }
 
+/** A TSV reading of the crop running beside others: its words (null on `engine_error`) and a way to stop it. */
+interface ReadAhead {
+  readonly words: Promise<Word[] | null>;
+  /** Kills the Tesseract process if it still runs; `words` is then never to be awaited. */
+  readonly stop: () => void;
+}
+
 /**
- * A TSV reading of the crop started now and awaited later, or never: null on `engine_error`. Its rejection is marked
- * handled at once, so a reading that is dropped (and stopped through its signal) never surfaces as an unhandled
- * rejection; one that is awaited still throws its timeout.
+ * Starts a TSV reading of the crop now, to be awaited later or stopped. It has its own abort signal joined to the
+ * request's, so stopping it leaves the others running and the request's timeout still ends it. Its rejection is
+ * marked handled at once, so a reading that is stopped never surfaces as an unhandled rejection; one that is awaited
+ * still throws its timeout.
  */
-function readAhead(crop: Buffer, args: string[], call: TesseractCall): Promise<Word[] | null> {
-  const read = readOrNull(runTesseract(crop, args, call), parseTsv);
-  read.catch(() => undefined);
-  return read;
+function readAhead(crop: Buffer, args: string[], call: TesseractCall): ReadAhead {
+  const own = new AbortController();
+  const signal = call.signal ? AbortSignal.any([call.signal, own.signal]) : own.signal;
+  const words = readOrNull(runTesseract(crop, args, { ...call, signal }), parseTsv);
+  words.catch(() => undefined);
+  return { words, stop: () => own.abort() };
 }
 
 /** A Latin word of four letters or more with a letter that has no Cyrillic twin: a brand or a name in Latin. */

@@ -3,16 +3,17 @@
  * starts beside the rus+eng one, and is stopped when the page no longer waits for it. A stand-in Tesseract logs when
  * each reading starts and ends; its rus+eng reading answers only once the eng one has started.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rereadNameColumn } from '../../../src/engine/ocr/name-column.js';
+import { latinCandidate, rereadNameColumn } from '../../../src/engine/ocr/name-column.js';
+import { PHOTO_EXTENDED_LANGUAGE } from '../../../src/engine/ocr/photo-model.js';
 import { loadFixture } from '../fixtures.js';
 
 let dir: string;
-const fake = (name: string, crossExit: number, engTail: string) => {
+const fake = (name: string, crossExit: number, engTail: string, extendedTail = ':') => {
   const log = join(dir, `${name}.log`);
   const path = join(dir, name);
   writeFileSync(
@@ -28,8 +29,12 @@ const fake = (name: string, crossExit: number, engTail: string) => {
       `  i=0; while ! grep -q "start eng" ${log}; do i=$((i+1)); if [ $i -gt 200 ]; then echo alone >> ${log}; break; fi; sleep 0.05; done`,
       `  [ ${crossExit} -ne 0 ] && exit ${crossExit}`,
       "  echo '<html><body></body></html>'",
-      'else',
+      'elif [ "$lang" = "eng" ]; then',
+      `  echo $$ > ${log}.eng-pid`,
       `  ${engTail}`,
+      "  printf 'level\\tpage_num\\tblock_num\\tpar_num\\tline_num\\tword_num\\tleft\\ttop\\twidth\\theight\\tconf\\ttext\\n'",
+      'else',
+      `  ${extendedTail}`,
       "  printf 'level\\tpage_num\\tblock_num\\tpar_num\\tline_num\\tword_num\\tleft\\ttop\\twidth\\theight\\tconf\\ttext\\n'",
       'fi',
       `echo "end $lang" >> ${log}`,
@@ -60,6 +65,26 @@ describe('rereadNameColumn: the readings of the crop run side by side', () => {
     const log = t.log();
     expect(log).not.toContain('alone');
     expect(log.indexOf('start eng')).toBeLessThan(log.indexOf('end rus+eng'));
+  }, 20_000);
+
+  it('stops the eng reading as soon as the merge finds no Latin candidate, while the extended one still runs', async () => {
+    // A photo page with the extended model in its tessdata: the extended reading answers only once the eng process is
+    // gone (up to 10 s), so it logs "alone" if the eng reading is left running until the end.
+    const tessdata = join(dir, 'tessdata');
+    mkdirSync(tessdata, { recursive: true });
+    writeFileSync(join(tessdata, `${PHOTO_EXTENDED_LANGUAGE}.traineddata`), '');
+    const waitForEng = (log: string) =>
+      `i=0; while kill -0 $(cat ${log}.eng-pid 2>/dev/null || echo 0) 2>/dev/null; do i=$((i+1)); if [ $i -gt 200 ]; then echo alone >> ${log}; break; fi; sleep 0.05; done`;
+    const t = fake('unasked', 0, 'exec sleep 30', waitForEng(join(dir, 'unasked.log')));
+    // The page without its Latin-looking words, and an empty rus+eng reading, give the merge no Latin candidate.
+    const russian = page.words.filter((w) => !latinCandidate(w.text));
+    const call = { tesseractPath: t.path, languages: 'rus', tessdataDir: tessdata };
+    const out = await rereadNameColumn(russian, { png, width, height, rules: page.rules ?? [], photo: true }, call);
+    expect(out.length).toBeGreaterThan(0);
+    const log = t.log();
+    expect(log).toContain(`end ${PHOTO_EXTENDED_LANGUAGE}`);
+    expect(log).not.toContain('alone');
+    expect(log).not.toContain('end eng');
   }, 20_000);
 
   it('returns the page as read when the rus+eng reading fails, and stops the eng reading it no longer waits for', async () => {
