@@ -22,6 +22,11 @@ export interface LocalOcrOptions {
   languages?: string;
   /** Address-space limit of each Tesseract process, MB (tesseract.ts `memoryMb`); absent: none. */
   tesseractMemoryMb?: number;
+  /**
+   * Whether a scan's page may be read in two bands side by side (page-bands.ts) when a slot of `concurrency` is idle
+   * as its read starts, so a lone page uses the second core; default true. Off, every page read is one process.
+   */
+  pageBands?: boolean;
 }
 
 /** The local engine with its extra, additive output: per-field confidences from Tesseract's word confidences. */
@@ -64,12 +69,14 @@ export function createLocalOcrEngine(opts: LocalOcrOptions = {}): LocalOcrEngine
   async function recognizeDetailed(input: RecognitionInput) {
     if (input.images.length === 0) throw new RecognitionFailedError('no_document', 'no page images');
     const sources = await pagesOf(input);
-    const read = (src: PdfPage, opts?: { deblur: boolean }): Promise<Pick<PageOcr, 'words' | 'rules' | 'rotated' | 'photo' | 'deblurred'>> => {
+    const read = (src: PdfPage, how?: { deblur: boolean }): Promise<Pick<PageOcr, 'words' | 'rules' | 'rotated' | 'photo' | 'deblurred'>> => {
       // A text layer is the document's own text with exact boxes: no OCR; its rules come from a light rendering.
       if (src.kind === 'text') return Promise.resolve({ words: src.words, rules: src.rules, rotated: 0, photo: false, deblurred: false });
       return limiter.run(() => {
         if (input.signal?.aborted) throw new RecognitionFailedError('timeout', 'recognition aborted');
-        return ocrPage(src.png, input.imageQuality, call(input.signal), opts);
+        // A slot idle as this page starts (no other page waits for it): the page's read may take a second process.
+        const bands = (opts.pageBands ?? true) && limiter.idle > 0;
+        return ocrPage(src.png, input.imageQuality, call(input.signal), { ...how, bands });
       });
     };
     const pages = await Promise.all(sources.map((src) => read(src)));

@@ -8,6 +8,11 @@ export class Limiter {
 
   constructor(readonly limit: number) {}
 
+  /** Slots free at this moment (0 when every slot runs a task; a task asking from inside `run` holds one itself). */
+  get idle(): number {
+    return this.limit - this.active;
+  }
+
   async run<T>(task: () => Promise<T>): Promise<T> {
     if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
     else this.active++;

@@ -7,6 +7,7 @@ import { rereadNumberBox } from './number-box.js';
 import { rereadMissingTaxIdLines, rereadTaxIdLines } from './tax-id-line.js';
 import { estimateSkew, levelRules, levelWords } from './skew.js';
 import { parseOsdRotation, runTesseract, type TesseractCall } from './tesseract.js';
+import { readPageInBands } from './page-bands.js';
 import { parseTsv } from './tsv.js';
 import { photoTessdata } from './photo-model.js';
 
@@ -60,8 +61,15 @@ export function uprightWords(words: Word[], dict: RussianWords | null): number {
   }).length;
 }
 
-async function read(page: PreparedPage, call: TesseractCall, quality: ImageQuality): Promise<Word[]> {
-  return parseTsv(await runTesseract(page.png, ocrArgs(call, quality), call));
+/**
+ * A page's words. With `bands`, a scan or a screenshot is read in two bands side by side where a blank line crosses
+ * it (page-bands.ts); a photo always in one read, because Tesseract thresholds a grey image by its whole histogram and
+ * a band of a photographed page, lit unevenly, is thresholded otherwise than the page (a development-set photo lost
+ * its column-number row so: 112 of 1,301 photo fields wrong in bands against 67 whole).
+ */
+async function read(page: PreparedPage, call: TesseractCall, quality: ImageQuality, bands: boolean): Promise<Word[]> {
+  const args = ocrArgs(call, quality);
+  return bands && !page.photo ? readPageInBands(page.png, args, call) : parseTsv(await runTesseract(page.png, args, call));
 }
 
 /**
@@ -141,26 +149,33 @@ export async function turnUpright<P>(
  * read has clearly more of them ({@link turnUpright}); a tilt above {@link DESKEW_REREAD_DEGREES}
  * is rotated out and read again, a smaller one is levelled in the word coordinates. Two targeted re-reads follow:
  * TORG-12's number box, and UPD/invoice tax-id lines whose value fails its checks (tax-id-line.ts). `opts.deblur`
- * false reads a page without the deconvolution (the engine's second try at a page whose table was not found).
+ * false reads a page without the deconvolution (the engine's second try at a page whose table was not found);
+ * `opts.bands` reads a scan's page reads in two bands side by side (page-bands.ts; the engine sets it when a core is idle).
  * A `photo` page is read with the recogniser fine-tuned on photographed form type in every call (photo-model.ts).
  */
-export async function ocrPage(image: Buffer, quality: ImageQuality, given: TesseractCall, opts: { deblur?: boolean } = {}): Promise<PageOcr> {
+export async function ocrPage(
+  image: Buffer,
+  quality: ImageQuality,
+  given: TesseractCall,
+  opts: { deblur?: boolean; bands?: boolean } = {},
+): Promise<PageOcr> {
+  const bands = opts.bands ?? false;
   // A phone photo is read with the recogniser fine-tuned on photographed form type, in every call of the page.
   const tessdataDir = quality === 'photo' ? await photoTessdata(given.tesseractPath) : null;
   const call = tessdataDir ? { ...given, tessdataDir } : given;
   let page = await preparePage(image, quality, opts);
-  let words = await read(page, call, quality);
+  let words = await read(page, call, quality, bands);
   let rotated = 0;
   ({ page, words, rotated } = await turnUpright(page, words, await loadRussianWords(), {
     osd: (p) => osdRotation(p, call),
     rotate: rotatePage,
-    read: (p) => read(p, call, quality),
+    read: (p) => read(p, call, quality, bands),
     portrait: (p) => p.height > p.width,
   }));
   let skew = estimateSkew(words);
   if (Math.abs(skew) > DESKEW_REREAD_DEGREES) {
     page = await deskewPage(page, -skew);
-    words = await read(page, call, quality);
+    words = await read(page, call, quality, bands);
     const rest = estimateSkew(words);
     skew = rest;
   }
