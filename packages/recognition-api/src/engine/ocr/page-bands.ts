@@ -39,10 +39,11 @@ const MIN_SHARE = 0.3;
 /**
  * The line to cut a page along so that its two bands can be read by two Tesseract processes side by side: the middle
  * of a run of at least {@link MIN_GAP_ROWS} blank rows (no more ink than a few specks; the vertical rules are already
- * erased from the page Tesseract reads, preprocess.ts), the rows taken at the tilt (within ±{@link MAX_TILT}°) that
- * leaves the most blank rows, so a scan fed in slightly askew is cut between its lines too. Of the runs, the one with
- * the ink above it nearest half the page's ink, since Tesseract's time follows the text it reads. Null when no run
- * leaves {@link MIN_SHARE} of the ink on each side (a page of one dense block, a sheet tilted further).
+ * erased from the page Tesseract reads, preprocess.ts), with rows taken level and at every tilt within
+ * ±{@link MAX_TILT}° (a run blank at some tilt is blank whatever the page's own tilt), so a scan fed in slightly askew
+ * is cut between its lines too. Of the runs, the one with the ink above it nearest half the ink, since Tesseract's time
+ * follows the text it reads. Null when no run leaves {@link MIN_SHARE} of the ink on each side (a page of one dense
+ * block, a sheet tilted further, a layout whose left and right halves interleave their lines).
  */
 export function findPageCut(page: GreyRaster): PageCut | null {
   const { data, width, height } = page;
