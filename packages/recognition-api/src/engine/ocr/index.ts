@@ -12,7 +12,10 @@ export type { Extraction } from '../extract/extract.js';
 
 /** Options of {@link createLocalOcrEngine}. */
 export interface LocalOcrOptions {
-  /** Tesseract processes at once across all documents of this engine; default the core count. */
+  /**
+   * Pages read at once across all documents of this engine; default the core count. A page runs one Tesseract process
+   * at a time for its page reads (two when read in bands, `pageBands`) and up to three for its name-column crop.
+   */
   concurrency?: number;
   /** Path of the tesseract binary; default `tesseract` on PATH. */
   tesseractPath?: string;

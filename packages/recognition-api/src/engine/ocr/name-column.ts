@@ -5,7 +5,7 @@ import { RecognitionFailedError } from '../engine.port.js';
 import { FORMS, findColumnRow, withRuleSpans, type ColumnRow } from '../extract/columns.js';
 import { centerX, centerY, groupLines, median, right, type VerticalRule, type Word } from '../extract/words.js';
 import type { PreparedPage } from './preprocess.js';
-import { runTesseract, type TesseractCall } from './tesseract.js';
+import { runTesseract, stoppable, type TesseractCall } from './tesseract.js';
 import { estimateSkew, levelRules, levelWords } from './skew.js';
 import { parseTsv } from './tsv.js';
 import { PHOTO_EXTENDED_LANGUAGE } from './photo-model.js';
@@ -205,11 +205,10 @@ interface ReadAhead {
  * still throws its timeout.
  */
 function readAhead(crop: Buffer, args: string[], call: TesseractCall): ReadAhead {
-  const own = new AbortController();
-  const signal = call.signal ? AbortSignal.any([call.signal, own.signal]) : own.signal;
-  const words = readOrNull(runTesseract(crop, args, { ...call, signal }), parseTsv);
+  const own = stoppable(call);
+  const words = readOrNull(runTesseract(crop, args, own.call), parseTsv);
   words.catch(() => undefined);
-  return { words, stop: () => own.abort() };
+  return { words, stop: own.stop };
 }
 
 /** A Latin word of four letters or more with a letter that has no Cyrillic twin: a brand or a name in Latin. */

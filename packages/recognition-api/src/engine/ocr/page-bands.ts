@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import type { Word } from '../extract/words.js';
 import { parseTsv } from './tsv.js';
-import { runTesseract, type TesseractCall } from './tesseract.js';
+import { runTesseract, stoppable, type TesseractCall } from './tesseract.js';
 
 /** A grey page's pixels, one byte each, row by row (0 black … 255 white). */
 export interface GreyRaster {
@@ -141,11 +141,10 @@ export async function readPageInBands(png: Buffer, args: string[], call: Tessera
   if (cut === null) return parseTsv(await runTesseract(png, args, call));
   const { upper, lower, lowerTop } = cutBands(page, cut);
   const [upperPng, lowerPng] = await Promise.all([toPng(upper), toPng(lower)]);
-  const stop = new AbortController();
-  const signal = call.signal ? AbortSignal.any([call.signal, stop.signal]) : stop.signal;
+  const both = stoppable(call);
   const read = (img: Buffer) =>
-    runTesseract(img, args, { ...call, signal }).catch((err: unknown) => {
-      stop.abort();
+    runTesseract(img, args, both.call).catch((err: unknown) => {
+      both.stop();
       throw err;
     });
   const [a, b] = await Promise.all([read(upperPng), read(lowerPng)]);

@@ -69,6 +69,15 @@ export function runTesseract(image: Buffer, args: string[], call: TesseractCall 
   });
 }
 
+/**
+ * The call with an abort signal of its own joined to the request's: `stop()` kills only the processes started with
+ * the returned call (readings run side by side, one no longer needed), while the request's timeout still ends them.
+ */
+export function stoppable(call: TesseractCall): { call: TesseractCall; stop: () => void } {
+  const own = new AbortController();
+  return { call: { ...call, signal: call.signal ? AbortSignal.any([call.signal, own.signal]) : own.signal }, stop: () => own.abort() };
+}
+
 /** Languages Tesseract reports (`tesseract --list-langs`), or null when the binary cannot run. */
 export function listLanguages(tesseractPath = 'tesseract'): Promise<string[] | null> {
   return new Promise((resolve) => {
