@@ -21,9 +21,8 @@ export async function evenLight(img: GrayImage): Promise<sharp.Sharp> {
     .toColourspace('b-w')
     .raw()
     .toBuffer();
-  const out = Buffer.alloc(data.length);
   // 0.92: the block mean sits a little below the paper tone because of the text in it.
-  for (let i = 0; i < data.length; i++) out[i] = Math.min(255, Math.round((data[i] * 255) / Math.max(40, bg[i]) / 0.92));
+  const out = dividedByPaper(data, bg, (v, paper) => Math.min(255, Math.round((v * 255) / Math.max(40, paper) / 0.92)));
   return sharp(out, { raw: { width, height, channels: 1 } }).normalise();
 }
 
@@ -72,9 +71,21 @@ export async function paperLight(img: GrayImage, border = 0): Promise<sharp.Shar
     .toColourspace('b-w')
     .raw()
     .toBuffer();
-  const out = Buffer.alloc(data.length);
-  for (let i = 0; i < data.length; i++) out[i] = Math.min(255, Math.round((data[i] * 255) / Math.max(40, PAPER_SHARE * bg[i])));
+  const out = dividedByPaper(data, bg, (v, paper) => Math.min(255, Math.round((v * 255) / Math.max(40, PAPER_SHARE * paper))));
   return sharp(out, { raw: { width, height, channels: 1 } });
+}
+
+/**
+ * `level(data[i], paper[i])` for every pixel of an 8-bit page and its paper-brightness estimate (same length), through
+ * a table of all 256 × 256 pairs: the same bytes as calling it per pixel, without a float division for each of a
+ * page's 8.7 million pixels (≈ 160 ms of a photo's preparation, twice, against ≈ 20 ms).
+ */
+export function dividedByPaper(data: Uint8Array, paper: Uint8Array, level: (value: number, paper: number) => number): Buffer {
+  const table = new Uint8Array(256 * 256);
+  for (let p = 0; p < 256; p++) for (let v = 0; v < 256; v++) table[(p << 8) | v] = level(v, p);
+  const out = Buffer.alloc(data.length);
+  for (let i = 0; i < data.length; i++) out[i] = table[(paper[i] << 8) | data[i]];
+  return out;
 }
 /** The outer `b` pixels of a `w × h` image replaced by the nearest pixel inside them (edge replication), in place. */
 function withoutBorder(px: Uint8Array, w: number, h: number, b: number): Uint8Array {

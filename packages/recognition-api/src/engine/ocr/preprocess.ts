@@ -185,27 +185,33 @@ type PageKind = Pick<PreparedPage, 'flattened' | 'scale' | 'photo' | 'deblurSigm
  * 735 of 1,301 fields wrong, with these 453 (docs/recognition-photo.md).
  */
 async function finish(img: sharp.Sharp, kind: PageKind, ruleImg?: sharp.Sharp): Promise<PreparedPage> {
-  const gray = await img.flatten({ background: '#ffffff' }).toColourspace('b-w').png({ compressionLevel: 1 }).toBuffer();
-  const source = sharp(gray);
-  const raw = await sharp(gray).flatten({ background: '#ffffff' }).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
-  if (raw.info.channels !== 1) throw new Error(`expected 1 channel, got ${raw.info.channels}`);
-  const { width, height } = raw.info;
+  const page = await grayRaster(img);
+  const { width, height } = page;
+  // `source` keeps the page before its rules are erased (tableRules erases them in `page.data`), for rotations.
+  const source = sharp(Buffer.from(page.data), { raw: { width, height, channels: 1 } });
+  const rulePage = ruleImg ? await grayRaster(ruleImg) : undefined;
   const { scale, photo } = kind;
-  const ruleGray = ruleImg
-    ? await ruleImg.flatten({ background: '#ffffff' }).toColourspace('b-w').png({ compressionLevel: 1 }).toBuffer()
-    : undefined;
-  const ruleRaw = ruleGray ? await sharp(ruleGray).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true }) : undefined;
-  const rules = await tableRules(
-    { data: raw.data, width, height },
-    kind,
-    ruleRaw && { data: ruleRaw.data, width: ruleRaw.info.width, height: ruleRaw.info.height },
-  );
-  const png = await sharp(raw.data, { raw: { width, height, channels: 1 } })
+  const rules = await tableRules(page, kind, rulePage);
+  const png = await sharp(page.data, { raw: { width, height, channels: 1 } })
     .png({ compressionLevel: 1 })
     .toBuffer();
-  const ruleSource = ruleGray ? sharp(ruleGray) : undefined;
+  const ruleSource = rulePage ? sharp(rulePage.data, { raw: { width: rulePage.width, height: rulePage.height, channels: 1 } }) : undefined;
   const { flattened, deblurSigma } = kind;
   return { png, width, height, rules, source, ruleSource, flattened, scale, photo, deblurSigma };
+}
+
+/**
+ * A pipeline's output as one 8-bit channel on white, raw, with no PNG between: a PNG encode and decode of each A4 page
+ * (twice for a photo) changed no pixel and cost time. @throws Error when it is not one byte a pixel.
+ */
+async function grayRaster(img: sharp.Sharp): Promise<GrayImage> {
+  const { data, info } = await img
+    .flatten({ background: '#ffffff' })
+    .toColourspace('b-w')
+    .raw({ depth: 'uchar' })
+    .toBuffer({ resolveWithObject: true });
+  if (info.channels !== 1 || data.length !== info.width * info.height) throw new Error(`expected 1 channel of 8 bits, got ${info.channels}`);
+  return { data, width: info.width, height: info.height };
 }
 
 /**

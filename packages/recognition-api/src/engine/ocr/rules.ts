@@ -18,27 +18,29 @@ export function removeRules(px: Uint8Array, width: number, height: number, minRu
   const paper = (i: number, step: number) => Math.max(px[i - 4 * step] ?? 255, px[i + 4 * step] ?? 255);
   // Vertical: same over a 3-pixel-wide band of columns, twice as long: digits of a tight row touch both rules
   // above and below, and only real column rules run through several rows.
-  for (let x = 1; x < width - 1; x++) {
-    let start = -1;
-    let last = -1;
-    for (let y = 0; y <= height; y++) {
+  // The columns are walked together, row by row, with a run open per column: walking one column top to bottom
+  // strides a whole row between reads, and over an A4 page at 300 DPI that took ≈ 150 ms against ≈ 40 ms.
+  const start = new Int32Array(width).fill(-1);
+  const last = new Int32Array(width).fill(-1);
+  for (let y = 0; y <= height; y++) {
+    for (let x = 1; x < width - 1; x++) {
       const i = y * width + x;
       const on = y < height && (isDark(i) || isDark(i - 1) || isDark(i + 1));
       if (on) {
-        if (start < 0) start = y;
-        last = y;
+        if (start[x] < 0) start[x] = y;
+        last[x] = y;
         continue;
       }
-      if (start >= 0 && (y - last > maxGap || y === height)) {
-        const end = last + 1;
-        if (end - start >= 2 * minRun) {
-          runs.push({ x, top: start, bottom: end });
-          for (let k = start; k < end; k++) {
+      if (start[x] >= 0 && (y - last[x] > maxGap || y === height)) {
+        const end = last[x] + 1;
+        if (end - start[x] >= 2 * minRun) {
+          runs.push({ x, top: start[x], bottom: end });
+          for (let k = start[x]; k < end; k++) {
             const j = k * width + x;
             if (px[j] < 215) erase.push([j, paper(j, 1)]);
           }
         }
-        start = -1;
+        start[x] = -1;
       }
     }
   }

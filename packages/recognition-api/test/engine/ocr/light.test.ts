@@ -1,6 +1,7 @@
 import sharp from 'sharp';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { evenLight, maxFilter, paperLight } from '../../../src/engine/ocr/light.js';
+import { dividedByPaper, evenLight, maxFilter, paperLight } from '../../../src/engine/ocr/light.js';
 import { preparePage } from '../../../src/engine/ocr/preprocess.js';
 
 const W = 1754;
@@ -129,5 +130,18 @@ describe('flat-field correction (light.ts)', () => {
     px[12] = 9;
     px[0] = 4;
     expect(Array.from(maxFilter(px, 5, 5, 1))).toEqual([4, 4, 0, 0, 0, 4, 9, 9, 9, 0, 0, 9, 9, 9, 0, 0, 9, 9, 9, 0, 0, 0, 0, 0, 0]);
+  });
+});
+
+describe('dividedByPaper', () => {
+  it('gives every pixel the level its own value and paper give, as a per-pixel division does', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 1, maxLength: 400 }), fc.integer({ min: 1, max: 99 }), (data, share) => {
+        const paper = Uint8Array.from(data, (v, i) => (v * 7 + i * 13) % 256);
+        const level = (v: number, p: number) => Math.min(255, Math.round((v * 255) / Math.max(40, (share / 100) * p)));
+        const out = dividedByPaper(data, paper, level);
+        expect([...out]).toEqual([...data].map((v, i) => level(v, paper[i])));
+      }),
+    );
   });
 });

@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ruleMask } from '../../../src/engine/ocr/rule-mask.js';
 import { removeRules } from '../../../src/engine/ocr/rules.js';
@@ -57,5 +58,72 @@ describe('a thick rule', () => {
     // Merged against the running mean, the 13 runs (3-px band) split in two rules 9 px apart.
     expect(rules).toHaveLength(1);
     expect(rules[0].x).toBeCloseTo(105, 0);
+  });
+});
+
+/**
+ * The rule walk as it was first written, one column top to bottom: the oracle the row-by-row walk of `removeRules` must
+ * match pixel for pixel and rule for rule (same runs, same erasure), on pages of random rules, gaps and specks.
+ */
+function removeRulesByColumn(px: Uint8Array, width: number, height: number, minRun: number, dark: number, mask?: Uint8Array) {
+  const isDark = mask ? (i: number) => mask[i] > 0 : (i: number) => px[i] < dark;
+  const maxGap = mask ? Math.max(2, Math.round(minRun / 16)) : 0;
+  const erase: [number, number][] = [];
+  const runs: { x: number; top: number; bottom: number }[] = [];
+  for (let x = 1; x < width - 1; x++) {
+    let start = -1;
+    let last = -1;
+    for (let y = 0; y <= height; y++) {
+      const i = y * width + x;
+      if (y < height && (isDark(i) || isDark(i - 1) || isDark(i + 1))) {
+        if (start < 0) start = y;
+        last = y;
+        continue;
+      }
+      if (start >= 0 && (y - last > maxGap || y === height)) {
+        if (last + 1 - start >= 2 * minRun) {
+          runs.push({ x, top: start, bottom: last + 1 });
+          for (let k = start; k <= last; k++) {
+            const j = k * width + x;
+            if (px[j] < 215) erase.push([j, Math.max(px[j - 4] ?? 255, px[j + 4] ?? 255)]);
+          }
+        }
+        start = -1;
+      }
+    }
+  }
+  for (const [i, v] of erase) px[i] = Math.max(px[i], v);
+  return runs;
+}
+
+describe('removeRules walks the page row by row', () => {
+  it('finds and erases exactly what a column-by-column walk does, with and without a contrast mask', () => {
+    const page = fc.record({
+      width: fc.integer({ min: 12, max: 60 }),
+      height: fc.integer({ min: 12, max: 90 }),
+      seed: fc.array(fc.record({ x: fc.nat(), y: fc.nat(), len: fc.integer({ min: 1, max: 80 }), tone: fc.integer({ min: 0, max: 255 }) }), {
+        maxLength: 30,
+      }),
+      masked: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(page, ({ width, height, seed, masked }) => {
+        const px = new Uint8Array(width * height).fill(240);
+        for (const s of seed) {
+          const x = s.x % width;
+          for (let y = s.y % height; y < Math.min(height, (s.y % height) + s.len); y++) px[y * width + x] = s.tone;
+        }
+        const mask = masked ? Uint8Array.from(px, (v) => (v < 128 ? 255 : 0)) : undefined;
+        const a = Uint8Array.from(px);
+        const b = Uint8Array.from(px);
+        // minRun 6: runs of 12 rows count, so the small random pages hold rules, gaps and too-short strokes alike.
+        const rules = removeRules(a, width, height, 6, 170, mask);
+        const oracle = removeRulesByColumn(b, width, height, 6, 170, mask);
+        expect(a).toEqual(b);
+        expect(rules.length).toBeLessThanOrEqual(oracle.length);
+        expect(rules.length > 0).toBe(oracle.length > 0);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
