@@ -24,8 +24,18 @@ export interface TesseractCall {
 }
 
 /**
+ * Set on every call: no second reading of a line inverted. Tesseract 5 reads each line it is unsure of once more as
+ * white on black and keeps the surer of the two; the three forms print no light text on dark, so on a phone photo,
+ * where many lines are unsure, that only spends time (a page read 3.54 → 3.37 s) and now and then swaps one misread
+ * of a smudge for another. On the development set every tier had the same fields wrong with it as without
+ * (docs/recognition-photo.md "Session 2026-12-01 (3)").
+ */
+export const NO_INVERTED_LINES = ['-c', 'tessedit_do_invert=0'];
+
+/**
  * Runs `tesseract stdin stdout <args>` with the image on stdin, without a shell, single-threaded
- * (`OMP_THREAD_LIMIT=1`: OpenMP threads only contend when pages already run in parallel). Resolves stdout.
+ * (`OMP_THREAD_LIMIT=1`: OpenMP threads only contend when pages already run in parallel), and with
+ * {@link NO_INVERTED_LINES}. Resolves stdout.
  * @throws RecognitionFailedError `timeout` when the signal aborts, `engine_unavailable` when the binary is
  *   missing, `engine_error` on a non-zero exit.
  */
@@ -33,7 +43,7 @@ export function runTesseract(image: Buffer, args: string[], call: TesseractCall 
   return new Promise((resolve, reject) => {
     if (call.signal?.aborted) return reject(new RecognitionFailedError('timeout', 'recognition aborted'));
     const bin = call.tesseractPath ?? 'tesseract';
-    const argv = call.tessdataDir ? ['--tessdata-dir', call.tessdataDir, ...args] : args;
+    const argv = [...(call.tessdataDir ? ['--tessdata-dir', call.tessdataDir] : []), ...NO_INVERTED_LINES, ...args];
     const limited = call.memoryMb ? (['prlimit', [`--as=${call.memoryMb * 1024 * 1024}`, '--', bin, 'stdin', 'stdout', ...argv]] as const) : null;
     const child = spawn(limited ? limited[0] : bin, limited ? [...limited[1]] : ['stdin', 'stdout', ...argv], {
       env: { ...process.env, OMP_THREAD_LIMIT: '1' },
