@@ -216,7 +216,8 @@ async function grayRaster(img: sharp.Sharp): Promise<GrayImage> {
     .toColourspace('b-w')
     .raw({ depth: 'uchar' })
     .toBuffer({ resolveWithObject: true });
-  if (info.channels !== 1 || data.length !== info.width * info.height) throw new Error(`expected 1 channel of 8 bits, got ${info.channels}`);
+  if (info.channels !== 1 || data.length !== info.width * info.height)
+    throw new Error(`expected 1 channel of 8 bits, got ${info.channels} channels in ${data.length} bytes`);
   return { data, width: info.width, height: info.height };
 }
 

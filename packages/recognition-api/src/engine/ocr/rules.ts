@@ -19,7 +19,7 @@ export function removeRules(px: Uint8Array, width: number, height: number, minRu
   // Vertical: same over a 3-pixel-wide band of columns, twice as long: digits of a tight row touch both rules
   // above and below, and only real column rules run through several rows.
   // The columns are walked together, row by row, with a run open per column: walking one column top to bottom
-  // strides a whole row between reads, and over an A4 page at 300 DPI that took ≈ 150 ms against ≈ 40 ms.
+  // strides a whole row between reads (in a CPU profile of 17 photo pages, ≈ 150 ms a page against ≈ 120 ms).
   const start = new Int32Array(width).fill(-1);
   const last = new Int32Array(width).fill(-1);
   for (let y = 0; y <= height; y++) {

@@ -27,7 +27,7 @@ export interface TesseractCall {
  * Set on every call: no second reading of a line inverted. Tesseract 5 reads each line it is unsure of once more as
  * white on black and keeps the surer of the two; the three forms print no light text on dark, so on a phone photo,
  * where many lines are unsure, that only spends time (a page read 3.54 → 3.37 s) and now and then swaps one misread
- * of a smudge for another. On the development set every tier had the same fields wrong with it as without
+ * of a smudge for another. On the development set every tier had as many fields wrong with it as without
  * (docs/recognition-photo.md "Session 2026-12-01 (3)").
  */
 export const NO_INVERTED_LINES = ['-c', 'tessedit_do_invert=0'];
