@@ -365,11 +365,15 @@ function glyphLetters(w: Word, readings: WordWithChoices[]): LetterChoices[] | n
  * Whether a name word may be a Latin code or brand that neither the rus nor the rus+eng read got (`АКМО00517` for
  * `AKN000517`, `МКТ` for `NKT`, `МУН-)` for `NUH-J`, `И!` for `II`): it has letters, no lower-case Cyrillic
  * letter (Russian words and units are left alone), and no Cyrillic-only letter unless a glyph the rus model puts for
- * Latin letters it lacks is there too.
+ * Latin letters it lacks is there too; a bracket that opens the word is its punctuation, no such glyph (`(КПБ`, the
+ * abbreviation that opens a name's part in brackets, is no `(KNB`).
  */
 export function latinCandidate(text: string): boolean {
   const t = text.replace(SIX_AS_BE, '6');
-  return /\p{L}/u.test(t) && !/[а-яё]/.test(t) && (!ONLY_CYRILLIC.test(t) || JUNK_GLYPH.test(t));
+  // An opening bracket or quote before a word is its punctuation (`(КПБ`, a name's second part in brackets), not a
+  // glyph for a Latin letter: the rus model puts a bracket for a J, after letters (`МУН-)`).
+  const glyphs = t.replace(/^[(«"„“']+/, '');
+  return /\p{L}/u.test(t) && !/[а-яё]/.test(t) && (!ONLY_CYRILLIC.test(t) || JUNK_GLYPH.test(glyphs));
 }
 
 /** A `б` between capitals or digits: the rus model's reading of a 6 inside a code (`ВКВбЕ-11`); no Russian word has it. */
