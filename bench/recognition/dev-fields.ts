@@ -7,34 +7,15 @@
  * `npx tsx --conditions=source bench/recognition/dev-fields.ts [--tier clean|scan|photo] [--only id,id] [--wrong]`
  * (`--wrong` lists every wrong field with its truth, reading and field confidence). Not a test.
  */
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { computeConfidence, manualCheckRecommended } from '../../packages/recognition-api/src/engine/confidence/confidence.js';
 import { createLocalOcrEngine } from '../../packages/recognition-api/src/engine/ocr/index.js';
 import { validateRecognizedData } from '../../packages/recognition-api/src/engine/validate/validate.js';
+import { compareDocument, devDocuments, loadDocument } from './dev-docs.js';
 
 const { values } = parseArgs({
   options: { tier: { type: 'string', default: 'clean' }, only: { type: 'string' }, wrong: { type: 'boolean', default: false } },
 });
-const devDir = resolve(process.env.RECOGNITION_DEV_SET ?? join(import.meta.dirname, '../../../shared/data/recognition-dev'));
-const { compareDocument } = (await import(pathToFileURL(join(devDir, 'score.mjs')).href)) as {
-  compareDocument: (truth: unknown, pred: unknown, unscored?: string[]) => Comparison;
-};
-interface Cmp {
-  ok: boolean;
-  truth: unknown;
-  pred: unknown;
-}
-interface Comparison {
-  header: Record<string, Cmp>;
-  items: { number: number; fields: Record<string, Cmp> }[];
-  itemCount: { ok: boolean };
-}
-const index = JSON.parse(readFileSync(join(devDir, 'set/index.json'), 'utf8')) as {
-  documents: { id: string; document_type: string; send_auto: boolean; variants: Record<string, string[]> }[];
-};
 const only = values.only ? new Set(values.only.split(',')) : null;
 const engine = createLocalOcrEngine({ concurrency: 2 });
 const tier = values.tier!;
@@ -50,20 +31,14 @@ interface Row {
 }
 const rows: Row[] = [];
 const docs: { id: string; confidence: number; manual: boolean; wrong: number; fields: number }[] = [];
-for (const d of index.documents) {
+for (const d of devDocuments) {
   if (only && !only.has(d.id)) continue;
-  const images = d.variants[tier].map((f) => readFileSync(join(devDir, 'set', d.id, f)));
-  const truth = JSON.parse(readFileSync(join(devDir, 'set', d.id, 'truth.json'), 'utf8'));
-  const meta = JSON.parse(readFileSync(join(devDir, 'set', d.id, 'meta.json'), 'utf8')) as { unscored?: string[] };
-  const out = await engine.recognizeDetailed({
-    images,
-    documentType: (d.send_auto ? 'auto' : d.document_type) as 'upd',
-    imageQuality: tier === 'photo' ? 'photo' : 'scan',
-  });
+  const doc = loadDocument(d, tier);
+  const out = await engine.recognizeDetailed({ images: doc.images, documentType: doc.documentType as 'upd', imageQuality: doc.imageQuality });
   const v = validateRecognizedData(out.data);
   const warnings = [...out.warnings, ...v.warnings];
   const confidence = computeConfidence({ warnings: warnings.length, emptyCritical: v.emptyCritical.length, totalsMismatch: v.totalsMismatch });
-  const cmp = compareDocument(truth, out.data, meta.unscored ?? []);
+  const cmp = compareDocument(doc.truth, out.data, doc.unscored);
   const mine: Row[] = [];
   for (const [path, c] of Object.entries(cmp.header))
     mine.push({ doc: d.id, path, kind: path, ok: c.ok, conf: out.fieldConfidence[path] ?? 0, truth: c.truth, pred: c.pred });

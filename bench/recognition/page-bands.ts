@@ -7,38 +7,16 @@
  * `npx tsx --conditions=source bench/recognition/page-bands.ts [--tier clean|scan|photo|all] [--rounds N]`
  * (default all tiers, 2 rounds). Not a test.
  */
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createLocalOcrEngine } from '../../packages/recognition-api/src/engine/ocr/index.js';
+import { compareDocument, devDocuments, loadDocument, pct, wrongFields } from './dev-docs.js';
 
 const { values } = parseArgs({ options: { tier: { type: 'string', default: 'all' }, rounds: { type: 'string', default: '2' } } });
-const devDir = resolve(process.env.RECOGNITION_DEV_SET ?? join(import.meta.dirname, '../../../shared/data/recognition-dev'));
-const { compareDocument } = (await import(pathToFileURL(join(devDir, 'score.mjs')).href)) as {
-  compareDocument: (
-    truth: unknown,
-    pred: unknown,
-    unscored?: string[],
-  ) => { header: Record<string, { ok: boolean }>; items: { fields: Record<string, { ok: boolean }> }[]; itemCount: { ok: boolean } };
-};
-const index = JSON.parse(readFileSync(join(devDir, 'set/index.json'), 'utf8')) as {
-  documents: { id: string; document_type: string; send_auto: boolean; variants: Record<string, string[]> }[];
-};
 const tiers = values.tier === 'all' ? ['clean', 'scan', 'photo'] : [values.tier!];
 const rounds = Number(values.rounds);
 const engines = { whole: createLocalOcrEngine({ concurrency: 2, pageBands: false }), bands: createLocalOcrEngine({ concurrency: 2 }) };
 type Mode = keyof typeof engines;
-
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
-const wrongFields = (c: ReturnType<typeof compareDocument>) =>
-  Object.values(c.header).filter((f) => !f.ok).length +
-  c.items.reduce((n, it) => n + Object.values(it.fields).filter((f) => !f.ok).length, 0) +
-  (c.itemCount.ok ? 0 : 1);
 
 console.log(
   `load average at start: ${loadavg()
@@ -50,20 +28,14 @@ for (const tier of tiers) {
   const perPage: Record<Mode, number[]> = { whole: [], bands: [] };
   const wrong: Record<Mode, number> = { whole: 0, bands: 0 };
   for (let round = 0; round < rounds; round++) {
-    for (const [i, d] of index.documents.entries()) {
-      const images = d.variants[tier].map((f) => readFileSync(join(devDir, 'set', d.id, f)));
-      const truth = JSON.parse(readFileSync(join(devDir, 'set', d.id, 'truth.json'), 'utf8'));
-      const meta = JSON.parse(readFileSync(join(devDir, 'set', d.id, 'meta.json'), 'utf8')) as { unscored?: string[] };
+    for (const [i, d] of devDocuments.entries()) {
+      const doc = loadDocument(d, tier);
       const order: Mode[] = (i + round) % 2 === 0 ? ['whole', 'bands'] : ['bands', 'whole'];
       for (const mode of order) {
         const t0 = performance.now();
-        const out = await engines[mode].recognize({
-          images,
-          documentType: (d.send_auto ? 'auto' : d.document_type) as 'upd',
-          imageQuality: tier === 'photo' ? 'photo' : 'scan',
-        });
-        perPage[mode].push((performance.now() - t0) / 1000 / images.length);
-        if (round === 0) wrong[mode] += wrongFields(compareDocument(truth, out.data, meta.unscored ?? []));
+        const out = await engines[mode].recognize({ images: doc.images, documentType: doc.documentType as 'upd', imageQuality: doc.imageQuality });
+        perPage[mode].push((performance.now() - t0) / 1000 / doc.images.length);
+        if (round === 0) wrong[mode] += wrongFields(compareDocument(doc.truth, out.data, doc.unscored));
       }
     }
   }

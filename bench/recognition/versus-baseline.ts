@@ -11,27 +11,15 @@
  * to this checkout's and its dependencies are the same. Not a test.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { compareDocument, devDocuments, loadDocument, pct, wrongFields } from './dev-docs.js';
 
 const { values } = parseArgs({
   options: { baseline: { type: 'string' }, tier: { type: 'string', default: 'all' }, rounds: { type: 'string', default: '1' } },
 });
 if (!values.baseline) throw new Error('--baseline DIR: a checkout of the baseline commit');
-const devDir = resolve(process.env.RECOGNITION_DEV_SET ?? join(import.meta.dirname, '../../../shared/data/recognition-dev'));
-const { compareDocument } = (await import(pathToFileURL(join(devDir, 'score.mjs')).href)) as {
-  compareDocument: (
-    truth: unknown,
-    pred: unknown,
-    unscored?: string[],
-  ) => { header: Record<string, { ok: boolean }>; items: { fields: Record<string, { ok: boolean }> }[]; itemCount: { ok: boolean } };
-};
-const index = JSON.parse(readFileSync(join(devDir, 'set/index.json'), 'utf8')) as {
-  documents: { id: string; document_type: string; send_auto: boolean; variants: Record<string, string[]> }[];
-};
 const tiers = values.tier === 'all' ? ['clean', 'scan', 'photo'] : [values.tier!];
 const rounds = Number(values.rounds);
 const engineModule = (root: string) => join(resolve(root), 'packages/recognition-api/src/engine/ocr/index.ts');
@@ -63,15 +51,7 @@ function startEngine(root: string) {
   };
 }
 
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const wrongFields = (c: ReturnType<typeof compareDocument>) =>
-  Object.values(c.header).filter((f) => !f.ok).length +
-  c.items.reduce((n, it) => n + Object.values(it.fields).filter((f) => !f.ok).length, 0) +
-  (c.itemCount.ok ? 0 : 1);
 const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
@@ -88,16 +68,14 @@ try {
     const wrong: Record<Side, number> = { current: 0, baseline: 0 };
     const failed: Record<Side, number> = { current: 0, baseline: 0 };
     for (let round = 0; round < rounds; round++) {
-      for (const [i, d] of index.documents.entries()) {
-        const images = d.variants[tier].map((f) => readFileSync(join(devDir, 'set', d.id, f)));
-        const truth = JSON.parse(readFileSync(join(devDir, 'set', d.id, 'truth.json'), 'utf8'));
-        const meta = JSON.parse(readFileSync(join(devDir, 'set', d.id, 'meta.json'), 'utf8')) as { unscored?: string[] };
+      for (const [i, d] of devDocuments.entries()) {
+        const doc = loadDocument(d, tier);
         const order: Side[] = (i + round) % 2 === 0 ? ['baseline', 'current'] : ['current', 'baseline'];
         for (const side of order) {
-          const out = await engines[side].recognize(images, d.send_auto ? 'auto' : d.document_type, tier === 'photo' ? 'photo' : 'scan');
-          perPage[side].push(out.seconds / images.length);
+          const out = await engines[side].recognize(doc.images, doc.documentType, doc.imageQuality);
+          perPage[side].push(out.seconds / doc.images.length);
           if (out.error) failed[side]++;
-          if (round === 0) wrong[side] += wrongFields(compareDocument(truth, out.data, meta.unscored ?? []));
+          if (round === 0) wrong[side] += wrongFields(compareDocument(doc.truth, out.data, doc.unscored));
         }
       }
     }

@@ -370,10 +370,9 @@ function glyphLetters(w: Word, readings: WordWithChoices[]): LetterChoices[] | n
  */
 export function latinCandidate(text: string): boolean {
   const t = text.replace(SIX_AS_BE, '6');
-  // An opening bracket or quote before a word is its punctuation (`(КПБ`, a name's second part in brackets), not a
-  // glyph for a Latin letter: the rus model puts a bracket for a J, after letters (`МУН-)`).
-  const glyphs = t.replace(/^[(«"„“']+/, '');
-  return /\p{L}/u.test(t) && !/[а-яё]/.test(t) && (!ONLY_CYRILLIC.test(t) || JUNK_GLYPH.test(glyphs));
+  // A bracket that opens a word is its punctuation (`(КПБ`, a name's second part in brackets), not a glyph for a
+  // Latin letter: the rus model puts a bracket for a J after letters (`МУН-)`).
+  return /\p{L}/u.test(t) && !/[а-яё]/.test(t) && (!ONLY_CYRILLIC.test(t) || JUNK_GLYPH.test(t.replace(/^\(+/, '')));
 }
 
 /** A `б` between capitals or digits: the rus model's reading of a 6 inside a code (`ВКВбЕ-11`); no Russian word has it. */
